@@ -1,0 +1,125 @@
+# perfpred - build, test, report, install.
+#
+#   make            build/perfpred.so, build/libperfpred-rt.{a,so}, build/perfpred
+#   make check      install what is missing, build, run every test
+#   make report     install what is missing, build, run the samples, write reports/
+#   make install PREFIX=/usr/local
+#   make check SANITIZE=1   the same suite with ASan+UBSan on runtime and analyser
+#
+# Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+
+CC       ?= gcc
+CXX      ?= g++
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+ifeq ($(origin CXX),default)
+CXX := g++
+endif
+B        := build
+PREFIX   ?= /usr/local
+DEBIAN_PACKAGES := gcc-12-plugin-dev libgmp-dev libgraphviz-dev graphviz libgsl-dev \
+                   gnuplot-nox libcmocka-dev libopenmpi-dev openmpi-bin pkg-config
+
+PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
+OPT      ?= -O2
+SANFLAGS :=
+ifeq ($(SANITIZE),1)
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+WARN     := -Wall -Wextra
+CSTD     := -std=c11 -D_GNU_SOURCE
+CFLAGS_RT := $(CSTD) $(WARN) $(OPT) -g -fPIC -pthread -fvisibility=hidden $(SANFLAGS)
+CFLAGS_AN := $(CSTD) $(WARN) $(OPT) -g -pthread -fopenmp $(SANFLAGS) \
+             $(shell pkg-config --cflags libcgraph libgvc gsl 2>/dev/null)
+LIBS_AN  := -lgmp $(shell pkg-config --libs libcgraph libgvc gsl 2>/dev/null) -lm -pthread -fopenmp
+CXXFLAGS_PL := -std=gnu++17 -fno-rtti -fno-exceptions -fPIC -O2 -g -Wall -Wextra \
+               -Wno-unused-parameter -Wno-format-diag -I$(PLUGIN_DIR)/include
+
+PLUGIN_SRC := $(wildcard plugin/*.cc)
+RT_SRC     := $(wildcard runtime/*.c)
+AN_SRC     := $(wildcard analysis/*.c)
+AN_LIBSRC  := $(filter-out analysis/main.c,$(AN_SRC))
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+
+PLUGIN_OBJ := $(PLUGIN_SRC:%.cc=$(B)/obj/%.o)
+RT_OBJ     := $(RT_SRC:%.c=$(B)/obj/%.o)
+AN_OBJ     := $(AN_LIBSRC:%.c=$(B)/obj/%.o)
+UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+
+.PHONY: all deps check check-unit check-e2e report bench install clean
+
+all: $(B)/perfpred.so $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so $(B)/perfpred
+
+# ---------------------------------------------------------------- packages
+# Installs the Debian packages the project names when they are absent: with
+# apt-get when root, otherwise prints the exact command and stops.
+deps:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "perfpred: installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  else \
+	    echo "perfpred: missing Debian packages; run:"; \
+	    echo "  sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+# ---------------------------------------------------------------- plugin
+$(B)/obj/plugin/%.o: plugin/%.cc $(wildcard plugin/*.h) | $(B)/obj/plugin
+	$(CXX) $(CXXFLAGS_PL) -c $< -o $@
+
+$(B)/perfpred.so: $(PLUGIN_OBJ)
+	$(CXX) -shared -o $@ $^
+
+# ---------------------------------------------------------------- runtime
+$(B)/obj/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) | $(B)/obj/runtime
+	$(CC) $(CFLAGS_RT) -c $< -o $@
+
+$(B)/libperfpred-rt.a: $(RT_OBJ)
+	rm -f $@; ar rcs $@ $^
+
+$(B)/libperfpred-rt.so: $(RT_OBJ)
+	$(CC) -shared -pthread $(SANFLAGS) -o $@ $^
+
+# ---------------------------------------------------------------- analyser
+$(B)/obj/analysis/%.o: analysis/%.c $(wildcard analysis/*.h) | $(B)/obj/analysis
+	$(CC) $(CFLAGS_AN) -c $< -o $@
+
+$(B)/libperfpred-an.a: $(AN_OBJ)
+	rm -f $@; ar rcs $@ $^
+
+$(B)/perfpred: $(B)/obj/analysis/main.o $(B)/libperfpred-an.a
+	$(CC) $(CFLAGS_AN) -o $@ $^ $(LIBS_AN)
+
+# ---------------------------------------------------------------- tests
+$(B)/tests/%: tests/unit/%.c $(B)/libperfpred-an.a | $(B)/tests
+	$(CC) $(CFLAGS_AN) -Ianalysis -o $@ $< $(B)/libperfpred-an.a $(LIBS_AN) -lcmocka
+
+check: deps
+	$(MAKE) all $(UNIT_BIN)
+	@PERFPRED_BUILD=$(abspath $(B)) SANITIZE=$(SANITIZE) tests/run-tests $(UNIT_BIN)
+
+bench: deps all
+	@tests/bench/run-bench
+
+report: deps all
+	@tools/make-report
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(B)/perfpred $(DESTDIR)$(PREFIX)/bin/perfpred
+	install -m 644 $(B)/libperfpred-rt.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/libperfpred-rt.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 runtime/perfpred-rt.h $(DESTDIR)$(PREFIX)/include/
+	install -d $(DESTDIR)$(PLUGIN_DIR)
+	install -m 755 $(B)/perfpred.so $(DESTDIR)$(PLUGIN_DIR)/perfpred.so
+
+$(B)/obj/plugin $(B)/obj/runtime $(B)/obj/analysis $(B)/tests:
+	mkdir -p $@
+
+clean:
+	rm -rf $(B) reports

@@ -1,0 +1,365 @@
+/* calibrate.c - orchestration of `perfpred calibrate`: which team sizes to
+ * measure, the samples of every benchmark, their medians (the raw points)
+ * and the fits of the cost models.
+ *
+ * Team sizes up to the processor count are used for the fits; a couple of
+ * oversubscribed sizes (2x and 4x the processors) are measured and kept as
+ * raw points flagged `oversub`, and enter a fit only when there is nothing
+ * else (a single processor).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "calibrate.h"
+
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_TEAMS 24
+
+int pp_cal_online_cores(void)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int n = CPU_COUNT(&set);
+        if (n > 0)
+            return n;
+    }
+    long v = sysconf(_SC_NPROCESSORS_ONLN);
+    return v > 0 ? (int)v : 1;
+}
+
+/* All samples of one cost: (P, value, oversubscribed). */
+typedef struct acc {
+    int n, cap;
+    int *P;
+    double *y;
+    int *over;
+} acc;
+
+typedef struct cal {
+    pp_machine *m;
+    const pp_calib_opts *o;
+    pp_cal_cfg cfg;
+    acc a[PP_COST_N];
+    double *buf;                 /* reps * 4 samples                      */
+    char *err;
+    size_t errlen;
+} cal;
+
+static int acc_push(acc *a, int P, double y, int over)
+{
+    if (a->n == a->cap) {
+        int cap = a->cap ? 2 * a->cap : 64;
+        int *np = realloc(a->P, (size_t)cap * sizeof *np);
+        if (!np) return -1;
+        a->P = np;
+        double *ny = realloc(a->y, (size_t)cap * sizeof *ny);
+        if (!ny) return -1;
+        a->y = ny;
+        int *no = realloc(a->over, (size_t)cap * sizeof *no);
+        if (!no) return -1;
+        a->over = no;
+        a->cap = cap;
+    }
+    a->P[a->n] = P;
+    a->y[a->n] = y;
+    a->over[a->n] = over;
+    a->n++;
+    return 0;
+}
+
+static void acc_free(acc *a)
+{
+    free(a->P);
+    free(a->y);
+    free(a->over);
+    memset(a, 0, sizeof *a);
+}
+
+static void progress(const cal *c, const char *what, int P, int over)
+{
+    if (c->o->progress) {
+        fprintf(c->o->progress, "calibrate: %-16s P=%-3d%s\n", what, P,
+                over ? " (oversubscribed)" : "");
+        fflush(c->o->progress);
+    }
+}
+
+/* Run one benchmark at P threads; each of its nvals values feeds cost
+ * ids[v]: the median becomes a raw point, the samples within a factor of
+ * three of it (pre-emptions removed) feed the fit. */
+static int measure(cal *c, pp_cal_fn fn, void *ctx, int nvals,
+                   const pp_cost_id *ids, int P, int over)
+{
+    progress(c, pp_cost_key(ids[0]), P, over);
+    int reps = c->cfg.reps;
+    if (pp_cal_sample(fn, ctx, nvals, &c->cfg, c->buf, c->err, c->errlen))
+        return -1;
+    for (int v = 0; v < nvals; v++) {
+        double *s = c->buf + (size_t)v * reps;
+        double tmp[reps];
+        memcpy(tmp, s, sizeof tmp);
+        double med = pp_cal_median(tmp, reps);
+        pp_machine_add_point(c->m, ids[v], P, med, over);
+        for (int r = 0; r < reps; r++)
+            if (s[r] >= med / 3.0 && s[r] <= 3.0 * med)
+                if (acc_push(&c->a[ids[v]], P, s[r], over)) {
+                    snprintf(c->err, c->errlen, "out of memory");
+                    return -1;
+                }
+    }
+    return 0;
+}
+
+/* Team sizes: fit sizes 1, 2, 3, 4, 6, 8, 12, ... up to the processors (and
+ * the processor count itself), then oversubscribed 2x and 4x. */
+static int team_sizes(int cores, int maxt, int *P, int *over)
+{
+    static const int ladder[] = { 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64,
+                                  96, 128, 192, 256 };
+    int n = 0, top = cores < maxt ? cores : maxt;
+    for (size_t i = 0; i < sizeof ladder / sizeof *ladder; i++)
+        if (ladder[i] <= top && n < MAX_TEAMS - 3) {
+            P[n] = ladder[i];
+            over[n++] = 0;
+        }
+    if (P[n - 1] != top) {
+        P[n] = top;
+        over[n++] = 0;
+    }
+    for (int f = 2; f <= 4; f += 2)
+        if (f * cores <= maxt && f * cores > top) {
+            P[n] = f * cores;
+            over[n++] = 1;
+        }
+    return n;
+}
+
+static int fit_cost(cal *c, pp_cost_id id, pp_model_kind prefer)
+{
+    acc *a = &c->a[id];
+    int n = 0, distinct = 0, first = -1;
+    int *P = malloc((size_t)(a->n ? a->n : 1) * sizeof *P);
+    double *y = malloc((size_t)(a->n ? a->n : 1) * sizeof *y);
+    if (!P || !y) {
+        free(P);
+        free(y);
+        snprintf(c->err, c->errlen, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < a->n; i++)
+        if (!a->over[i]) {
+            if (first < 0) first = a->P[i];
+            else if (a->P[i] != first) distinct = 1;
+            P[n] = a->P[i];
+            y[n++] = a->y[i];
+        }
+    int use_over = pp_cost_depends_on_p(id) && !distinct && n < a->n;
+    if (use_over || n == 0) {
+        n = 0;
+        for (int i = 0; i < a->n; i++) {
+            P[n] = a->P[i];
+            y[n++] = a->y[i];
+        }
+    }
+    int rc = n > 0 ? pp_cal_fit_best(P, y, n, pp_cost_depends_on_p(id),
+                                     prefer, &c->m->cost[id])
+                   : -1;
+    if (rc == 0)
+        c->m->cost[id].oversub_fit = use_over;
+    else
+        snprintf(c->err, c->errlen, "%s: no samples to fit", pp_cost_key(id));
+    free(P);
+    free(y);
+    return rc;
+}
+
+/* The slowdown factors: divide the ns of k threads by the median of one. */
+static void normalise_scale(cal *c, pp_cost_id id)
+{
+    pp_series *s = &c->m->points[id];
+    double base = 0.0;
+    for (int i = 0; i < s->n; i++)
+        if (s->pt[i].p == 1)
+            base = s->pt[i].v;
+    if (base <= 0.0)
+        return;
+    for (int i = 0; i < s->n; i++)
+        s->pt[i].v /= base;
+    for (int i = 0; i < c->a[id].n; i++)
+        c->a[id].y[i] /= base;
+}
+
+static int run_all(cal *c, const int *P, const int *over, int nt, int cores)
+{
+    static const pp_cost_id cj[3] = { PP_COST_CREATE, PP_COST_JOIN,
+                                      PP_COST_CREATE_CALL };
+    static const pp_cost_id lk[1] = { PP_COST_LOCK };
+    static const pp_cost_id ho[1] = { PP_COST_HANDOFF };
+    static const pp_cost_id bp[1] = { PP_COST_BARRIER_PTHREAD };
+    static const pp_cost_id bo[1] = { PP_COST_BARRIER_OMP };
+    static const pp_cost_id fj[1] = { PP_COST_FORKJOIN_OMP };
+    static const pp_cost_id sc[1] = { PP_COST_SCALE_COMPUTE };
+    static const pp_cost_id sm[1] = { PP_COST_SCALE_MEMORY };
+
+    if (measure(c, pp_cal_create_join, NULL, 3, cj, 1, 0)
+        || measure(c, pp_cal_mutex_lock, NULL, 1, lk, 1, 0)
+        || measure(c, pp_cal_mutex_handoff, NULL, 1, ho, 2, cores < 2))
+        return -1;
+    for (int i = 0; i < nt; i++) {
+        int p = P[i];
+        if (measure(c, pp_cal_barrier_pthread, &p, 1, bp, p, over[i]))
+            return -1;
+    }
+
+    /* Compute and memory slowdown, k = 1 .. processors (never
+     * oversubscribed: time sharing is the traversal's business). */
+    int kmax = 1;
+    for (int i = 0; i < nt; i++)
+        if (!over[i] && P[i] > kmax)
+            kmax = P[i];
+    pp_cal_kernel kc;
+    size_t foot = c->o->quick ? ((size_t)32 << 20) : ((size_t)64 << 20);
+    if (c->m->cache_l2_bytes > 0 && foot < 4 * (size_t)c->m->cache_l2_bytes)
+        foot = 4 * (size_t)c->m->cache_l2_bytes;
+    if (foot * (size_t)kmax > ((size_t)1 << 30))
+        foot = ((size_t)1 << 30) / (size_t)kmax;
+    if (pp_cal_kernel_setup(&kc, kmax, foot, c->err, c->errlen))
+        return -1;
+    c->m->mem_footprint_bytes = (long)pp_cal_kernel_bytes(&kc);
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < nt; i++) {
+        if (over[i])
+            continue;
+        kc.k = P[i];
+        kc.memory = 0;
+        rc = measure(c, pp_cal_kernel_run, &kc, 1, sc, P[i], 0);
+        kc.memory = 1;
+        if (rc == 0)
+            rc = measure(c, pp_cal_kernel_run, &kc, 1, sm, P[i], 0);
+    }
+    double bytes = pp_cal_kernel_bytes(&kc);
+    pp_cal_kernel_free(&kc, kmax);
+    if (rc)
+        return -1;
+    const pp_series *ms = &c->m->points[PP_COST_SCALE_MEMORY];
+    for (int i = 0; i < ms->n; i++) {
+        if (ms->pt[i].v <= 0.0)
+            continue;
+        if (ms->pt[i].p == 1)
+            c->m->mem_bw1_bytes_per_ns = bytes / ms->pt[i].v;
+        if (ms->pt[i].p == kmax)
+            c->m->mem_bw_all_bytes_per_ns = kmax * bytes / ms->pt[i].v;
+    }
+    normalise_scale(c, PP_COST_SCALE_COMPUTE);
+    normalise_scale(c, PP_COST_SCALE_MEMORY);
+
+    /* OpenMP last: libgomp keeps its pool of threads afterwards. */
+    for (int i = 0; i < nt; i++) {
+        int p = P[i];
+        if (measure(c, pp_cal_forkjoin_omp, &p, 1, fj, p, over[i])
+            || measure(c, pp_cal_barrier_omp, &p, 1, bo, p, over[i]))
+            return -1;
+    }
+    return 0;
+}
+
+int pp_calibrate(pp_machine *m, const pp_calib_opts *o, char *err,
+                 size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    int cores = o->cores > 0 ? o->cores : pp_cal_online_cores();
+    int maxt = o->max_threads > 0 ? o->max_threads
+                                  : (4 * cores < 64 ? 4 * cores
+                                                    : (cores > 64 ? cores
+                                                                  : 64));
+    if (gethostname(m->name, sizeof m->name - 1) != 0 || !m->name[0])
+        snprintf(m->name, sizeof m->name, "%s", "unnamed");
+    for (char *s = m->name; *s; s++)        /* '#' starts a comment      */
+        if (*s == '#' || *s == '\n')
+            *s = '_';
+    m->source = PP_MACHINE_MEASURED;
+    m->cores = cores;
+    m->quick = o->quick ? 1 : 0;
+    pp_cal_cache_sizes(&m->cache_l1d_bytes, &m->cache_l2_bytes,
+                       &m->cache_l3_bytes);
+
+    int P[MAX_TEAMS], over[MAX_TEAMS];
+    int nt = team_sizes(cores, maxt, P, over);
+    for (int i = 0; i < nt; i++)
+        if (P[i] > m->max_threads)
+            m->max_threads = P[i];
+
+    cal c;
+    memset(&c, 0, sizeof c);
+    c.m = m;
+    c.o = o;
+    c.err = err;
+    c.errlen = errlen;
+    c.cfg.target_ns = o->quick ? 4e6 : 30e6;
+    c.cfg.reps = o->quick ? 5 : 15;
+    c.cfg.max_iters = 50000000L;
+    c.buf = malloc((size_t)c.cfg.reps * 4 * sizeof *c.buf);
+    int rc = c.buf ? run_all(&c, P, over, nt, cores) : -1;
+    if (!c.buf)
+        snprintf(err, errlen, "out of memory");
+    static const pp_model_kind prefer[PP_COST_N] = {
+        [PP_COST_FORKJOIN_OMP] = PP_MODEL_LINEAR,
+        [PP_COST_BARRIER_OMP] = PP_MODEL_LOG2,
+        [PP_COST_BARRIER_PTHREAD] = PP_MODEL_LINEAR,
+        [PP_COST_SCALE_COMPUTE] = PP_MODEL_LINEAR,
+        [PP_COST_SCALE_MEMORY] = PP_MODEL_LINEAR,
+    };
+    for (int id = 0; rc == 0 && id < PP_COST_N; id++)
+        rc = fit_cost(&c, (pp_cost_id)id, prefer[id]);
+    for (int id = 0; id < PP_COST_N; id++)
+        acc_free(&c.a[id]);
+    free(c.buf);
+    return rc;
+}
+
+/* ---- summary ---------------------------------------------------------- */
+
+void pp_calibrate_summary(FILE *out, const pp_machine *m)
+{
+    int cores = m->cores > 0 ? m->cores : 1;
+    fprintf(out, "machine %s (%s%s), %d processor%s\n", m->name,
+            pp_machine_source_name(m->source), m->quick ? ", quick" : "",
+            cores, cores == 1 ? "" : "s");
+    fprintf(out, "%-16s %-6s %12s %10s %12s %10s %12s %12s %12s\n", "cost",
+            "model", "a", "se(a)", "b", "se(b)", "P=1", "P=cores", "P=64");
+    for (int id = 0; id < PP_COST_N; id++) {
+        const pp_model *mo = &m->cost[id];
+        double v1, vc, v64;
+        if (id == PP_COST_SCALE_COMPUTE) {
+            v1 = pp_machine_compute_scale(m, 1);
+            vc = pp_machine_compute_scale(m, cores);
+            v64 = pp_machine_compute_scale(m, 64);
+        } else if (id == PP_COST_SCALE_MEMORY) {
+            v1 = pp_machine_memory_scale(m, 1);
+            vc = pp_machine_memory_scale(m, cores);
+            v64 = pp_machine_memory_scale(m, 64);
+        } else {
+            v1 = pp_model_eval(mo, 1);
+            vc = pp_model_eval(mo, cores);
+            v64 = pp_model_eval(mo, 64);
+        }
+        const char *fmt = pp_cost_is_factor((pp_cost_id)id)
+            ? "%-16s %-6s %12.4f %10.4f %12.4f %10.4f %12.3f %12.3f %12.3f%s\n"
+            : "%-16s %-6s %12.1f %10.1f %12.1f %10.1f %12.1f %12.1f %12.1f%s\n";
+        fprintf(out, fmt, pp_cost_key((pp_cost_id)id),
+                pp_model_kind_name(mo->kind), mo->a, mo->a_se, mo->b,
+                mo->b_se, v1, vc, v64,
+                mo->oversub_fit ? "  (fit used oversubscribed points)" : "");
+    }
+    fprintf(out, "costs in ns; scale.* are slowdown factors; values beyond "
+            "P=%d are extrapolated\n", cores);
+    if (m->mem_bw1_bytes_per_ns > 0.0)
+        fprintf(out, "memory bandwidth: %.2f GB/s (1 thread), %.2f GB/s "
+                "(%d threads)\n", m->mem_bw1_bytes_per_ns,
+                m->mem_bw_all_bytes_per_ns, cores);
+}

@@ -1,0 +1,112 @@
+/* calibrate.h - `perfpred calibrate`: micro-benchmarks that measure the
+ * costs of a pp_machine on this host, each in a dedicated environment
+ * (Zhang & Xu 3.1: barriers with all threads arriving together, locks
+ * without contention), and the least-squares fits of the cost models.
+ *
+ *   calibrate.c          orchestration: which P, samples, fits, the summary
+ *   calibrate_sample.c   the sampler: warm-up, iteration count, repetitions
+ *   calibrate_fit.c      medians, least squares (GSL), model choice
+ *   calibrate_sync.c     OpenMP fork/join, OpenMP and pthread barriers
+ *   calibrate_thread.c   pthread create/join, mutex lock and hand-off
+ *   calibrate_compute.c  compute and memory-streaming slowdown, caches
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#ifndef PERFPRED_CALIBRATE_H
+#define PERFPRED_CALIBRATE_H
+
+#include <stdio.h>
+#include "machine.h"
+
+typedef struct pp_calib_opts {
+    int quick;          /* fewer, shorter samples (whole run < 3 s)        */
+    int max_threads;    /* largest team; 0 = 4 * cores (at most 64)        */
+    int cores;          /* 0 = the processors this process may run on      */
+    FILE *progress;     /* progress lines go here; NULL = none             */
+} pp_calib_opts;
+
+/* Measure this host and fill m (source = measured).  Returns 0, or non-zero
+ * with a message in err. */
+int pp_calibrate(pp_machine *m, const pp_calib_opts *o, char *err,
+                 size_t errlen);
+
+/* `perfpred calibrate -o FILE [--quick] [--max-threads N] [--help]`;
+ * argv[0] is "calibrate".  Returns the exit status (0, 1 failure, 2 usage). */
+int pp_cmd_calibrate(int argc, char **argv);
+
+/* Print the summary table of a machine (models, values at a few P). */
+void pp_calibrate_summary(FILE *out, const pp_machine *m);
+
+/* Processors this process may run on (sched_getaffinity), at least 1. */
+int pp_cal_online_cores(void);
+
+/* ---- internals shared by calibrate*.c ---------------------------------- */
+
+double pp_cal_now_ns(void);      /* CLOCK_MONOTONIC                        */
+
+/* A benchmark: run `iters` iterations of the event and write nvals values
+ * (ns per iteration, or another per-iteration measure) into out.  Returns
+ * 0, or non-zero on failure with a message in err. */
+typedef int (*pp_cal_fn)(void *ctx, long iters, double *out, char *err,
+                         size_t errlen);
+
+typedef struct pp_cal_cfg {
+    double target_ns;   /* wall time one sample should take                */
+    int reps;           /* samples                                         */
+    long max_iters;     /* cap on iterations per sample                    */
+} pp_cal_cfg;
+
+/* Warm up, choose the iteration count so one sample takes about
+ * cfg->target_ns, then take cfg->reps samples: samples[v * reps + r] is
+ * value v of sample r.  Returns 0 or non-zero with err set. */
+int pp_cal_sample(pp_cal_fn fn, void *ctx, int nvals, const pp_cal_cfg *cfg,
+                  double *samples, char *err, size_t errlen);
+
+/* Median of n values (n > 0); v is reordered. */
+double pp_cal_median(double *v, int n);
+
+/* Least squares of y against x(P) for a model kind, with coefficients kept
+ * >= 0 (a negative slope falls back to const, a negative intercept to a fit
+ * through the origin).  Fills kind, a, b, a_se, b_se, r2, n. */
+int pp_cal_fit(const int *P, const double *y, int n, pp_model_kind kind,
+               pp_model *out);
+
+/* Fit const when P takes a single value (or !depends_on_p); otherwise fit
+ * linear and log2 and keep the one with the smaller residual sum of
+ * squares, `prefer` when they are within 5% of each other. */
+int pp_cal_fit_best(const int *P, const double *y, int n, int depends_on_p,
+                    pp_model_kind prefer, pp_model *out);
+
+/* Benchmarks: ctx-free entry points used by calibrate.c. */
+int pp_cal_forkjoin_omp(void *ctx, long iters, double *out, char *err,
+                        size_t errlen);          /* ctx: int *P          */
+int pp_cal_barrier_omp(void *ctx, long iters, double *out, char *err,
+                       size_t errlen);           /* ctx: int *P          */
+int pp_cal_barrier_pthread(void *ctx, long iters, double *out, char *err,
+                           size_t errlen);       /* ctx: int *P          */
+int pp_cal_create_join(void *ctx, long iters, double *out, char *err,
+                       size_t errlen);  /* out: create, join, create_call */
+int pp_cal_mutex_lock(void *ctx, long iters, double *out, char *err,
+                      size_t errlen);
+int pp_cal_mutex_handoff(void *ctx, long iters, double *out, char *err,
+                         size_t errlen);
+
+/* Compute / memory kernels: k threads run the kernel at once; out[0] is
+ * the mean per-thread ns per iteration. */
+typedef struct pp_cal_kernel {
+    int k;              /* threads running at once                         */
+    int memory;         /* 0: FLOP kernel; 1: streaming triad              */
+    size_t elems;       /* doubles per array (memory kernel)               */
+    double **arrays;    /* 3 arrays per thread, 3 * kmax pointers          */
+} pp_cal_kernel;
+
+int pp_cal_kernel_setup(pp_cal_kernel *kc, int kmax, size_t bytes_per_thread,
+                        char *err, size_t errlen);
+void pp_cal_kernel_free(pp_cal_kernel *kc, int kmax);
+int pp_cal_kernel_run(void *ctx, long iters, double *out, char *err,
+                      size_t errlen);
+/* Bytes one iteration of the streaming kernel moves per thread. */
+double pp_cal_kernel_bytes(const pp_cal_kernel *kc);
+void pp_cal_cache_sizes(long *l1d, long *l2, long *l3);
+
+#endif /* PERFPRED_CALIBRATE_H */

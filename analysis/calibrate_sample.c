@@ -1,0 +1,54 @@
+/* calibrate_sample.c - the sampler: warm-up, choice of the iteration count
+ * so that one sample takes about the target time, repetitions.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "calibrate.h"
+
+#include <time.h>
+
+#define MAX_VALS 4
+
+double pp_cal_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+int pp_cal_sample(pp_cal_fn fn, void *ctx, int nvals, const pp_cal_cfg *cfg,
+                  double *samples, char *err, size_t errlen)
+{
+    double out[MAX_VALS];
+    if (nvals < 1 || nvals > MAX_VALS || cfg->reps < 1)
+        return -1;
+    long max_iters = cfg->max_iters > 0 ? cfg->max_iters : 100000000L;
+
+    /* Warm-up: double the iteration count until a call takes a quarter of
+     * the target; this also brings caches, thread pools and page tables to
+     * their steady state. */
+    long iters = 1;
+    double wall = 0.0;
+    for (;;) {
+        double t0 = pp_cal_now_ns();
+        if (fn(ctx, iters, out, err, errlen))
+            return -1;
+        wall = pp_cal_now_ns() - t0;
+        if (wall >= cfg->target_ns / 4 || iters >= max_iters)
+            break;
+        iters *= 2;
+    }
+    double per = wall / (double)iters;
+    if (per > 0.0) {
+        double want = cfg->target_ns / per;
+        iters = want < 1.0 ? 1 : want > (double)max_iters ? max_iters
+                                                         : (long)want;
+    }
+    for (int r = 0; r < cfg->reps; r++) {
+        if (fn(ctx, iters, out, err, errlen))
+            return -1;
+        for (int v = 0; v < nvals; v++)
+            samples[v * cfg->reps + r] = out[v];
+    }
+    return 0;
+}

@@ -1,0 +1,292 @@
+/* cli.c - option parsing and session start-up for the analyser's commands.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int allowed_opt(const char *allowed, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = allowed; p && *p;) {
+        const char *q = strchr(p, ',');
+        size_t len = q ? (size_t)(q - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0)
+            return 1;
+        p = q ? q + 1 : NULL;
+    }
+    return 0;
+}
+
+static int parse_plist(const char *s, pp_cli *c, char *err, size_t errlen)
+{
+    free(c->P);
+    c->P = NULL;
+    c->nP = 0;
+    const char *p = s;
+    while (*p) {
+        char *end;
+        errno = 0;
+        long v = strtol(p, &end, 10);
+        if (end == p || errno || v < 1 || v > 1000000) {
+            snprintf(err, errlen, "--P: '%s' is not a list of processor counts (1..1000000) like 2,4,8", s);
+            return -1;
+        }
+        int *np = realloc(c->P, sizeof *np * (size_t)(c->nP + 1));
+        if (!np)
+            return -1;
+        c->P = np;
+        c->P[c->nP++] = (int)v;
+        if (*end == ',')
+            end++;
+        else if (*end) {
+            snprintf(err, errlen, "--P: '%s' is not a list of processor counts like 2,4,8", s);
+            return -1;
+        }
+        p = end;
+    }
+    if (!c->nP) {
+        snprintf(err, errlen, "--P needs at least one processor count");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_eff(const char *opt, const char *v, double *out, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || *end || errno || !(x > 0 && x <= 1)) {
+        snprintf(err, errlen, "%s: '%s' is not an efficiency in (0, 1]", opt, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            c->help = 1;
+            continue;
+        }
+        if (a[0] != '-' || !a[1]) {
+            char **nr = realloc(c->rec, sizeof *nr * (size_t)(c->nrec + 1));
+            if (!nr)
+                return -1;
+            c->rec = nr;
+            c->rec[c->nrec++] = argv[i];
+            continue;
+        }
+        /* --opt VALUE or --opt=VALUE */
+        const char *name = a + (a[1] == '-' ? 2 : 1);
+        const char *val = NULL;
+        char nbuf[64];
+        const char *eq = strchr(name, '=');
+        if (eq) {
+            snprintf(nbuf, sizeof nbuf, "%.*s", (int)(eq - name), name);
+            name = nbuf;
+            val = eq + 1;
+        }
+        const char *key = !strcmp(name, "o") ? "o" : name;
+        if (!allowed_opt(allowed, key)) {
+            snprintf(err, errlen, "unknown option '%s' (see --help)", a);
+            return -1;
+        }
+        if (!val) {
+            if (i + 1 >= argc) {
+                snprintf(err, errlen, "option '%s' needs a value", a);
+                return -1;
+            }
+            val = argv[++i];
+        }
+        if (!strcmp(key, "set")) {
+            const char *e = strchr(val, '=');
+            char *end;
+            long v = 0;
+            if (e) {
+                errno = 0;
+                v = strtol(e + 1, &end, 10);
+            }
+            if (!e || e == val || errno || *end || e[1] == 0) {
+                snprintf(err, errlen, "--set: '%s' is not NAME=INTEGER", val);
+                return -1;
+            }
+            char **nn = realloc(c->set_name, sizeof *nn * (size_t)(c->nset + 1));
+            long *nv = realloc(c->set_val, sizeof *nv * (size_t)(c->nset + 1));
+            if (nn)
+                c->set_name = nn;
+            if (nv)
+                c->set_val = nv;
+            if (!nn || !nv)
+                return -1;
+            c->set_name[c->nset] = strndup(val, (size_t)(e - val));
+            c->set_val[c->nset++] = v;
+        } else if (!strcmp(key, "machine"))
+            c->machine = val;
+        else if (!strcmp(key, "P")) {
+            if (parse_plist(val, c, err, errlen))
+                return -1;
+        } else if (!strcmp(key, "format")) {
+            c->format_given = 1;
+            if (!strcmp(val, "text")) c->format = PP_FMT_TEXT;
+            else if (!strcmp(val, "csv")) c->format = PP_FMT_CSV;
+            else if (!strcmp(val, "json")) c->format = PP_FMT_JSON;
+            else if (!strcmp(val, "dot")) c->format = PP_FMT_DOT;
+            else if (!strcmp(val, "svg")) c->format = PP_FMT_SVG;
+            else {
+                snprintf(err, errlen, "--format: '%s' is not one of text, csv, json%s", val,
+                         allowed_opt(allowed, "graphfmt") ? ", dot, svg" : "");
+                return -1;
+            }
+        } else if (!strcmp(key, "o"))
+            c->out = val;
+        else if (!strcmp(key, "scale")) {
+            char *dup = strdup(val);
+            for (char *tok = strtok(dup, ","); tok; tok = strtok(NULL, ",")) {
+                char **ns = realloc(c->scale, sizeof *ns * (size_t)(c->nscale + 1));
+                if (!ns)
+                    break;
+                c->scale = ns;
+                c->scale[c->nscale++] = strdup(tok);
+            }
+            free(dup);
+        } else if (!strcmp(key, "Ea")) {
+            if (parse_eff("--Ea", val, &c->Ea, err, errlen))
+                return -1;
+            c->has_Ea = 1;
+        } else if (!strcmp(key, "E")) {
+            if (parse_eff("--E", val, &c->E, err, errlen))
+                return -1;
+            c->has_E = 1;
+        }
+    }
+    if (c->format_given && (c->format == PP_FMT_DOT || c->format == PP_FMT_SVG) && !allowed_opt(allowed, "graphfmt")) {
+        snprintf(err, errlen, "--format: dot and svg are for 'graph' only");
+        return -1;
+    }
+    return 0;
+}
+
+void pp_cli_free(pp_cli *c)
+{
+    for (int i = 0; i < c->nset; i++)
+        free(c->set_name[i]);
+    for (int i = 0; i < c->nscale; i++)
+        free(c->scale[i]);
+    free(c->set_name);
+    free(c->set_val);
+    free(c->scale);
+    free(c->rec);
+    free(c->P);
+    memset(c, 0, sizeof *c);
+}
+
+int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    if (c->nrec == 0) {
+        snprintf(err, errlen, "no record given (a file written by a program built with the plugin, "
+                              "e.g. PERFPRED_RECORD=run.ppr ./prog)");
+        return -1;
+    }
+    if (c->nrec > 1) {
+        snprintf(err, errlen, "%d records given: combining several runs is not supported yet; give one",
+                 c->nrec);
+        return -1;
+    }
+    if (pp_record_load(c->rec[0], &s->rec, err, errlen))
+        return -1;
+    if (pp_prog_build(&s->prog, &s->rec, err, errlen)) {
+        pp_record_free(&s->rec);
+        return -1;
+    }
+    for (int i = 0; i < c->nset; i++)
+        if (pp_prog_set(&s->prog, c->set_name[i], c->set_val[i], err, errlen)) {
+            pp_session_close(s);
+            return -1;
+        }
+    if (need_machine) {
+        if (c->machine) {
+            if (pp_machine_load(c->machine, &s->mach, err, errlen)) {
+                pp_session_close(s);
+                return -1;
+            }
+        } else {
+            pp_machine_default(&s->mach);
+            fprintf(stderr, "perfpred: no --machine given: the real machine uses built-in default costs "
+                            "(run 'perfpred calibrate -o host.machine' for this host's)\n");
+        }
+        s->have_machine = 1;
+    }
+    return 0;
+}
+
+void pp_session_close(pp_session *s)
+{
+    pp_prog_free(&s->prog);
+    pp_record_free(&s->rec);
+}
+
+void pp_session_warn(const pp_session *s)
+{
+    for (int i = 0; i < s->prog.nwarn; i++)
+        fprintf(stderr, "perfpred: warning: %s\n", s->prog.warn[i]);
+}
+
+void pp_cli_progress(void *ctx, const char *what, int done, int total)
+{
+    (void)ctx;
+    if (!isatty(2))
+        return;
+    if (!what)
+        fprintf(stderr, "\r%60s\r", "");
+    else
+        fprintf(stderr, "\r%s: %d/%d ", what, done, total);
+    fflush(stderr);
+}
+
+void pp_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+void pp_json_num(FILE *f, double v)
+{
+    if (!isfinite(v))
+        fputs("null", f);
+    else
+        fprintf(f, "%.9g", v);
+}
+
+const char *pp_fmt_time(double ns, char *buf, size_t n)
+{
+    double a = fabs(ns);
+    if (a >= 1e9)
+        snprintf(buf, n, "%.4g s", ns / 1e9);
+    else if (a >= 1e6)
+        snprintf(buf, n, "%.4g ms", ns / 1e6);
+    else if (a >= 1e3)
+        snprintf(buf, n, "%.4g us", ns / 1e3);
+    else
+        snprintf(buf, n, "%.4g ns", ns);
+    return buf;
+}

@@ -1,0 +1,66 @@
+/* cli.h - options shared by the analyser's commands, and the start-up every
+ * table command does (read the record, build the model, apply --set, load
+ * the machine).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#ifndef PERFPRED_CLI_H
+#define PERFPRED_CLI_H
+
+#include "machine.h"
+#include "model.h"
+
+typedef enum { PP_FMT_TEXT, PP_FMT_CSV, PP_FMT_JSON, PP_FMT_DOT, PP_FMT_SVG } pp_format;
+
+typedef struct {
+    int nrec;
+    char **rec;
+    int nset;
+    char **set_name;
+    long *set_val;
+    const char *machine;
+    int nP;
+    int *P;
+    pp_format format;
+    int format_given;
+    const char *out;
+    int nscale;
+    char **scale;
+    double Ea, E;
+    int has_Ea, has_E;
+    int help;
+} pp_cli;
+
+/* Parse argv[1..] (argv[0] is the command name).  `allowed` lists the
+ * options the command takes, e.g. "set,machine,P,format".  Returns 0, or
+ * -1 with a message in err. */
+int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *err, size_t errlen);
+void pp_cli_free(pp_cli *c);
+
+/* Load the record(s), build the model and apply --set.  Exit status 2 on
+ * bad input is the caller's job; this returns -1 with a message. */
+typedef struct {
+    pp_record rec;
+    pp_prog prog;
+    pp_machine mach;
+    int have_machine;
+} pp_session;
+
+int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err, size_t errlen);
+void pp_session_close(pp_session *s);
+
+/* Print the model's warnings to stderr, once. */
+void pp_session_warn(const pp_session *s);
+
+/* Progress on stderr when it is a terminal (a pp_progress_fn). */
+void pp_cli_progress(void *ctx, const char *what, int done, int total);
+
+/* JSON string escaping to a stream. */
+#include <stdio.h>
+void pp_json_str(FILE *f, const char *s);
+void pp_json_num(FILE *f, double v);    /* null for NaN/inf */
+
+/* Seconds, human readable: "1.23 ms". */
+const char *pp_fmt_time(double ns, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,110 @@
+/* cmd_calibrate.c - `perfpred calibrate -o FILE [--quick] [--max-threads N]`:
+ * measure this host, write the machine file, print a summary table.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "calibrate.h"
+#include "machine.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: perfpred calibrate -o FILE [--quick] [--max-threads N]\n"
+"\n"
+"Measure the costs of synchronisation events on this host with dedicated\n"
+"micro-benchmarks (thread create/join, OpenMP fork/join, OpenMP and pthread\n"
+"barriers, mutex lock and hand-off, compute and memory slowdown with k\n"
+"threads at once), fit cost models against the number of threads P, and\n"
+"write them to FILE (docs/machine-format.md).\n"
+"\n"
+"  -o, --output FILE    machine file to write (required)\n"
+"      --quick          fewer, shorter samples (about 1-3 s; for tests)\n"
+"      --max-threads N  largest team measured (default 4 x processors,\n"
+"                       at most 64); sizes above the processor count are\n"
+"                       kept as oversubscribed points, not fitted\n"
+"  -h, --help           this text\n");
+}
+
+static int parse_count(const char *s, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < 1 || v > 4096)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+int pp_cmd_calibrate(int argc, char **argv)
+{
+    const char *outpath = NULL;
+    pp_calib_opts o;
+    memset(&o, 0, sizeof o);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--quick")) {
+            o.quick = 1;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            if (++i >= argc) {
+                fprintf(stderr, "perfpred calibrate: %s needs a file name\n",
+                        a);
+                return 2;
+            }
+            outpath = argv[i];
+        } else if (!strncmp(a, "--output=", 9)) {
+            outpath = a + 9;
+        } else if (!strcmp(a, "--max-threads") ||
+                   !strncmp(a, "--max-threads=", 14)) {
+            const char *v = a[13] == '=' ? a + 14 : (++i < argc ? argv[i]
+                                                                : NULL);
+            if (!v || parse_count(v, &o.max_threads)) {
+                fprintf(stderr, "perfpred calibrate: --max-threads needs a "
+                        "number from 1 to 4096\n");
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "perfpred calibrate: unknown argument '%s'\n"
+                    "try 'perfpred calibrate --help'\n", a);
+            return 2;
+        }
+    }
+    if (!outpath || !*outpath) {
+        fprintf(stderr, "perfpred calibrate: no output file (-o FILE)\n"
+                "try 'perfpred calibrate --help'\n");
+        return 2;
+    }
+    if (isatty(STDERR_FILENO))
+        o.progress = stderr;
+
+    pp_machine *m = malloc(sizeof *m);
+    if (!m) {
+        fprintf(stderr, "perfpred calibrate: out of memory\n");
+        return 1;
+    }
+    char err[512];
+    int rc = pp_calibrate(m, &o, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "perfpred calibrate: %s\n", err);
+        free(m);
+        return 1;
+    }
+    if (pp_machine_save(outpath, m, err, sizeof err)) {
+        fprintf(stderr, "perfpred calibrate: %s\n", err);
+        free(m);
+        return 1;
+    }
+    pp_calibrate_summary(stdout, m);
+    printf("wrote %s\n", outpath);
+    free(m);
+    return 0;
+}

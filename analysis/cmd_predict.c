@@ -1,0 +1,133 @@
+/* cmd_predict.c - `perfpred predict RECORD --machine FILE [--set N=V]...
+ * --P P`: times on the MIRACLE, PRAM and real machines, the latencies L_a
+ * and L, and the efficiencies E_a and E (Zhang & Xu, eqs. 2-5).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "cli.h"
+#include "cmds.h"
+#include "metrics.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *usage =
+    "usage: perfpred predict RECORD [--machine FILE] [--set NAME=VALUE]... [--P P[,P...]]\n"
+    "                        [--format text|csv|json]\n"
+    "  Predicts the execution time at the given problem size (default: the recorded\n"
+    "  one) for P processors (default: the recorded P) on the MIRACLE machine\n"
+    "  (T1/P), the PRAM (no synchronisation cost) and the real machine described by\n"
+    "  FILE (from 'perfpred calibrate'), with L_a = T_PRAM - T_MIR, L = T_real - T_MIR,\n"
+    "  E_a = T_MIR/T_PRAM and E = T_MIR/T_real.\n";
+
+static void print_problem_json(const pp_prog *m)
+{
+    printf("{");
+    for (int i = 0, first = 1; i < m->nparams; i++) {
+        int dup = 0;
+        for (int j = 0; j < i; j++)
+            dup |= strcmp(m->params[j].name, m->params[i].name) == 0;
+        if (dup)
+            continue;
+        printf("%s", first ? "" : ",");
+        pp_json_str(stdout, m->params[i].name);
+        printf(":%ld", m->params[i].value);
+        first = 0;
+    }
+    printf("}");
+}
+
+int pp_cmd_predict(int argc, char **argv)
+{
+    pp_cli c;
+    char err[2048];
+    if (pp_cli_parse(argc, argv, "set,machine,P,format", &c, err, sizeof err)) {
+        fprintf(stderr, "perfpred predict: %s\n%s", err, usage);
+        pp_cli_free(&c);
+        return 2;
+    }
+    if (c.help) {
+        fputs(usage, stdout);
+        pp_cli_free(&c);
+        return 0;
+    }
+    pp_session s;
+    if (pp_session_open(&s, &c, 1, err, sizeof err)) {
+        fprintf(stderr, "perfpred predict: %s\n", err);
+        pp_cli_free(&c);
+        return 2;
+    }
+    pp_session_warn(&s);
+    pp_prog *m = &s.prog;
+    int nP = c.nP ? c.nP : 1;
+    int rc = 0;
+    if (c.format == PP_FMT_CSV)
+        printf("P,t_miracle_s,t_pram_s,t_real_s,La_s,L_s,Ea,E\n");
+    if (c.format == PP_FMT_JSON && nP > 1)
+        printf("[");
+    for (int i = 0; i < nP && rc == 0; i++) {
+        int P = c.nP ? c.P[i] : m->p_recorded;
+        pp_metrics mt;
+        if (pp_predict(m, &s.mach, P, &mt, err, sizeof err)) {
+            fprintf(stderr, "perfpred predict: %s: %s\n", s.rec.path, err);
+            rc = 2;
+            break;
+        }
+        if (c.format == PP_FMT_JSON) {
+            printf("%s{\"problem\":", i ? "," : "");
+            print_problem_json(m);
+            printf(",\"P\":%d,\"time\":{\"miracle\":", P);
+            pp_json_num(stdout, mt.t_mir / 1e9);
+            printf(",\"pram\":");
+            pp_json_num(stdout, mt.t_pram / 1e9);
+            printf(",\"real\":");
+            pp_json_num(stdout, mt.t_real / 1e9);
+            printf("},\"La\":");
+            pp_json_num(stdout, mt.La / 1e9);
+            printf(",\"L\":");
+            pp_json_num(stdout, mt.L / 1e9);
+            printf(",\"Ea\":");
+            pp_json_num(stdout, mt.Ea);
+            printf(",\"E\":");
+            pp_json_num(stdout, mt.E);
+            printf(",\"T1\":");
+            pp_json_num(stdout, mt.t1 / 1e9);
+            printf(",\"threads\":%d,\"approx\":%s}", mt.nthreads, mt.approx ? "true" : "false");
+        } else if (c.format == PP_FMT_CSV) {
+            printf("%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,%.6f\n", P, mt.t_mir / 1e9, mt.t_pram / 1e9,
+                   mt.t_real / 1e9, mt.La / 1e9, mt.L / 1e9, mt.Ea, mt.E);
+        } else {
+            char b1[32], b2[32], b3[32], b4[32], b5[32];
+            printf("problem:");
+            for (int k = 0; k < m->nparams; k++) {
+                int dup = 0;
+                for (int j = 0; j < k; j++)
+                    dup |= strcmp(m->params[j].name, m->params[k].name) == 0;
+                if (!dup)
+                    printf(" %s=%ld", m->params[k].name, m->params[k].value);
+            }
+            printf("   P=%d   machine: %s%s\n", P, c.machine ? c.machine : "built-in defaults",
+                   s.mach.source == PP_MACHINE_DEFAULT ? " (not measured)" : "");
+            printf("  T_MIRACLE  %12s   (T1 = %s)\n", pp_fmt_time(mt.t_mir, b1, sizeof b1),
+                   pp_fmt_time(mt.t1, b5, sizeof b5));
+            printf("  T_PRAM     %12s\n", pp_fmt_time(mt.t_pram, b2, sizeof b2));
+            printf("  T_real     %12s\n", pp_fmt_time(mt.t_real, b3, sizeof b3));
+            printf("  L_a = %s   L = %s\n", pp_fmt_time(mt.La, b1, sizeof b1), pp_fmt_time(mt.L, b4, sizeof b4));
+            printf("  E_a = %.4f   E = %.4f\n", mt.Ea, mt.E);
+            double tot = mt.busy + mt.wait + mt.sync;
+            if (tot > 0)
+                printf("  real machine, all %d threads: computation %.1f%%, waiting %.1f%%, "
+                       "synchronisation cost %.1f%%\n",
+                       mt.nthreads, 100 * mt.busy / tot, 100 * mt.wait / tot, 100 * mt.sync / tot);
+            if (mt.approx)
+                printf("  (some loop sums were sampled, not enumerated)\n");
+            if (i + 1 < nP)
+                printf("\n");
+        }
+    }
+    if (c.format == PP_FMT_JSON)
+        printf("%s\n", nP > 1 ? "]" : "");
+    pp_session_close(&s);
+    pp_cli_free(&c);
+    return rc;
+}

@@ -1,0 +1,174 @@
+/* cmd_show.c - `perfpred show RECORD [--set NAME=V]... [--P N]`: every loop
+ * with its count rule, its count per entry in the parameters, the
+ * iterations the run observed and the model's, and with --set the total
+ * predicted at that size; the parameters and how P enters.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "cli.h"
+#include "cmds.h"
+#include "resolve.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *usage =
+    "usage: perfpred show RECORD [--set NAME=VALUE]... [--P N] [--format text|csv|json]\n"
+    "  Lists the problem parameters and every loop the plugin described: its count\n"
+    "  rule (symbolic, fitted, constant), its iterations per entry as an expression\n"
+    "  in the parameters, the iterations the run observed and the model's at the\n"
+    "  recorded size, and, with --set, the total predicted at that size.\n";
+
+static const char *pkind_text(const pp_prog *m, char *buf, size_t n)
+{
+    switch (m->pkind) {
+    case PP_P_OMP:
+        snprintf(buf, n, "OpenMP team size");
+        break;
+    case PP_P_PARAM:
+        if (m->p_offset)
+            snprintf(buf, n, "threads created: %s %+ld", m->params[m->p_param].name, m->p_offset);
+        else
+            snprintf(buf, n, "threads created: %s", m->params[m->p_param].name);
+        break;
+    default:
+        snprintf(buf, n, "not variable");
+    }
+    return buf;
+}
+
+int pp_cmd_show(int argc, char **argv)
+{
+    pp_cli c;
+    char err[1024];
+    if (pp_cli_parse(argc, argv, "set,P,format", &c, err, sizeof err)) {
+        fprintf(stderr, "perfpred show: %s\n%s", err, usage);
+        pp_cli_free(&c);
+        return 2;
+    }
+    if (c.help) {
+        fputs(usage, stdout);
+        pp_cli_free(&c);
+        return 0;
+    }
+    pp_session s;
+    if (pp_session_open(&s, &c, 0, err, sizeof err)) {
+        fprintf(stderr, "perfpred show: %s\n", err);
+        pp_cli_free(&c);
+        return 2;
+    }
+    pp_session_warn(&s);
+    pp_prog *m = &s.prog;
+    int P = c.nP ? c.P[0] : m->p_recorded;
+    /* totals at the requested size */
+    pp_instance in;
+    memset(&in, 0, sizeof in);
+    pp_prog_apply_P(m, P);
+    int have_pred = pp_instantiate(m, P, PP_INST_TOTALS, &in, err, sizeof err) == 0;
+    if (!have_pred)
+        fprintf(stderr, "perfpred show: cannot predict the totals: %s\n", err);
+    if (c.format == PP_FMT_JSON) {
+        printf("{\"params\":{");
+        for (int i = 0; i < m->nparams; i++) {
+            printf("%s", i ? "," : "");
+            pp_json_str(stdout, m->params[i].name);
+            printf(":%ld", m->params[i].recorded);
+        }
+        printf("},\"set\":{");
+        for (int i = 0; i < m->nparams; i++) {
+            printf("%s", i ? "," : "");
+            pp_json_str(stdout, m->params[i].name);
+            printf(":%ld", m->params[i].value);
+        }
+        printf("},\"P\":{\"recorded\":%d,\"used\":%d},\"loops\":[", m->p_recorded, P);
+    } else if (c.format == PP_FMT_CSV) {
+        printf("id,file,line,rule,expr,observed,model,match,predicted\n");
+    } else {
+        char pb[128];
+        printf("record %s", s.rec.path);
+        if (s.rec.argc) {
+            printf(" (");
+            for (int i = 0; i < s.rec.argc; i++)
+                printf("%s%s", i ? " " : "", s.rec.argv[i]);
+            printf(")");
+        }
+        printf("\nparameters:\n");
+        for (int i = 0; i < m->nparams; i++) {
+            const pp_param *p = &m->params[i];
+            printf("  %-12s = %ld", p->name, p->recorded);
+            if (p->value != p->recorded)
+                printf("  -> %ld", p->value);
+            if (p->is_global)
+                printf("   (global %s)", p->src);
+            else
+                printf("   (%s in %s)", p->src, m->funcs[p->func].d->name);
+            printf("\n");
+        }
+        printf("  %-12s = %d", "P", m->p_recorded);
+        if (P != m->p_recorded)
+            printf("  -> %d", P);
+        printf("   (%s)\n", pkind_text(m, pb, sizeof pb));
+        printf("loops:\n  %-24s %-22s %-9s %-28s %14s %14s %-7s %16s\n", "id", "where", "rule",
+               "iterations per entry", "observed", "model", "match", "predicted");
+    }
+    int first = 1;
+    for (int f = 0; f < m->nfuncs; f++) {
+        const pp_mfunc *mf = &m->funcs[f];
+        for (int k = 0; k < mf->d->nloops; k++) {
+            const pp_mloop *ml = &mf->loops[k];
+            const pp_dloop *dl = &mf->d->loops[k];
+            char id[160], where[300];
+            snprintf(id, sizeof id, "%s:L%d", mf->d->name, dl->id);
+            const char *file = mf->d->file ? mf->d->file : "?";
+            const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+            snprintf(where, sizeof where, "%s:%d", base, dl->line);
+            char *expr = pp_loop_count_text(m, f, k);
+            long double pred = have_pred ? in.totals[f][k] : NAN;
+            const char *match = ml->matched ? "exact" : "no";
+            if (c.format == PP_FMT_JSON) {
+                printf("%s{\"id\":", first ? "" : ",");
+                pp_json_str(stdout, id);
+                printf(",\"file\":");
+                pp_json_str(stdout, file);
+                printf(",\"line\":%d,\"rule\":\"%s\",\"expr\":", dl->line, pp_rule_name(ml->rule));
+                pp_json_str(stdout, expr);
+                printf(",\"observed\":%llu,\"model\":%.0Lf,\"match\":%s,\"predicted\":",
+                       (unsigned long long)ml->obs_iters, ml->model_iters, ml->matched ? "true" : "false");
+                if (isfinite((double)pred))
+                    printf("%.0Lf", pred);
+                else
+                    printf("null");
+                printf(",\"compiler\":%s,\"cost_ns\":", (dl->flags & PP_LF_COMPILER) ? "true" : "false");
+                pp_json_num(stdout, ml->cost_ns);
+                printf(",\"cost_from\":\"%s\"", ml->cost_fitted ? "run" : "prior");
+                if (ml->fit_note) {
+                    printf(",\"note\":");
+                    pp_json_str(stdout, ml->fit_note);
+                }
+                printf("}");
+            } else if (c.format == PP_FMT_CSV) {
+                printf("%s,%s,%d,%s,\"%s\",%llu,%.0Lf,%s,%.0Lf\n", id, file, dl->line, pp_rule_name(ml->rule),
+                       expr, (unsigned long long)ml->obs_iters, ml->model_iters, match, pred);
+            } else {
+                printf("  %-24s %-22s %-9s %-28s %14llu %14.0Lf %-7s %16.0Lf\n", id, where,
+                       pp_rule_name(ml->rule), expr, (unsigned long long)ml->obs_iters, ml->model_iters, match,
+                       pred);
+                if (ml->fit_note)
+                    printf("  %24s   %s\n", "", ml->fit_note);
+            }
+            first = 0;
+            free(expr);
+        }
+    }
+    if (c.format == PP_FMT_JSON)
+        printf("],\"approx\":%s}\n", in.approx ? "true" : "false");
+    else if (c.format == PP_FMT_TEXT && in.approx)
+        printf("(predicted totals of some loops were summed from samples, not enumerated)\n");
+    if (have_pred)
+        pp_instance_free(&in);
+    pp_session_close(&s);
+    pp_cli_free(&c);
+    return 0;
+}

@@ -1,0 +1,481 @@
+/* desc.c - parse the plugin's per-function descriptor text.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "desc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const evnames[] = {
+    [PP_EV_FORK] = "fork", [PP_EV_CREATE] = "create", [PP_EV_JOIN] = "join",
+    [PP_EV_BARRIER] = "barrier", [PP_EV_LOCK] = "lock", [PP_EV_UNLOCK] = "unlock",
+    [PP_EV_SINGLE] = "single", [PP_EV_LOOP_END] = "loop_end", [PP_EV_ATOMIC] = "atomic",
+    [PP_EV_BEGIN] = "begin", [PP_EV_TEAM_BEGIN] = "team_begin",
+    [PP_EV_TEAM_END] = "team_end", [PP_EV_JOIN_TEAM] = "join", [PP_EV_OTHER] = "other",
+};
+
+const char *pp_evkind_name(pp_evkind k)
+{
+    return (unsigned)k <= PP_EV_OTHER ? evnames[k] : "other";
+}
+
+pp_evkind pp_evkind_parse(const char *s)
+{
+    for (int k = 0; k < PP_EV_OTHER; k++)
+        if (evnames[k] && strcmp(evnames[k], s) == 0)
+            return (pp_evkind)k;
+    return PP_EV_OTHER;
+}
+
+/* Grow-by-one append helper for the item arrays. */
+#define APPEND(arr, n, item)                                                  \
+    do {                                                                      \
+        void *np_ = realloc((arr), sizeof *(arr) * (size_t)((n) + 1));        \
+        if (!np_)                                                             \
+            return pp_where_error(w, "out of memory");                        \
+        (arr) = np_;                                                          \
+        (arr)[(n)++] = (item);                                                \
+    } while (0)
+
+static int get_int(const pp_line *l, const char *k, int *out, pp_where *w)
+{
+    long v;
+    if (pp_line_int(l, k, &v, w))
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int opt_int(const pp_line *l, const char *k, int *out, pp_where *w)
+{
+    long v = *out;
+    if (pp_line_opt_int(l, k, &v, w))
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* An expression field where '?' means unknown (NULL). */
+static int opt_known_expr(const pp_line *l, const char *k, pp_expr **out, pp_where *w)
+{
+    *out = NULL;
+    const char *v = pp_line_get(l, k);
+    if (!v || strcmp(v, "?") == 0)
+        return 0;
+    return pp_line_expr(l, k, out, w);
+}
+
+static int parse_ops(const pp_line *l, long ops[PP_NOPS], pp_where *w)
+{
+    memset(ops, 0, sizeof(long) * PP_NOPS);
+    pp_expr *e = NULL;
+    if (pp_line_opt_expr(l, "ops", &e, w))
+        return -1;
+    if (!e)
+        return 0;
+    int rc = 0;
+    if (e->kind != PP_E_LIST || e->nkids != PP_NOPS)
+        rc = pp_where_error(w, "ops= needs %d integers", PP_NOPS);
+    for (int i = 0; rc == 0 && i < PP_NOPS; i++)
+        if (!pp_expr_is_int(e->kids[i], &ops[i]) || ops[i] < 0)
+            rc = pp_where_error(w, "ops= needs non-negative integers");
+    pp_expr_free(e);
+    return rc;
+}
+
+/* A list of plain names "(a b ?)", parsed by hand: names may collide with
+ * expression keywords (a parameter called "arg"). */
+static int parse_names(const char *v, char ***out, int *n, pp_where *w)
+{
+    *out = NULL;
+    *n = 0;
+    if (!v)
+        return 0;
+    if (*v != '(')
+        return pp_where_error(w, "expected a list of names, found '%s'", v);
+    const char *p = v + 1;
+    for (;;) {
+        while (*p == ' ')
+            p++;
+        if (*p == ')')
+            return 0;
+        if (!*p)
+            return pp_where_error(w, "unterminated list of names");
+        const char *s = p;
+        while (*p && *p != ' ' && *p != ')' && *p != '(')
+            p++;
+        if (*p == '(')
+            return pp_where_error(w, "nested list in a list of names");
+        char **nn = realloc(*out, sizeof *nn * (size_t)(*n + 1));
+        if (!nn)
+            return pp_where_error(w, "out of memory");
+        *out = nn;
+        (*out)[(*n)++] = strndup(s, (size_t)(p - s));
+    }
+}
+
+static int parse_guard(const pp_line *l, int *branch, int *istrue, pp_where *w)
+{
+    *branch = -1;
+    *istrue = 1;
+    const char *v = pp_line_get(l, "guard");
+    if (!v)
+        return 0;
+    /* "(B T)" or "(B F)" */
+    char extra;
+    int b;
+    char tf;
+    if (sscanf(v, "(%d %c%c", &b, &tf, &extra) != 3 || extra != ')' || (tf != 'T' && tf != 'F') || b < 0)
+        return pp_where_error(w, "malformed guard '%s'", v);
+    *branch = b;
+    *istrue = tf == 'T';
+    return 0;
+}
+
+static int parse_loop(const pp_line *l, pp_dfunc *f, pp_where *w)
+{
+    pp_dloop lp;
+    memset(&lp, 0, sizeof lp);
+    lp.parent = -1;
+    if (get_int(l, "id", &lp.id, w) || get_int(l, "parent", &lp.parent, w) ||
+        get_int(l, "slot", &lp.slot, w) || opt_int(l, "pos", &lp.pos, w) ||
+        opt_int(l, "line", &lp.line, w))
+        return -1;
+    const char *sh = pp_line_get(l, "shape");
+    lp.shape = !sh || !strcmp(sh, "top") ? PP_SHAPE_TOP
+             : !strcmp(sh, "bottom")    ? PP_SHAPE_BOTTOM
+                                        : PP_SHAPE_MULTI;
+    if (opt_known_expr(l, "count", &lp.count, w) || opt_known_expr(l, "init", &lp.init, w) ||
+        opt_known_expr(l, "bound", &lp.bound, w) || opt_known_expr(l, "step", &lp.step, w))
+        return -1;
+    const char *iv = pp_line_get(l, "iv");
+    if (iv && strcmp(iv, "-") != 0)
+        lp.iv = strdup(iv);
+    const char *cmp = pp_line_get(l, "cmp");
+    lp.cmp = !cmp ? PP_CMP_NONE
+           : !strcmp(cmp, "lt") ? PP_CMP_LT : !strcmp(cmp, "le") ? PP_CMP_LE
+           : !strcmp(cmp, "gt") ? PP_CMP_GT : !strcmp(cmp, "ge") ? PP_CMP_GE
+           : !strcmp(cmp, "ne") ? PP_CMP_NE : PP_CMP_NONE;
+    pp_line_opt_str(l, "why", &lp.why);
+    const char *fl = pp_line_get(l, "flags");
+    if (fl) {
+        if (strstr(fl, "compiler")) lp.flags |= PP_LF_COMPILER;
+        if (strstr(fl, "omp_chunk")) lp.flags |= PP_LF_OMP_CHUNK;
+        if (strstr(fl, "omp_dispatch")) lp.flags |= PP_LF_OMP_DISPATCH;
+    }
+    if (parse_ops(l, lp.ops, w))
+        return -1;
+    if (lp.slot < 1 || lp.slot + 1 >= f->nslots)
+        return pp_where_error(w, "loop %d: slot %d outside 1..%d", lp.id, lp.slot, f->nslots - 2);
+    APPEND(f->loops, f->nloops, lp);
+    return 0;
+}
+
+static int parse_branch(const pp_line *l, pp_dfunc *f, pp_where *w)
+{
+    pp_dbranch b;
+    memset(&b, 0, sizeof b);
+    b.loop = -1;
+    if (get_int(l, "id", &b.id, w) || get_int(l, "slot", &b.slot, w) ||
+        opt_int(l, "loop", &b.loop, w) || opt_int(l, "pos", &b.pos, w) ||
+        opt_int(l, "line", &b.line, w) || opt_known_expr(l, "cond", &b.cond, w))
+        return -1;
+    if (b.slot < 1 || b.slot + 1 >= f->nslots)
+        return pp_where_error(w, "branch %d: slot %d outside 1..%d", b.id, b.slot, f->nslots - 2);
+    APPEND(f->branches, f->nbranches, b);
+    return 0;
+}
+
+/* data=((FIELD EXPR) ...): FIELD is a plain name, parsed by hand. */
+static int parse_data(const pp_line *l, pp_devent *ev, pp_where *w)
+{
+    const char *v = pp_line_get(l, "data");
+    if (!v)
+        return 0;
+    if (*v != '(')
+        return pp_where_error(w, "data= must be a list of (FIELD EXPR)");
+    const char *p = v + 1;
+    for (;;) {
+        while (*p == ' ')
+            p++;
+        if (*p == ')')
+            return 0;
+        if (*p != '(')
+            return pp_where_error(w, "data= entry %d is not (FIELD EXPR)", ev->ndata);
+        p++;
+        const char *s = p;
+        while (*p && *p != ' ' && *p != ')' && *p != '(')
+            p++;
+        if (p == s || *p != ' ')
+            return pp_where_error(w, "data= entry %d has no field name", ev->ndata);
+        char *name = strndup(s, (size_t)(p - s));
+        char err[200] = "";
+        const char *end = NULL;
+        pp_expr *e = pp_expr_parse(p + 1, &end, err, sizeof err);
+        if (!e) {
+            free(name);
+            return pp_where_error(w, "data= field %s: %s", name ? name : "?", err);
+        }
+        while (end && *end == ' ')
+            end++;
+        if (!end || *end != ')') {
+            free(name);
+            pp_expr_free(e);
+            return pp_where_error(w, "data= entry %d is not (FIELD EXPR)", ev->ndata);
+        }
+        p = end + 1;
+        char **nn = realloc(ev->data_name, sizeof *nn * (size_t)(ev->ndata + 1));
+        if (nn)
+            ev->data_name = nn;
+        pp_expr **nv = realloc(ev->data_val, sizeof *nv * (size_t)(ev->ndata + 1));
+        if (nv)
+            ev->data_val = nv;
+        if (!nn || !nv) {
+            free(name);
+            pp_expr_free(e);
+            return pp_where_error(w, "out of memory");
+        }
+        ev->data_name[ev->ndata] = name;
+        if (e->kind == PP_E_UNKNOWN) {
+            pp_expr_free(e);
+            e = NULL;
+        }
+        ev->data_val[ev->ndata++] = e;
+    }
+}
+
+static int parse_event(const pp_line *l, pp_dfunc *f, pp_where *w)
+{
+    pp_devent ev;
+    memset(&ev, 0, sizeof ev);
+    ev.loop = -1;
+    char *kind = NULL;
+    if (get_int(l, "id", &ev.id, w) || get_int(l, "slot", &ev.slot, w) ||
+        opt_int(l, "loop", &ev.loop, w) || opt_int(l, "pos", &ev.pos, w) ||
+        opt_int(l, "line", &ev.line, w) || pp_line_str(l, "kind", &kind, w))
+        return -1;
+    ev.kind = pp_evkind_parse(kind);
+    free(kind);
+    long impl = 0;
+    if (pp_line_opt_int(l, "implicit", &impl, w) || parse_guard(l, &ev.guard_branch, &ev.guard_true, w) ||
+        opt_known_expr(l, "nthreads", &ev.nthreads, w) || opt_known_expr(l, "obj", &ev.obj, w) ||
+        opt_known_expr(l, "arg", &ev.arg, w) || parse_data(l, &ev, w))
+        return -1;
+    ev.implicit = impl != 0;
+    pp_line_opt_str(l, "callee", &ev.callee);
+    const char *child = pp_line_get(l, "child");
+    if (child && strcmp(child, "?") != 0)
+        ev.child = strdup(child);
+    if (ev.slot < 1 || ev.slot >= f->nslots)
+        return pp_where_error(w, "event %d: slot %d outside 1..%d", ev.id, ev.slot, f->nslots - 1);
+    APPEND(f->events, f->nevents, ev);
+    return 0;
+}
+
+static int parse_call(const pp_line *l, pp_dfunc *f, pp_where *w)
+{
+    pp_dcall c;
+    memset(&c, 0, sizeof c);
+    c.loop = -1;
+    if (get_int(l, "id", &c.id, w) || get_int(l, "slot", &c.slot, w) ||
+        opt_int(l, "loop", &c.loop, w) || opt_int(l, "pos", &c.pos, w) ||
+        opt_int(l, "line", &c.line, w) || pp_line_str(l, "callee", &c.callee, w) ||
+        parse_guard(l, &c.guard_branch, &c.guard_true, w))
+        return -1;
+    pp_expr *args = NULL;
+    if (pp_line_opt_expr(l, "args", &args, w))
+        return -1;
+    if (args) {
+        if (args->kind != PP_E_LIST) {
+            pp_expr_free(args);
+            return pp_where_error(w, "args= must be a list");
+        }
+        c.nargs = args->nkids;
+        c.args = calloc((size_t)c.nargs + 1, sizeof *c.args);
+        for (int i = 0; i < c.nargs; i++)
+            if (args->kids[i]->kind != PP_E_UNKNOWN)
+                c.args[i] = pp_expr_ref(args->kids[i]);
+        pp_expr_free(args);
+    }
+    if (c.slot < 1 || c.slot >= f->nslots)
+        return pp_where_error(w, "call %d: slot %d outside 1..%d", c.id, c.slot, f->nslots - 1);
+    APPEND(f->calls, f->ncalls, c);
+    return 0;
+}
+
+static int parse_shape(const pp_line *l, pp_dfunc *f, pp_where *w)
+{
+    pp_dshape s;
+    memset(&s, 0, sizeof s);
+    if (get_int(l, "id", &s.id, w) || opt_int(l, "line", &s.line, w) ||
+        opt_known_expr(l, "elem", &s.elem, w) || opt_known_expr(l, "bytes", &s.bytes, w))
+        return -1;
+    pp_line_opt_str(l, "name", &s.name);
+    pp_line_opt_str(l, "kind", &s.kind);
+    pp_expr *dims = NULL;
+    if (pp_line_opt_expr(l, "dims", &dims, w))
+        return -1;
+    if (dims && dims->kind == PP_E_LIST) {
+        s.ndims = dims->nkids;
+        s.dims = calloc((size_t)s.ndims + 1, sizeof *s.dims);
+        for (int i = 0; i < s.ndims; i++)
+            if (dims->kids[i]->kind != PP_E_UNKNOWN)
+                s.dims[i] = pp_expr_ref(dims->kids[i]);
+    }
+    pp_expr_free(dims);
+    APPEND(f->shapes, f->nshapes, s);
+    return 0;
+}
+
+static int parse_param(const pp_line *l, pp_dfunc *f, pp_where *w)
+{
+    pp_dparam p;
+    memset(&p, 0, sizeof p);
+    long pr = 0;
+    if (get_int(l, "id", &p.id, w) || pp_line_str(l, "name", &p.name, w) ||
+        opt_int(l, "line", &p.line, w) || pp_line_opt_int(l, "pragma", &pr, w))
+        return -1;
+    p.pragma = pr != 0;
+    pp_line_opt_str(l, "kind", &p.kind);
+    pp_line_opt_str(l, "var", &p.var);
+    if (!p.var)
+        p.var = strdup(p.name);
+    APPEND(f->params, f->nparams, p);
+    return 0;
+}
+
+int pp_desc_parse(char **lines, long n, long *used, pp_dfunc *f, pp_where *w)
+{
+    memset(f, 0, sizeof *f);
+    long i = 0;
+    int rc = 0, ended = 0;
+    for (; i < n && rc == 0 && !ended; i++) {
+        pp_line l;
+        if (i > 0)
+            w->line++;
+        if (pp_lex_line(lines[i], &l, w)) {
+            pp_line_free(&l);
+            rc = -1;
+            break;
+        }
+        const char *k = l.keyword;
+        if (i == 0) {
+            if (strcmp(k, "func") != 0)
+                rc = pp_where_error(w, "descriptor must start with 'func', found '%s'", k);
+            else if (pp_line_str(&l, "name", &f->name, w) || get_int(&l, "nslots", &f->nslots, w) ||
+                     opt_int(&l, "line", &f->line, w) || parse_ops(&l, f->ops, w))
+                rc = -1;
+            else {
+                pp_line_opt_str(&l, "file", &f->file);
+                if (parse_names(pp_line_get(&l, "args"), &f->argnames, &f->nargs, w))
+                    rc = -1;
+                pp_line_opt_str(&l, "kind", &f->kind);
+                if (!f->kind)
+                    f->kind = strdup("normal");
+                if (f->nslots < 1 || f->nslots > 10000000)
+                    rc = pp_where_error(w, "nslots=%d out of range", f->nslots);
+            }
+        } else if (!strcmp(k, "loop"))
+            rc = parse_loop(&l, f, w);
+        else if (!strcmp(k, "branch"))
+            rc = parse_branch(&l, f, w);
+        else if (!strcmp(k, "event"))
+            rc = parse_event(&l, f, w);
+        else if (!strcmp(k, "call"))
+            rc = parse_call(&l, f, w);
+        else if (!strcmp(k, "shape"))
+            rc = parse_shape(&l, f, w);
+        else if (!strcmp(k, "param"))
+            rc = parse_param(&l, f, w);
+        else if (!strcmp(k, "end"))
+            ended = 1;
+        /* unknown keywords are ignored (forward compatibility) */
+        pp_line_free(&l);
+    }
+    *used = i;
+    if (rc == 0 && !ended)
+        rc = pp_where_error(w, "descriptor of '%s' has no 'end' line", f->name ? f->name : "?");
+    /* every reference to a loop must exist and parents precede children */
+    for (int j = 0; rc == 0 && j < f->nloops; j++) {
+        if (f->loops[j].parent >= 0 && !pp_desc_loop(f, f->loops[j].parent))
+            rc = pp_where_error(w, "loop %d: parent %d does not exist", f->loops[j].id, f->loops[j].parent);
+        if (f->loops[j].parent == f->loops[j].id)
+            rc = pp_where_error(w, "loop %d is its own parent", f->loops[j].id);
+    }
+    for (int j = 0; rc == 0 && j < f->nevents; j++)
+        if (f->events[j].loop >= 0 && !pp_desc_loop(f, f->events[j].loop))
+            rc = pp_where_error(w, "event %d: loop %d does not exist", f->events[j].id, f->events[j].loop);
+    for (int j = 0; rc == 0 && j < f->ncalls; j++)
+        if (f->calls[j].loop >= 0 && !pp_desc_loop(f, f->calls[j].loop))
+            rc = pp_where_error(w, "call %d: loop %d does not exist", f->calls[j].id, f->calls[j].loop);
+    /* cycles in the parent relation would make the analyser loop forever */
+    for (int j = 0; rc == 0 && j < f->nloops; j++) {
+        int p = f->loops[j].parent, steps = 0;
+        while (p >= 0 && steps++ <= f->nloops) {
+            pp_dloop *pl = pp_desc_loop(f, p);
+            p = pl ? pl->parent : -1;
+        }
+        if (steps > f->nloops)
+            rc = pp_where_error(w, "loop %d: parent chain has a cycle", f->loops[j].id);
+    }
+    return rc;
+}
+
+void pp_desc_free(pp_dfunc *f)
+{
+    for (int i = 0; i < f->nloops; i++) {
+        pp_dloop *l = &f->loops[i];
+        pp_expr_free(l->count); pp_expr_free(l->init); pp_expr_free(l->bound); pp_expr_free(l->step);
+        free(l->iv); free(l->why);
+    }
+    for (int i = 0; i < f->nbranches; i++)
+        pp_expr_free(f->branches[i].cond);
+    for (int i = 0; i < f->nevents; i++) {
+        pp_devent *e = &f->events[i];
+        free(e->callee); free(e->child);
+        pp_expr_free(e->nthreads); pp_expr_free(e->obj); pp_expr_free(e->arg);
+        for (int j = 0; j < e->ndata; j++) {
+            free(e->data_name[j]);
+            pp_expr_free(e->data_val[j]);
+        }
+        free(e->data_name); free(e->data_val);
+    }
+    for (int i = 0; i < f->ncalls; i++) {
+        for (int j = 0; j < f->calls[i].nargs; j++)
+            pp_expr_free(f->calls[i].args[j]);
+        free(f->calls[i].args); free(f->calls[i].callee);
+    }
+    for (int i = 0; i < f->nshapes; i++) {
+        pp_dshape *s = &f->shapes[i];
+        pp_expr_free(s->elem); pp_expr_free(s->bytes);
+        for (int j = 0; j < s->ndims; j++)
+            pp_expr_free(s->dims[j]);
+        free(s->dims); free(s->name); free(s->kind);
+    }
+    for (int i = 0; i < f->nargs; i++)
+        free(f->argnames[i]);
+    free(f->argnames);
+    for (int i = 0; i < f->nparams; i++) {
+        free(f->params[i].var);
+        free(f->params[i].name);
+        free(f->params[i].kind);
+    }
+    free(f->loops); free(f->branches); free(f->events); free(f->calls);
+    free(f->shapes); free(f->params);
+    free(f->name); free(f->file); free(f->kind);
+    memset(f, 0, sizeof *f);
+}
+
+#define FIND(arr, n)                   \
+    for (int i = 0; i < (n); i++)      \
+        if ((arr)[i].id == id)         \
+            return &(arr)[i];          \
+    return NULL
+
+pp_dloop *pp_desc_loop(const pp_dfunc *f, int id) { FIND(f->loops, f->nloops); }
+pp_devent *pp_desc_event(const pp_dfunc *f, int id) { FIND(f->events, f->nevents); }
+pp_dcall *pp_desc_call(const pp_dfunc *f, int id) { FIND(f->calls, f->ncalls); }
+pp_dbranch *pp_desc_branch(const pp_dfunc *f, int id) { FIND(f->branches, f->nbranches); }
+pp_dparam *pp_desc_param(const pp_dfunc *f, int id) { FIND(f->params, f->nparams); }

@@ -1,0 +1,116 @@
+/* desc.h - the static description of one function, as the plugin wrote it
+ * (docs/descriptor-format.md), parsed.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#ifndef PERFPRED_DESC_H
+#define PERFPRED_DESC_H
+
+#include "lex.h"
+#include "sym.h"
+
+enum { PP_OPS_INT, PP_OPS_FP, PP_OPS_LOAD, PP_OPS_STORE, PP_OPS_BRANCH, PP_OPS_CALL, PP_NOPS };
+
+typedef enum { PP_CMP_NONE, PP_CMP_LT, PP_CMP_LE, PP_CMP_GT, PP_CMP_GE, PP_CMP_NE } pp_cmp;
+typedef enum { PP_SHAPE_TOP, PP_SHAPE_BOTTOM, PP_SHAPE_MULTI } pp_lshape;
+
+#define PP_LF_COMPILER    1u
+#define PP_LF_OMP_CHUNK   2u
+#define PP_LF_OMP_DISPATCH 4u
+
+typedef struct {
+    int id, parent, pos, line, slot;
+    pp_lshape shape;
+    pp_expr *count;               /* per entry, or NULL when unknown      */
+    char *iv;                     /* source name or NULL                  */
+    pp_expr *init, *bound, *step; /* NULL unless affine                   */
+    pp_cmp cmp;
+    char *why;
+    unsigned flags;
+    long ops[PP_NOPS];
+} pp_dloop;
+
+typedef struct {
+    int id, loop, pos, line, slot;
+    pp_expr *cond;                /* NULL when unknown                    */
+} pp_dbranch;
+
+typedef enum {
+    PP_EV_FORK, PP_EV_CREATE, PP_EV_JOIN, PP_EV_BARRIER, PP_EV_LOCK,
+    PP_EV_UNLOCK, PP_EV_SINGLE, PP_EV_LOOP_END, PP_EV_ATOMIC,
+    /* kinds the runtime logs by itself */
+    PP_EV_BEGIN, PP_EV_TEAM_BEGIN, PP_EV_TEAM_END, PP_EV_JOIN_TEAM,
+    PP_EV_OTHER
+} pp_evkind;
+
+const char *pp_evkind_name(pp_evkind k);
+pp_evkind pp_evkind_parse(const char *s);
+
+typedef struct {
+    int id, loop, pos, line, slot;
+    pp_evkind kind;
+    char *callee;
+    int guard_branch;             /* -1 when unguarded                    */
+    int guard_true;               /* 1: runs on the true edge             */
+    char *child;                  /* fork, create                         */
+    pp_expr *nthreads;            /* fork                                 */
+    pp_expr *obj;                 /* barrier, lock, unlock, join          */
+    pp_expr *arg;                 /* create                               */
+    int ndata;                    /* fork: shared data block values       */
+    char **data_name;
+    pp_expr **data_val;
+    int implicit;
+} pp_devent;
+
+typedef struct {
+    int id, loop, pos, line, slot;
+    char *callee;
+    int guard_branch, guard_true;
+    int nargs;
+    pp_expr **args;               /* NULL entries for '?'                 */
+} pp_dcall;
+
+typedef struct {
+    int id, line;
+    char *name, *kind;
+    pp_expr *elem, *bytes;        /* may be NULL                          */
+    int ndims;
+    pp_expr **dims;
+} pp_dshape;
+
+typedef struct {
+    int id, line, pragma;
+    char *name, *kind;
+    char *var;                    /* source variable name ((var X) atoms) */
+} pp_dparam;
+
+typedef struct {
+    char *name, *file, *kind;
+    int line, nslots;
+    int nargs;
+    char **argnames;              /* parameter names in order, "?" unknown */
+    long ops[PP_NOPS];
+    int nloops, nbranches, nevents, ncalls, nshapes, nparams;
+    pp_dloop *loops;
+    pp_dbranch *branches;
+    pp_devent *events;
+    pp_dcall *calls;
+    pp_dshape *shapes;
+    pp_dparam *params;
+} pp_dfunc;
+
+/* Parse one descriptor from lines[0..n) ("func ..." to "end").  Sets
+ * *used to the number of lines consumed.  On error returns -1 with the
+ * message in w (w->line is advanced as lines are read). */
+int pp_desc_parse(char **lines, long n, long *used, pp_dfunc *f, pp_where *w);
+void pp_desc_free(pp_dfunc *f);
+
+/* Lookups by id (ids are dense in well-formed descriptors, but do not rely
+ * on it). */
+pp_dloop *pp_desc_loop(const pp_dfunc *f, int id);
+pp_devent *pp_desc_event(const pp_dfunc *f, int id);
+pp_dcall *pp_desc_call(const pp_dfunc *f, int id);
+pp_dbranch *pp_desc_branch(const pp_dfunc *f, int id);
+pp_dparam *pp_desc_param(const pp_dfunc *f, int id);
+
+#endif

@@ -1,0 +1,824 @@
+/* instantiate.c - unroll the program model for a given (chi, P): the thread
+ * graph as per-thread action lists (work, fork/join, create/join, barrier,
+ * lock), and the iteration count of every loop.
+ *
+ * The model is interpreted like a program: main's body runs on thread 0;
+ * a loop whose subtree holds no thread-graph event is costed in closed
+ * form (count x own cost + its children, multiplied when the children do
+ * not read its induction variable, enumerated otherwise); a loop that holds
+ * events is unrolled iteration by iteration.  A fork starts a team on the
+ * forking thread's pool (one persistent logical thread per thread number,
+ * as libgomp does), a create starts a new logical thread.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "model.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH    64
+#define MAX_ACTIONS  (60L * 1000 * 1000)
+#define ENUM_LIMIT   (1L << 20)   /* beyond: sample the iterations          */
+#define NSAMPLES     512
+
+typedef struct shared_val {
+    int n;
+    char **name;
+    int64_t *val;
+    unsigned char *known;
+} shared_val;
+
+typedef struct frame {
+    int fi;
+    const pp_mfunc *mf;
+    int64_t *args;
+    unsigned char *args_known;
+    int64_t *iv;                /* by loop id */
+    unsigned char *iv_known;
+    const shared_val *shared;
+    int omp;                    /* inside an OpenMP team */
+    int64_t nthreads, tid;
+    int team;                   /* team id, -1 outside */
+} frame;
+
+typedef struct {
+    const pp_prog *m;
+    pp_instance *in;
+    int flags;
+    int P;
+    int depth;
+    long nactions;
+    double *pending;            /* per thread: work not yet flushed */
+    int cappending;
+    /* pool: logical thread of (forking thread, tid) */
+    int npool;
+    int *pool_owner, *pool_tid, *pool_thread;
+    /* created-but-not-joined threads, per creating thread (FIFO) */
+    int *unjoined;              /* linked through next_unjoined */
+    int *next_unjoined;
+    int nunj_cap;
+    double **dither;            /* [func][event/call slot]: opportunities */
+    char err[512];
+} ictx;
+
+static int fail(ictx *c, const char *fmt, ...)
+{
+    if (!c->err[0]) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(c->err, sizeof c->err, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* ---- symbol lookup ------------------------------------------------------ */
+
+typedef struct {
+    const ictx *c;
+    const frame *fr;
+} lctx;
+
+static int lookup_i64(void *vp, const pp_expr *a, int64_t *out)
+{
+    const lctx *L = vp;
+    const frame *fr = L->fr;
+    const pp_prog *m = L->c->m;
+    const pp_dfunc *d = fr->mf->d;
+    switch (a->kind) {
+    case PP_E_ARG:
+        for (int i = 0; i < d->nargs; i++)
+            if (a->name && strcmp(d->argnames[i], a->name) == 0) {
+                if (!fr->args_known || !fr->args_known[i])
+                    return -1;
+                *out = fr->args[i];
+                return 0;
+            }
+        return -1;
+    case PP_E_VAR:
+        for (int i = 0; i < d->nparams; i++)
+            if (a->name && strcmp(d->params[i].var, a->name) == 0 && fr->mf->param_of[i] >= 0) {
+                *out = m->params[fr->mf->param_of[i]].value;
+                return 0;
+            }
+        return -1;
+    case PP_E_GLOBAL:
+    case PP_E_SYM:
+        for (int i = 0; i < m->nparams; i++)
+            if (a->name && ((m->params[i].is_global && strcmp(m->params[i].src, a->name) == 0) ||
+                            (a->kind == PP_E_SYM && strcmp(m->params[i].name, a->name) == 0))) {
+                *out = m->params[i].value;
+                return 0;
+            }
+        if (a->kind == PP_E_SYM && a->name && strcmp(a->name, "P") == 0) {
+            *out = L->c->P;
+            return 0;
+        }
+        return -1;
+    case PP_E_SHARED:
+        if (!fr->shared || !a->name)
+            return -1;
+        for (int i = 0; i < fr->shared->n; i++)
+            if (strcmp(fr->shared->name[i], a->name) == 0) {
+                if (!fr->shared->known[i])
+                    return -1;
+                *out = fr->shared->val[i];
+                return 0;
+            }
+        return -1;
+    case PP_E_IV:
+        if (a->ival < 0 || a->ival > fr->mf->max_loop_id || !fr->iv_known[a->ival])
+            return -1;
+        *out = fr->iv[a->ival];
+        return 0;
+    case PP_E_NTHREADS:
+        if (!fr->omp)
+            return -1;
+        *out = fr->nthreads;
+        return 0;
+    case PP_E_TID:
+        if (!fr->omp)
+            return -1;
+        *out = fr->tid;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static int eval(const ictx *c, const frame *fr, const pp_expr *e, int64_t *out)
+{
+    if (!e)
+        return -1;
+    lctx L = {c, fr};
+    return pp_expr_eval_i64(e, lookup_i64, &L, out) == 0 ? 0 : -1;
+}
+
+/* ---- frames ------------------------------------------------------------- */
+
+static int frame_init(frame *fr, const pp_prog *m, int fi)
+{
+    memset(fr, 0, sizeof *fr);
+    fr->fi = fi;
+    fr->mf = &m->funcs[fi];
+    fr->team = -1;
+    int na = fr->mf->d->nargs + 1, nl = fr->mf->max_loop_id + 2;
+    fr->args = calloc((size_t)na, sizeof *fr->args);
+    fr->args_known = calloc((size_t)na, 1);
+    fr->iv = calloc((size_t)nl, sizeof *fr->iv);
+    fr->iv_known = calloc((size_t)nl, 1);
+    return fr->args && fr->args_known && fr->iv && fr->iv_known ? 0 : -1;
+}
+
+static void frame_free(frame *fr)
+{
+    free(fr->args);
+    free(fr->args_known);
+    free(fr->iv);
+    free(fr->iv_known);
+}
+
+/* ---- thread and action lists ------------------------------------------- */
+
+static int new_thread(ictx *c, pp_itkind kind, int parent, int tid, int start_func)
+{
+    pp_instance *in = c->in;
+    pp_ithread *nt = realloc(in->threads, sizeof *nt * (size_t)(in->nthreads + 1));
+    if (!nt)
+        return fail(c, "out of memory");
+    in->threads = nt;
+    if (in->nthreads + 1 > c->cappending) {
+        int cap = c->cappending ? c->cappending * 2 : 16;
+        double *np = realloc(c->pending, sizeof *np * (size_t)cap);
+        int *nu = realloc(c->unjoined, sizeof *nu * (size_t)cap);
+        if (np)
+            c->pending = np;
+        if (nu)
+            c->unjoined = nu;
+        if (!np || !nu)
+            return fail(c, "out of memory");
+        c->cappending = cap;
+    }
+    int id = in->nthreads++;
+    memset(&in->threads[id], 0, sizeof in->threads[id]);
+    in->threads[id].kind = kind;
+    in->threads[id].parent = parent;
+    in->threads[id].tid = tid;
+    in->threads[id].start_func = start_func;
+    c->pending[id] = 0;
+    c->unjoined[id] = -1;
+    return id;
+}
+
+static int push_action(ictx *c, int t, pp_action a)
+{
+    if (!(c->flags & PP_INST_ACTIONS))
+        return 0;
+    pp_ithread *th = &c->in->threads[t];
+    if (th->nact == th->capact) {
+        int cap = th->capact ? th->capact * 2 : 16;
+        pp_action *na = realloc(th->act, sizeof *na * (size_t)cap);
+        if (!na)
+            return fail(c, "out of memory");
+        th->act = na;
+        th->capact = cap;
+    }
+    if (++c->nactions > MAX_ACTIONS)
+        return fail(c, "the thread graph has more than %ld actions at this size; "
+                       "choose a smaller problem size or P", MAX_ACTIONS);
+    th->act[th->nact++] = a;
+    return 0;
+}
+
+static int flush(ictx *c, int t)
+{
+    double w = c->pending[t];
+    if (w <= 0)
+        return 0;
+    c->pending[t] = 0;
+    c->in->work_ns += w;
+    return push_action(c, t, (pp_action){.kind = PP_A_WORK, .ns = w, .func = -1, .site = -1});
+}
+
+static int sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int site)
+{
+    /* every event ends a segment: its fixed cost (fitted intercept) */
+    c->pending[t] += c->m->seg_ns;
+    if (flush(c, t))
+        return -1;
+    return push_action(c, t, (pp_action){.kind = k, .key = key, .n = n, .func = fi, .site = site});
+}
+
+static long intern(ictx *c, const char *key)
+{
+    pp_instance *in = c->in;
+    for (int i = 0; i < in->nkeys; i++)
+        if (strcmp(in->keys[i], key) == 0)
+            return i;
+    char **nk = realloc(in->keys, sizeof *nk * (size_t)(in->nkeys + 1));
+    int *np = realloc(in->key_parties, sizeof *np * (size_t)(in->nkeys + 1));
+    if (nk)
+        in->keys = nk;
+    if (np)
+        in->key_parties = np;
+    if (!nk || !np)
+        return fail(c, "out of memory");
+    in->keys[in->nkeys] = strdup(key);
+    in->key_parties[in->nkeys] = 0;
+    return in->nkeys++;
+}
+
+/* ---- loop counts --------------------------------------------------------- */
+
+/* Iterations of loop k in this frame; *exact is cleared when the count
+ * came from the observed average. */
+static long double loop_count(const ictx *c, const frame *fr, int k, int *exact)
+{
+    const pp_mloop *ml = &fr->mf->loops[k];
+    if (ml->rule != PP_RULE_CONSTANT && ml->count) {
+        int64_t v;
+        if (eval(c, fr, ml->count, &v) == 0)
+            return v > 0 ? (long double)v : 0;
+    }
+    *exact = 0;
+    return ml->trip;
+}
+
+/* Value of the induction variable of loop k at iteration j. */
+static void set_iv(const ictx *c, frame *fr, int k, long double j)
+{
+    const pp_dloop *dl = &fr->mf->d->loops[k];
+    int id = dl->id;
+    int64_t init, step;
+    if (id < 0 || id > fr->mf->max_loop_id)
+        return;
+    if (eval(c, fr, dl->init, &init) == 0 && eval(c, fr, dl->step, &step) == 0) {
+        fr->iv[id] = init + (int64_t)j * step;
+        fr->iv_known[id] = 1;
+    } else
+        fr->iv_known[id] = 0;
+}
+
+static int reads_iv(const pp_mloop *ml, int id)
+{
+    for (int i = 0; i < ml->nivs; i++)
+        if (ml->ivs[i] == id)
+            return 1;
+    return 0;
+}
+
+/* ---- guards and dithering ---------------------------------------------- */
+
+/* Does a guarded / partially executed site run now?  Returns the fraction
+ * of executions to account (1 or 0 when emitting; a ratio otherwise). */
+static double site_runs(ictx *c, const frame *fr, int guard_branch, int guard_true, double ratio,
+                        double *dither, int emit)
+{
+    if (guard_branch >= 0) {
+        const pp_mfunc *mf = fr->mf;
+        if (guard_branch <= mf->max_branch_id && mf->branch_index_by_id[guard_branch] >= 0) {
+            const pp_dbranch *b = &mf->d->branches[mf->branch_index_by_id[guard_branch]];
+            int64_t v;
+            if (eval(c, fr, b->cond, &v) == 0)
+                return (v != 0) == guard_true ? 1.0 : 0.0;
+        }
+    }
+    if (ratio < 0 || ratio >= 0.999)
+        return 1.0;
+    if (!emit)
+        return ratio;
+    /* deterministic dithering: run on the opportunities where the running
+     * sum of the ratio crosses an integer */
+    double before = *dither * ratio;
+    *dither += 1;
+    return floor(*dither * ratio + 1e-9) > floor(before + 1e-9) ? 1.0 : 0.0;
+}
+
+/* ---- the interpreter ----------------------------------------------------- */
+
+static int exec_scope(ictx *c, int t, frame *fr, int scope, long double mult, int emit, double *acc);
+
+static void add_work(ictx *c, int t, int emit, double *acc, double ns)
+{
+    if (emit)
+        c->pending[t] += ns;
+    else
+        *acc += ns;
+}
+
+static int exec_func(ictx *c, int t, frame *fr, long double mult, int emit, double *acc)
+{
+    if (++c->depth > MAX_DEPTH) {
+        c->depth--;
+        return fail(c, "calls nest deeper than %d (in %s): the model cannot unroll recursion",
+                    MAX_DEPTH, fr->mf->d->name);
+    }
+    int rc = exec_scope(c, t, fr, -1, mult, emit, acc);
+    c->depth--;
+    return rc;
+}
+
+static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emit, double *acc)
+{
+    const pp_mloop *ml = &fr->mf->loops[k];
+    const pp_dloop *dl = &fr->mf->d->loops[k];
+    int exact = 1;
+    long double n = loop_count(c, fr, k, &exact);
+    /* !exact: a fitted average, counts need not be integers */
+    if ((c->flags & PP_INST_TOTALS) && c->in->totals)
+        c->in->totals[fr->fi][k] += mult * n;
+    int has_items = fr->mf->nitems[1 + k] > 0;
+    if (n <= 0)
+        return 0;
+    if (emit && ml->sync && (c->flags & PP_INST_STRUCT)) {
+        /* the drawn graph: the body once, between markers */
+        if (sync_action(c, t, PP_A_LOOP_OPEN, k, (int)llroundl(n), fr->fi, dl->id))
+            return -1;
+        set_iv(c, fr, k, 0);
+        add_work(c, t, 1, acc, ml->cost_ns);
+        if (exec_scope(c, t, fr, k, mult, 1, acc))
+            return -1;
+        return sync_action(c, t, PP_A_LOOP_CLOSE, k, (int)llroundl(n), fr->fi, dl->id);
+    }
+    if (emit && ml->sync) {
+        /* unroll: the loop holds events of the thread graph */
+        long long cnt = (long long)llroundl(n);
+        for (long long j = 0; j < cnt; j++) {
+            set_iv(c, fr, k, (long double)j);
+            add_work(c, t, 1, acc, ml->cost_ns);
+            if (exec_scope(c, t, fr, k, mult, 1, acc))
+                return -1;
+        }
+        return 0;
+    }
+    if (emit && (c->flags & PP_INST_STRUCT)) {
+        /* the drawn graph: an event-free loop is one node with its cost */
+        double sub = 0;
+        if (flush(c, t) || exec_loop(c, t, fr, k, mult, 0, &sub))
+            return -1;
+        c->in->work_ns += sub;
+        return push_action(c, t, (pp_action){.kind = PP_A_LOOP_WORK, .key = k, .n = (int)llroundl(n),
+                                              .ns = sub, .func = fr->fi, .site = dl->id});
+    }
+    double own = (double)n * ml->cost_ns;
+    add_work(c, t, emit, acc, own);
+    if (!has_items)
+        return 0;
+    if (!reads_iv(ml, dl->id)) {
+        /* the body does not depend on this loop's IV: cost it once */
+        double sub = 0;
+        set_iv(c, fr, k, 0);
+        if (exec_scope(c, t, fr, k, mult * n, 0, &sub))
+            return -1;
+        add_work(c, t, emit, acc, (double)n * sub);
+        return 0;
+    }
+    long long cnt = (long long)llroundl(n);
+    if (cnt <= ENUM_LIMIT) {
+        double sub = 0;
+        for (long long j = 0; j < cnt; j++) {
+            set_iv(c, fr, k, (long double)j);
+            if (exec_scope(c, t, fr, k, mult, 0, &sub))
+                return -1;
+        }
+        add_work(c, t, emit, acc, sub);
+        return 0;
+    }
+    /* sampled: NSAMPLES iterations evenly spread, each standing for an
+     * equal share (midpoint rule) */
+    c->in->approx = 1;
+    double sub = 0;
+    long double w = (long double)cnt / NSAMPLES;
+    for (int s = 0; s < NSAMPLES; s++) {
+        long double j = floorl(((long double)s + 0.5L) * w);
+        double one = 0;
+        set_iv(c, fr, k, j);
+        if (exec_scope(c, t, fr, k, mult * w, 0, &one))
+            return -1;
+        sub += (double)(w * one);
+    }
+    add_work(c, t, emit, acc, sub);
+    return 0;
+}
+
+/* Bind a callee frame's arguments from a call site. */
+static int call_frame(ictx *c, const frame *fr, const pp_dcall *dc, int cfi, frame *cf)
+{
+    if (frame_init(cf, c->m, cfi))
+        return fail(c, "out of memory");
+    for (int i = 0; i < dc->nargs && i < cf->mf->d->nargs; i++) {
+        int64_t v;
+        if (dc->args[i] && eval(c, fr, dc->args[i], &v) == 0) {
+            cf->args[i] = v;
+            cf->args_known[i] = 1;
+        }
+    }
+    cf->omp = fr->omp;
+    cf->nthreads = fr->nthreads;
+    cf->tid = fr->tid;
+    cf->team = fr->team;
+    return 0;
+}
+
+static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int emit, double *acc)
+{
+    const pp_mfunc *mf = fr->mf;
+    const pp_dcall *dc = &mf->d->calls[idx];
+    double r = site_runs(c, fr, dc->guard_branch, dc->guard_true, mf->site_ratio[mf->d->nevents + idx],
+                         &c->dither[fr->fi][mf->d->nevents + idx], emit && mf->call_callee[idx] >= 0 &&
+                         c->m->funcs[mf->call_callee[idx]].sync);
+    if (r <= 0)
+        return 0;
+    add_work(c, t, emit, acc, r * mf->call_cost[idx]);
+    int cfi = mf->call_callee[idx];
+    if (cfi < 0)
+        return 0;
+    frame cf;
+    if (call_frame(c, fr, dc, cfi, &cf))
+        return -1;
+    int rc;
+    if (emit && c->m->funcs[cfi].sync)
+        rc = exec_func(c, t, &cf, mult, 1, acc);
+    else {
+        double sub = 0;
+        rc = exec_func(c, t, &cf, mult * r, 0, &sub);
+        add_work(c, t, emit, acc, r * sub);
+    }
+    frame_free(&cf);
+    return rc;
+}
+
+/* Render an object expression as a key: "bar", "locks[3]", "critical". */
+static long object_key(ictx *c, const frame *fr, const pp_devent *ev, int fi)
+{
+    char buf[256];
+    const pp_expr *o = ev->obj;
+    if (o && o->kind == PP_E_ADDR && o->name) {
+        int64_t ix;
+        if (o->nkids > 0 && eval(c, fr, o->kids[0], &ix) == 0)
+            snprintf(buf, sizeof buf, "%s[%lld]", o->name, (long long)ix);
+        else if (o->nkids > 0)
+            snprintf(buf, sizeof buf, "%s[?]", o->name);
+        else
+            snprintf(buf, sizeof buf, "%s", o->name);
+    } else if (o && o->kind == PP_E_CRITICAL)
+        snprintf(buf, sizeof buf, "critical%s%s", o->name ? ":" : "", o->name ? o->name : "");
+    else if (ev->callee && strstr(ev->callee, "GOMP_atomic"))
+        snprintf(buf, sizeof buf, "omp-atomic");
+    else if (ev->callee && strstr(ev->callee, "GOMP_critical"))
+        snprintf(buf, sizeof buf, "critical");
+    else
+        snprintf(buf, sizeof buf, "site:%s:%d", c->m->funcs[fi].d->name, ev->id);
+    return intern(c, buf);
+}
+
+static int pool_thread(ictx *c, int owner, int tid, int cfi)
+{
+    for (int i = 0; i < c->npool; i++)
+        if (c->pool_owner[i] == owner && c->pool_tid[i] == tid)
+            return c->pool_thread[i];
+    int id = new_thread(c, PP_IT_OMP, owner, tid, cfi);
+    if (id < 0)
+        return -1;
+    int *a = realloc(c->pool_owner, sizeof *a * (size_t)(c->npool + 1));
+    if (a) c->pool_owner = a;
+    int *b = realloc(c->pool_tid, sizeof *b * (size_t)(c->npool + 1));
+    if (b) c->pool_tid = b;
+    int *d = realloc(c->pool_thread, sizeof *d * (size_t)(c->npool + 1));
+    if (d) c->pool_thread = d;
+    if (!a || !b || !d)
+        return fail(c, "out of memory");
+    c->pool_owner[c->npool] = owner;
+    c->pool_tid[c->npool] = tid;
+    c->pool_thread[c->npool++] = id;
+    return id;
+}
+
+static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
+{
+    const pp_mfunc *mf = fr->mf;
+    int cfi = mf->ev_child[idx];
+    int64_t n = 0;
+    if (ev->nthreads)
+        eval(c, fr, ev->nthreads, &n);
+    if (n <= 0)
+        n = pp_prog_team_size(c->m, c->P);
+    if (n < 1)
+        n = 1;
+    pp_instance *in = c->in;
+    int team = in->nteams++;
+    int *ts = realloc(in->team_size, sizeof *ts * (size_t)in->nteams);
+    if (!ts)
+        return fail(c, "out of memory");
+    in->team_size = ts;
+    ts[team] = (int)n;
+    if (sync_action(c, t, PP_A_FORK, team, (int)n, fr->fi, ev->id))
+        return -1;
+    if (cfi < 0)
+        return sync_action(c, t, PP_A_JOIN_TEAM, team, (int)n, fr->fi, ev->id);
+    /* the shared data block, evaluated in the parent */
+    shared_val sv = {0};
+    sv.n = ev->ndata;
+    sv.name = ev->data_name;
+    sv.val = calloc((size_t)sv.n + 1, sizeof *sv.val);
+    sv.known = calloc((size_t)sv.n + 1, 1);
+    if (!sv.val || !sv.known) {
+        free(sv.val);
+        free(sv.known);
+        return fail(c, "out of memory");
+    }
+    for (int i = 0; i < sv.n; i++)
+        sv.known[i] = ev->data_val[i] && eval(c, fr, ev->data_val[i], &sv.val[i]) == 0;
+    int rc = 0;
+    for (int64_t tid = 0; tid < n && rc == 0; tid++) {
+        int wt = t;
+        if (tid > 0) {
+            wt = pool_thread(c, t, (int)tid, cfi);
+            if (wt < 0) {
+                rc = -1;
+                break;
+            }
+            if (sync_action(c, wt, PP_A_TEAM_WAIT, team, (int)n, fr->fi, ev->id)) {
+                rc = -1;
+                break;
+            }
+        }
+        frame cf;
+        if (frame_init(&cf, c->m, cfi)) {
+            rc = fail(c, "out of memory");
+            break;
+        }
+        cf.shared = &sv;
+        cf.omp = 1;
+        cf.nthreads = n;
+        cf.tid = tid;
+        cf.team = team;
+        rc = exec_func(c, wt, &cf, 1, 1, NULL);
+        frame_free(&cf);
+        if (rc == 0 && tid > 0)
+            rc = sync_action(c, wt, PP_A_TEAM_DONE, team, (int)n, fr->fi, ev->id);
+    }
+    free(sv.val);
+    free(sv.known);
+    if (rc)
+        return rc;
+    return sync_action(c, t, PP_A_JOIN_TEAM, team, (int)n, fr->fi, ev->id);
+}
+
+static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
+{
+    int cfi = fr->mf->ev_child[idx];
+    int order = 0;
+    for (int i = 0; i < c->in->nthreads; i++)
+        order += c->in->threads[i].kind == PP_IT_PTHREAD;
+    int nt = new_thread(c, PP_IT_PTHREAD, t, order, cfi);
+    if (nt < 0)
+        return -1;
+    if (sync_action(c, t, PP_A_CREATE, nt, 0, fr->fi, ev->id))
+        return -1;
+    /* FIFO of threads this thread created and has not joined yet */
+    c->next_unjoined = realloc(c->next_unjoined, sizeof(int) * (size_t)c->in->nthreads);
+    if (!c->next_unjoined)
+        return fail(c, "out of memory");
+    c->next_unjoined[nt] = -1;
+    if (c->unjoined[t] < 0)
+        c->unjoined[t] = nt;
+    else {
+        int q = c->unjoined[t];
+        while (c->next_unjoined[q] >= 0)
+            q = c->next_unjoined[q];
+        c->next_unjoined[q] = nt;
+    }
+    if (push_action(c, nt, (pp_action){.kind = PP_A_START, .key = t, .func = fr->fi, .site = ev->id}))
+        return -1;
+    if (cfi < 0)
+        return 0;
+    frame cf;
+    if (frame_init(&cf, c->m, cfi))
+        return fail(c, "out of memory");
+    int64_t a;
+    if (ev->arg && eval(c, fr, ev->arg, &a) == 0 && cf.mf->d->nargs > 0) {
+        cf.args[0] = a;
+        cf.args_known[0] = 1;
+    }
+    int rc = exec_func(c, nt, &cf, 1, 1, NULL);
+    frame_free(&cf);
+    if (rc == 0)
+        rc = flush(c, nt);
+    return rc;
+}
+
+static int exec_event(ictx *c, int t, frame *fr, int idx, long double mult, int emit, double *acc)
+{
+    (void)mult;
+    (void)acc;
+    const pp_mfunc *mf = fr->mf;
+    const pp_devent *ev = &mf->d->events[idx];
+    double r = site_runs(c, fr, ev->guard_branch, ev->guard_true, mf->site_ratio[idx],
+                         &c->dither[fr->fi][idx], emit);
+    if (r <= 0 || !emit)
+        return 0;
+    switch (ev->kind) {
+    case PP_EV_FORK:
+        return exec_fork(c, t, fr, ev, idx);
+    case PP_EV_CREATE:
+        return exec_create(c, t, fr, ev, idx);
+    case PP_EV_JOIN: {
+        int q = c->unjoined[t];
+        if (q < 0)
+            return 0;   /* joins a thread the model did not create */
+        c->unjoined[t] = c->next_unjoined[q];
+        return sync_action(c, t, PP_A_JOIN_THREAD, q, 0, fr->fi, ev->id);
+    }
+    case PP_EV_BARRIER: {
+        long key;
+        char buf[64];
+        if (fr->omp && (!ev->obj || (ev->callee && strncmp(ev->callee, "GOMP_", 5) == 0))) {
+            snprintf(buf, sizeof buf, "team:%d", fr->team);
+            key = intern(c, buf);
+        } else
+            key = object_key(c, fr, ev, fr->fi);
+        if (key < 0)
+            return -1;
+        return sync_action(c, t, PP_A_BARRIER, key, 0, fr->fi, ev->id);
+    }
+    case PP_EV_LOCK:
+    case PP_EV_UNLOCK: {
+        long key = object_key(c, fr, ev, fr->fi);
+        if (key < 0)
+            return -1;
+        return sync_action(c, t, ev->kind == PP_EV_LOCK ? PP_A_LOCK : PP_A_UNLOCK, key, 0, fr->fi, ev->id);
+    }
+    default:
+        return 0;   /* atomic, single, loop_end: no ordering in the graph */
+    }
+}
+
+static int exec_scope(ictx *c, int t, frame *fr, int scope, long double mult, int emit, double *acc)
+{
+    const pp_mfunc *mf = fr->mf;
+    int s = scope + 1;
+    for (int i = 0; i < mf->nitems[s]; i++) {
+        const pp_item *it = &mf->items[s][i];
+        int rc = 0;
+        switch (it->type) {
+        case PP_I_LOOP:
+            rc = exec_loop(c, t, fr, it->idx, mult, emit, acc);
+            break;
+        case PP_I_EVENT:
+            rc = exec_event(c, t, fr, it->idx, mult, emit, acc);
+            break;
+        case PP_I_CALL:
+            rc = exec_call(c, t, fr, it->idx, mult, emit, acc);
+            break;
+        }
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/* Barrier parties: the number of distinct threads that wait on a key
+ * (a team barrier: the team size). */
+static void count_parties(ictx *c)
+{
+    pp_instance *in = c->in;
+    int *last = malloc(sizeof *last * (size_t)(in->nkeys + 1));
+    if (!last)
+        return;
+    for (int k = 0; k < in->nkeys; k++) {
+        last[k] = -1;
+        in->key_parties[k] = 0;
+    }
+    for (int t = 0; t < in->nthreads; t++)
+        for (int a = 0; a < in->threads[t].nact; a++) {
+            pp_action *ac = &in->threads[t].act[a];
+            if (ac->kind != PP_A_BARRIER)
+                continue;
+            if (last[ac->key] != t) {
+                last[ac->key] = t;
+                in->key_parties[ac->key]++;
+            }
+        }
+    for (int t = 0; t < in->nthreads; t++)
+        for (int a = 0; a < in->threads[t].nact; a++)
+            if (in->threads[t].act[a].kind == PP_A_BARRIER)
+                in->threads[t].act[a].n = in->key_parties[in->threads[t].act[a].key];
+    free(last);
+}
+
+int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->P = P;
+    ictx c;
+    memset(&c, 0, sizeof c);
+    c.m = m;
+    c.in = out;
+    c.flags = flags;
+    c.P = P;
+    int rc = 0;
+    out->totals = calloc((size_t)m->nfuncs + 1, sizeof *out->totals);
+    c.dither = calloc((size_t)m->nfuncs + 1, sizeof *c.dither);
+    if (!out->totals || !c.dither)
+        rc = fail(&c, "out of memory");
+    for (int f = 0; rc == 0 && f < m->nfuncs; f++) {
+        out->totals[f] = calloc((size_t)m->funcs[f].d->nloops + 1, sizeof **out->totals);
+        c.dither[f] = calloc((size_t)(m->funcs[f].d->nevents + m->funcs[f].d->ncalls) + 1, sizeof **c.dither);
+        if (!out->totals[f] || !c.dither[f])
+            rc = fail(&c, "out of memory");
+    }
+    if (rc == 0 && m->main_func < 0)
+        rc = fail(&c, "the record has no instrumented 'main': compile the file with main() with the plugin");
+    if (rc == 0) {
+        int t0 = new_thread(&c, PP_IT_MAIN, -1, 0, m->main_func);
+        frame fr;
+        if (t0 < 0 || frame_init(&fr, m, m->main_func))
+            rc = fail(&c, "out of memory");
+        else {
+            rc = exec_func(&c, t0, &fr, 1, 1, NULL);
+            frame_free(&fr);
+        }
+        for (int t = 0; rc == 0 && t < out->nthreads; t++)
+            rc = flush(&c, t);
+    }
+    if (rc == 0)
+        count_parties(&c);
+    for (int f = 0; c.dither && f < m->nfuncs; f++)
+        free(c.dither[f]);
+    free(c.dither);
+    free(c.pending);
+    free(c.unjoined);
+    free(c.next_unjoined);
+    free(c.pool_owner);
+    free(c.pool_tid);
+    free(c.pool_thread);
+    if (rc) {
+        snprintf(err, errlen, "%s", c.err[0] ? c.err : "instantiation failed");
+        pp_instance_free(out);
+        return -1;
+    }
+    (void)m;
+    return 0;
+}
+
+void pp_instance_free(pp_instance *in)
+{
+    for (int t = 0; t < in->nthreads; t++)
+        free(in->threads[t].act);
+    free(in->threads);
+    for (int k = 0; k < in->nkeys; k++)
+        free(in->keys[k]);
+    free(in->keys);
+    free(in->key_parties);
+    free(in->team_size);
+    /* totals has a NULL after the last function */
+    for (int f = 0; in->totals && in->totals[f]; f++)
+        free(in->totals[f]);
+    free(in->totals);
+    memset(in, 0, sizeof *in);
+}

@@ -1,0 +1,706 @@
+/* machine.c - the machine model: evaluation, defaults, and the machine file
+ * reader and writer (docs/machine-format.md).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "machine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- names ------------------------------------------------------------ */
+
+static const char *const model_names[] = { "const", "linear", "log2" };
+
+static const struct {
+    const char *key;
+    int factor;           /* dimensionless (scale.*)                     */
+    int depends_on_p;     /* linear / log2 allowed                       */
+} costs[PP_COST_N] = {
+    [PP_COST_CREATE]          = { "thread.create",   0, 0 },
+    [PP_COST_JOIN]            = { "thread.join",     0, 0 },
+    [PP_COST_FORKJOIN_OMP]    = { "forkjoin.omp",    0, 1 },
+    [PP_COST_BARRIER_OMP]     = { "barrier.omp",     0, 1 },
+    [PP_COST_BARRIER_PTHREAD] = { "barrier.pthread", 0, 1 },
+    [PP_COST_LOCK]            = { "mutex.lock",      0, 0 },
+    [PP_COST_HANDOFF]         = { "mutex.handoff",   0, 0 },
+    [PP_COST_SCALE_COMPUTE]   = { "scale.compute",   1, 1 },
+    [PP_COST_SCALE_MEMORY]    = { "scale.memory",    1, 1 },
+    [PP_COST_CREATE_CALL]     = { "thread.create_call", 0, 0 },
+};
+
+static const char *const source_names[] = { "hand", "measured", "default" };
+
+const char *pp_model_kind_name(pp_model_kind k)
+{
+    return (unsigned)k < 3 ? model_names[k] : NULL;
+}
+
+const char *pp_cost_key(pp_cost_id id)
+{
+    return (unsigned)id < PP_COST_N ? costs[id].key : NULL;
+}
+
+const char *pp_machine_source_name(pp_machine_source s)
+{
+    return (unsigned)s < 3 ? source_names[s] : NULL;
+}
+
+int pp_cost_is_factor(pp_cost_id id)
+{
+    return (unsigned)id < PP_COST_N && costs[id].factor;
+}
+
+int pp_cost_depends_on_p(pp_cost_id id)
+{
+    return (unsigned)id < PP_COST_N && costs[id].depends_on_p;
+}
+
+/* ---- evaluation ------------------------------------------------------- */
+
+double pp_model_eval(const pp_model *mod, int P)
+{
+    double x = P < 1 ? 1.0 : (double)P;
+    switch (mod->kind) {
+    case PP_MODEL_LINEAR: return mod->a + mod->b * x;
+    case PP_MODEL_LOG2:   return mod->a + mod->b * log2(x);
+    case PP_MODEL_CONST:
+    default:              return mod->a;
+    }
+}
+
+static double nonneg(double v)
+{
+    return v > 0.0 ? v : 0.0;
+}
+
+double pp_machine_fork_join_ns(const pp_machine *m, int P)
+{
+    return nonneg(pp_model_eval(&m->cost[PP_COST_FORKJOIN_OMP], P));
+}
+
+double pp_machine_barrier_ns(const pp_machine *m, int P, int kind)
+{
+    pp_cost_id id = kind == PP_SYNC_PTHREAD ? PP_COST_BARRIER_PTHREAD
+                                            : PP_COST_BARRIER_OMP;
+    return nonneg(pp_model_eval(&m->cost[id], P));
+}
+
+double pp_machine_lock_ns(const pp_machine *m)
+{
+    return nonneg(pp_model_eval(&m->cost[PP_COST_LOCK], 1));
+}
+
+double pp_machine_handoff_ns(const pp_machine *m)
+{
+    return nonneg(pp_model_eval(&m->cost[PP_COST_HANDOFF], 2));
+}
+
+double pp_machine_create_ns(const pp_machine *m)
+{
+    return nonneg(pp_model_eval(&m->cost[PP_COST_CREATE], 1));
+}
+
+double pp_machine_create_call_ns(const pp_machine *m)
+{
+    return nonneg(pp_model_eval(&m->cost[PP_COST_CREATE_CALL], 1));
+}
+
+double pp_machine_join_ns(const pp_machine *m)
+{
+    return nonneg(pp_model_eval(&m->cost[PP_COST_JOIN], 1));
+}
+
+/* A slowdown factor: 1 for one thread, never below 1, and non-decreasing
+ * in P even for a model written by hand with odd coefficients. */
+static double scale_of(const pp_model *mod, int P)
+{
+    if (P <= 1)
+        return 1.0;
+    double s = pp_model_eval(mod, P);
+    double s1 = pp_model_eval(mod, 1);
+    if (s < s1)
+        s = s1;
+    return s < 1.0 ? 1.0 : s;
+}
+
+double pp_machine_compute_scale(const pp_machine *m, int P)
+{
+    return scale_of(&m->cost[PP_COST_SCALE_COMPUTE], P);
+}
+
+double pp_machine_memory_scale(const pp_machine *m, int P)
+{
+    return scale_of(&m->cost[PP_COST_SCALE_MEMORY], P);
+}
+
+double pp_machine_scale(const pp_machine *m, int P, double mem_fraction)
+{
+    double f = mem_fraction < 0.0 ? 0.0 : mem_fraction > 1.0 ? 1.0
+                                                            : mem_fraction;
+    return (1.0 - f) * pp_machine_compute_scale(m, P)
+         + f * pp_machine_memory_scale(m, P);
+}
+
+void pp_machine_add_point(pp_machine *m, pp_cost_id id, int p, double v,
+                          int oversub)
+{
+    if ((unsigned)id >= PP_COST_N)
+        return;
+    pp_series *s = &m->points[id];
+    if (s->n >= PP_MACHINE_MAX_POINTS)
+        return;
+    s->pt[s->n].p = p;
+    s->pt[s->n].v = v;
+    s->pt[s->n].oversub = oversub;
+    s->n++;
+}
+
+/* ---- defaults --------------------------------------------------------- */
+
+static void set_model(pp_model *mod, pp_model_kind k, double a, double b)
+{
+    memset(mod, 0, sizeof *mod);
+    mod->kind = k;
+    mod->a = a;
+    mod->b = b;
+    mod->r2 = -1.0;
+}
+
+/* Conservative guesses for a current x86-64 Linux workstation; on the high
+ * side, so that a prediction without a machine file errs towards slower.
+ * docs/machine-format.md lists them. */
+void pp_machine_default(pp_machine *m)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "%s", "default");
+    m->source = PP_MACHINE_DEFAULT;
+    m->cores = 1;
+    set_model(&m->cost[PP_COST_CREATE], PP_MODEL_CONST, 20000.0, 0.0);
+    set_model(&m->cost[PP_COST_JOIN], PP_MODEL_CONST, 10000.0, 0.0);
+    set_model(&m->cost[PP_COST_CREATE_CALL], PP_MODEL_CONST, 10000.0, 0.0);
+    set_model(&m->cost[PP_COST_FORKJOIN_OMP], PP_MODEL_LINEAR, 2000.0, 500.0);
+    set_model(&m->cost[PP_COST_BARRIER_OMP], PP_MODEL_LOG2, 500.0, 500.0);
+    set_model(&m->cost[PP_COST_BARRIER_PTHREAD], PP_MODEL_LINEAR, 1000.0,
+              1000.0);
+    set_model(&m->cost[PP_COST_LOCK], PP_MODEL_CONST, 50.0, 0.0);
+    set_model(&m->cost[PP_COST_HANDOFF], PP_MODEL_CONST, 2000.0, 0.0);
+    set_model(&m->cost[PP_COST_SCALE_COMPUTE], PP_MODEL_LINEAR, 0.99, 0.01);
+    set_model(&m->cost[PP_COST_SCALE_MEMORY], PP_MODEL_LINEAR, 0.75, 0.25);
+}
+
+/* ---- errors ----------------------------------------------------------- */
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- writer ----------------------------------------------------------- */
+
+static void write_model(FILE *f, pp_cost_id id, const pp_model *mod)
+{
+    const char *k = costs[id].key;
+    const char *u = costs[id].factor ? "" : "_ns";
+    const char *kn = pp_model_kind_name(mod->kind);
+    fprintf(f, "%s.model = %s\n", k, kn ? kn : "const");
+    fprintf(f, "%s.a%s = %.10g\n", k, u, mod->a);
+    if (mod->kind != PP_MODEL_CONST)
+        fprintf(f, "%s.b%s = %.10g\n", k, u, mod->b);
+    fprintf(f, "%s.a_se%s = %.10g\n", k, u, mod->a_se);
+    if (mod->kind != PP_MODEL_CONST)
+        fprintf(f, "%s.b_se%s = %.10g\n", k, u, mod->b_se);
+    if (mod->r2 >= 0.0)
+        fprintf(f, "%s.r2 = %.6f\n", k, mod->r2);
+    fprintf(f, "%s.n = %d\n", k, mod->n);
+    if (mod->oversub_fit)
+        fprintf(f, "%s.oversub_fit = 1\n", k);
+}
+
+static const char *const cost_comment[PP_COST_N] = {
+    [PP_COST_CREATE] = "pthread_create() until the child runs",
+    [PP_COST_JOIN] = "end of a thread until pthread_join() returns",
+    [PP_COST_FORKJOIN_OMP] = "empty OpenMP parallel region, P threads",
+    [PP_COST_BARRIER_OMP] = "#pragma omp barrier, P threads arriving together",
+    [PP_COST_BARRIER_PTHREAD] = "pthread_barrier_wait, P threads arriving "
+                                "together",
+    [PP_COST_LOCK] = "uncontended pthread mutex lock + unlock",
+    [PP_COST_HANDOFF] = "mutex passing from one thread to a waiting one",
+    [PP_COST_SCALE_COMPUTE] = "slowdown of a compute-bound thread, P at once",
+    [PP_COST_SCALE_MEMORY] = "slowdown of a memory-streaming thread, P at once",
+    [PP_COST_CREATE_CALL] = "the parent's time in pthread_create()",
+};
+
+static int write_all(FILE *f, const pp_machine *m)
+{
+    fprintf(f, "%s %d\n", PP_MACHINE_MAGIC, PP_MACHINE_VERSION);
+    fprintf(f, "# perfpred machine file; see docs/machine-format.md\n");
+    fprintf(f, "name = %s\n", m->name[0] ? m->name : "unnamed");
+    fprintf(f, "source = %s\n", pp_machine_source_name(m->source)
+                                    ? pp_machine_source_name(m->source)
+                                    : "hand");
+    fprintf(f, "cores = %d\n", m->cores);
+    fprintf(f, "max_threads = %d\n", m->max_threads);
+    fprintf(f, "quick = %d\n", m->quick ? 1 : 0);
+    fprintf(f, "cache.l1d_bytes = %ld\n", m->cache_l1d_bytes);
+    fprintf(f, "cache.l2_bytes = %ld\n", m->cache_l2_bytes);
+    fprintf(f, "cache.l3_bytes = %ld\n", m->cache_l3_bytes);
+    fprintf(f, "mem.bw1_bytes_per_ns = %.6g\n", m->mem_bw1_bytes_per_ns);
+    fprintf(f, "mem.bw_all_bytes_per_ns = %.6g\n", m->mem_bw_all_bytes_per_ns);
+    fprintf(f, "mem.footprint_bytes = %ld\n", m->mem_footprint_bytes);
+    for (int i = 0; i < PP_COST_N; i++) {
+        fprintf(f, "\n# %s: %s\n", costs[i].key, cost_comment[i]);
+        write_model(f, (pp_cost_id)i, &m->cost[i]);
+    }
+    fprintf(f, "\n# raw points: P median%s [oversub]\n",
+            " (ns, or the factor for scale.*)");
+    for (int i = 0; i < PP_COST_N; i++) {
+        const pp_series *s = &m->points[i];
+        for (int j = 0; j < s->n && j < PP_MACHINE_MAX_POINTS; j++)
+            fprintf(f, "point.%s = %d %.10g%s\n", costs[i].key, s->pt[j].p,
+                    s->pt[j].v, s->pt[j].oversub ? " oversub" : "");
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+int pp_machine_save(const char *path, const pp_machine *m,
+                    char *err, size_t errlen)
+{
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp) {
+        seterr(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        seterr(err, errlen, "%s: cannot create temporary file: %s", path,
+               strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    (void)fchmod(fd, 0644);
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    int rc = write_all(f, m);
+    if (fflush(f) != 0)
+        rc = -1;
+    if (rc == 0 && fsync(fileno(f)) != 0)
+        rc = -1;
+    int saved = errno;
+    if (fclose(f) != 0 && rc == 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc != 0) {
+        seterr(err, errlen, "%s: cannot write: %s", path, strerror(saved));
+        unlink(tmp);
+    }
+    free(tmp);
+    return rc;
+}
+
+/* ---- reader ----------------------------------------------------------- */
+
+enum { F_MODEL, F_A, F_B, F_A_SE, F_B_SE, F_R2, F_N, F_OVERSUB, F_NFIELDS };
+
+/* Field suffixes, for ns costs and for factors. */
+static const char *const field_ns[F_NFIELDS] = {
+    "model", "a_ns", "b_ns", "a_se_ns", "b_se_ns", "r2", "n", "oversub_fit"
+};
+static const char *const field_x[F_NFIELDS] = {
+    "model", "a", "b", "a_se", "b_se", "r2", "n", "oversub_fit"
+};
+
+enum {
+    G_NAME, G_SOURCE, G_CORES, G_MAXT, G_QUICK, G_L1D, G_L2, G_L3,
+    G_BW1, G_BWALL, G_FOOT, G_NGLOBAL
+};
+static const char *const global_keys[G_NGLOBAL] = {
+    "name", "source", "cores", "max_threads", "quick", "cache.l1d_bytes",
+    "cache.l2_bytes", "cache.l3_bytes", "mem.bw1_bytes_per_ns",
+    "mem.bw_all_bytes_per_ns", "mem.footprint_bytes"
+};
+
+typedef struct reader {
+    const char *path;
+    char *err;
+    size_t errlen;
+    int line;
+    int seen_global[G_NGLOBAL];                 /* line, 0 = not seen     */
+    int seen_field[PP_COST_N][F_NFIELDS];       /* line, 0 = not seen     */
+} reader;
+
+static int rerr(reader *r, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int rerr(reader *r, int line, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    seterr(r->err, r->errlen, "%s:%d: %s", r->path, line, msg);
+    return -1;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'
+                     || s[n - 1] == '\n'))
+        s[--n] = '\0';
+    return s;
+}
+
+/* A finite number >= 0. */
+static int parse_num(reader *r, const char *key, const char *v, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (end == v || *end != '\0' || errno == ERANGE || !isfinite(d))
+        return rerr(r, r->line, "%s: not a number: '%s'", key, v);
+    if (d < 0.0)
+        return rerr(r, r->line, "%s: negative value '%s' (must be >= 0)",
+                    key, v);
+    *out = d;
+    return 0;
+}
+
+/* An integer in [lo, hi]. */
+static int parse_int(reader *r, const char *key, const char *v, long lo,
+                     long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long d = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || errno == ERANGE)
+        return rerr(r, r->line, "%s: not an integer: '%s'", key, v);
+    if (d < 0 && lo >= 0)
+        return rerr(r, r->line, "%s: negative value '%s' (must be >= %ld)",
+                    key, v, lo);
+    if (d < lo || d > hi)
+        return rerr(r, r->line, "%s: %ld out of range [%ld, %ld]", key, d,
+                    lo, hi);
+    *out = d;
+    return 0;
+}
+
+static int global_key(reader *r, pp_machine *m, int g, const char *key,
+                      const char *v)
+{
+    long l = 0;
+    double d = 0;
+    switch (g) {
+    case G_NAME:
+        if (strlen(v) >= sizeof m->name)
+            return rerr(r, r->line, "name: longer than %d characters",
+                        PP_MACHINE_NAME_MAX - 1);
+        snprintf(m->name, sizeof m->name, "%s", v);
+        return 0;
+    case G_SOURCE:
+        for (int i = 0; i < 3; i++)
+            if (strcmp(v, source_names[i]) == 0) {
+                m->source = (pp_machine_source)i;
+                return 0;
+            }
+        return rerr(r, r->line,
+                    "source: unknown value '%s' (expected hand, measured "
+                    "or default)", v);
+    case G_CORES:
+        if (parse_int(r, key, v, 1, 1L << 20, &l))
+            return -1;
+        m->cores = (int)l;
+        return 0;
+    case G_MAXT:
+        if (parse_int(r, key, v, 0, 1L << 20, &l))
+            return -1;
+        m->max_threads = (int)l;
+        return 0;
+    case G_QUICK:
+        if (parse_int(r, key, v, 0, 1, &l))
+            return -1;
+        m->quick = (int)l;
+        return 0;
+    case G_L1D: case G_L2: case G_L3: case G_FOOT:
+        if (parse_int(r, key, v, 0, 1L << 50, &l))
+            return -1;
+        if (g == G_L1D) m->cache_l1d_bytes = l;
+        else if (g == G_L2) m->cache_l2_bytes = l;
+        else if (g == G_L3) m->cache_l3_bytes = l;
+        else m->mem_footprint_bytes = l;
+        return 0;
+    case G_BW1: case G_BWALL:
+        if (parse_num(r, key, v, &d))
+            return -1;
+        if (g == G_BW1) m->mem_bw1_bytes_per_ns = d;
+        else m->mem_bw_all_bytes_per_ns = d;
+        return 0;
+    }
+    return 0;
+}
+
+static int cost_field(reader *r, pp_machine *m, int c, int f,
+                      const char *key, const char *v)
+{
+    pp_model *mod = &m->cost[c];
+    double d;
+    long l;
+    switch (f) {
+    case F_MODEL:
+        for (int k = 0; k < 3; k++)
+            if (strcmp(v, model_names[k]) == 0) {
+                if (k != PP_MODEL_CONST && !costs[c].depends_on_p)
+                    return rerr(r, r->line,
+                                "%s: model '%s' not allowed for %s (it does "
+                                "not depend on P; use const)", key, v,
+                                costs[c].key);
+                mod->kind = (pp_model_kind)k;
+                return 0;
+            }
+        return rerr(r, r->line,
+                    "%s: unknown model '%s' (expected const, linear or log2)",
+                    key, v);
+    case F_N:
+        if (parse_int(r, key, v, 0, 1L << 30, &l))
+            return -1;
+        mod->n = (int)l;
+        return 0;
+    case F_OVERSUB:
+        if (parse_int(r, key, v, 0, 1, &l))
+            return -1;
+        mod->oversub_fit = (int)l;
+        return 0;
+    case F_R2:
+        if (parse_num(r, key, v, &d))
+            return -1;
+        if (d > 1.0)
+            return rerr(r, r->line, "%s: %s is above 1", key, v);
+        mod->r2 = d;
+        return 0;
+    default:
+        if (parse_num(r, key, v, &d))
+            return -1;
+        if (f == F_A) mod->a = d;
+        else if (f == F_B) mod->b = d;
+        else if (f == F_A_SE) mod->a_se = d;
+        else mod->b_se = d;
+        return 0;
+    }
+}
+
+/* point.KEY = P V [oversub] */
+static int point_line(reader *r, pp_machine *m, int c, const char *key,
+                      char *v)
+{
+    char *save = NULL;
+    char *tp = strtok_r(v, " \t", &save);
+    char *tv = strtok_r(NULL, " \t", &save);
+    char *tf = strtok_r(NULL, " \t", &save);
+    char *extra = strtok_r(NULL, " \t", &save);
+    if (!tp || !tv || extra || (tf && strcmp(tf, "oversub") != 0))
+        return rerr(r, r->line,
+                    "%s: expected 'P VALUE' or 'P VALUE oversub'", key);
+    long p;
+    double d;
+    if (parse_int(r, key, tp, 1, 1L << 20, &p) || parse_num(r, key, tv, &d))
+        return -1;
+    pp_series *s = &m->points[c];
+    for (int i = 0; i < s->n; i++)
+        if (s->pt[i].p == p)
+            return rerr(r, r->line, "%s: duplicate point for P = %ld", key,
+                        p);
+    if (s->n >= PP_MACHINE_MAX_POINTS)
+        return rerr(r, r->line, "%s: more than %d points", key,
+                    PP_MACHINE_MAX_POINTS);
+    pp_machine_add_point(m, (pp_cost_id)c, (int)p, d, tf != NULL);
+    return 0;
+}
+
+static int check_dup(reader *r, int *seen, const char *key)
+{
+    if (*seen)
+        return rerr(r, r->line, "duplicate key '%s' (first on line %d)", key,
+                    *seen);
+    *seen = r->line;
+    return 0;
+}
+
+static int handle(reader *r, pp_machine *m, const char *key, char *v)
+{
+    for (int g = 0; g < G_NGLOBAL; g++)
+        if (strcmp(key, global_keys[g]) == 0) {
+            if (check_dup(r, &r->seen_global[g], key))
+                return -1;
+            return global_key(r, m, g, key, v);
+        }
+    int is_point = strncmp(key, "point.", 6) == 0;
+    const char *k = is_point ? key + 6 : key;
+    for (int c = 0; c < PP_COST_N; c++) {
+        size_t n = strlen(costs[c].key);
+        if (strncmp(k, costs[c].key, n) != 0)
+            continue;
+        if (is_point && k[n] == '\0')
+            return point_line(r, m, c, key, v);
+        if (is_point || k[n] != '.')
+            continue;
+        const char *const *fields = costs[c].factor ? field_x : field_ns;
+        for (int f = 0; f < F_NFIELDS; f++)
+            if (strcmp(k + n + 1, fields[f]) == 0) {
+                if (check_dup(r, &r->seen_field[c][f], key))
+                    return -1;
+                return cost_field(r, m, c, f, key, v);
+            }
+    }
+    fprintf(stderr, "perfpred: warning: %s:%d: unknown key '%s' ignored\n",
+            r->path, r->line, key);
+    return 0;
+}
+
+/* After the last line: every cost needs its model and coefficients. */
+static int check_required(reader *r, pp_machine *m)
+{
+    int eof = r->line;
+    if (!r->seen_global[G_CORES])
+        return rerr(r, eof, "missing required key 'cores'");
+    for (int c = 0; c < PP_COST_N; c++) {
+        const char *const *fields = costs[c].factor ? field_x : field_ns;
+        int ml = r->seen_field[c][F_MODEL];
+        if (!ml)
+            return rerr(r, eof, "missing required key '%s.model'",
+                        costs[c].key);
+        if (!r->seen_field[c][F_A])
+            return rerr(r, ml, "missing required key '%s.%s' (for this "
+                        "model)", costs[c].key, fields[F_A]);
+        if (m->cost[c].kind != PP_MODEL_CONST && !r->seen_field[c][F_B])
+            return rerr(r, ml, "missing required key '%s.%s' (model %s "
+                        "needs it)", costs[c].key, fields[F_B],
+                        model_names[m->cost[c].kind]);
+        if (m->cost[c].kind == PP_MODEL_CONST) {
+            m->cost[c].b = 0.0;
+            m->cost[c].b_se = 0.0;
+        }
+        if (!r->seen_field[c][F_R2])
+            m->cost[c].r2 = -1.0;
+    }
+    if (!r->seen_global[G_NAME])
+        snprintf(m->name, sizeof m->name, "%s", "unnamed");
+    return 0;
+}
+
+int pp_machine_load(const char *path, pp_machine *m, char *err, size_t errlen)
+{
+    reader r;
+    memset(&r, 0, sizeof r);
+    r.path = path;
+    r.err = err;
+    r.errlen = errlen;
+    memset(m, 0, sizeof *m);
+    m->source = PP_MACHINE_HAND;
+
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int rc = 0;
+    while ((len = getline(&buf, &cap, f)) >= 0) {
+        r.line++;
+        if ((size_t)len != strlen(buf)) {
+            rc = rerr(&r, r.line, "NUL byte in line (not a text file?)");
+            break;
+        }
+        if (r.line == 1) {
+            char *s = trim(buf);
+            size_t ml = strlen(PP_MACHINE_MAGIC);
+            if (strncmp(s, PP_MACHINE_MAGIC, ml) != 0
+                || (s[ml] != ' ' && s[ml] != '\t')) {
+                rc = rerr(&r, 1, "not a perfpred machine file (first line "
+                          "must be '%s %d')", PP_MACHINE_MAGIC,
+                          PP_MACHINE_VERSION);
+                break;
+            }
+            char *vs = trim(s + ml), *end;
+            errno = 0;
+            long ver = strtol(vs, &end, 10);
+            if (end == vs || *end != '\0' || errno) {
+                rc = rerr(&r, 1, "bad version '%s'", vs);
+                break;
+            }
+            if (ver != PP_MACHINE_VERSION) {
+                rc = rerr(&r, 1, "unsupported version %ld (this perfpred "
+                          "reads version %d)", ver, PP_MACHINE_VERSION);
+                break;
+            }
+            continue;
+        }
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = '\0';
+        char *s = trim(buf);
+        if (*s == '\0')
+            continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            rc = rerr(&r, r.line, "expected 'key = value', got '%.60s'", s);
+            break;
+        }
+        *eq = '\0';
+        char *key = trim(s), *val = trim(eq + 1);
+        if (*key == '\0') {
+            rc = rerr(&r, r.line, "empty key");
+            break;
+        }
+        if (*val == '\0') {
+            rc = rerr(&r, r.line, "%s: empty value", key);
+            break;
+        }
+        if (handle(&r, m, key, val)) {
+            rc = -1;
+            break;
+        }
+    }
+    if (rc == 0 && ferror(f))
+        rc = rerr(&r, r.line, "read error: %s", strerror(errno));
+    if (rc == 0 && r.line == 0)
+        rc = rerr(&r, 1, "empty file (first line must be '%s %d')",
+                  PP_MACHINE_MAGIC, PP_MACHINE_VERSION);
+    free(buf);
+    fclose(f);
+    if (rc == 0)
+        rc = check_required(&r, m);
+    return rc;
+}

@@ -1,0 +1,165 @@
+/* machine.h - the machine model: costs of synchronisation events and the
+ * slowdown of threads that run at once, as fitted by `perfpred calibrate`
+ * (docs/machine-format.md), read from and written to machine files, and
+ * evaluated for any number of processors P by the traversal.
+ *
+ * Every cost is a model y(P) = a + b*x with x = 1 (const), P (linear) or
+ * log2 P (log2), with the standard errors of a and b from the least-squares
+ * fit.  Costs are in nanoseconds; the two scaling models are dimensionless
+ * factors (>= 1).  All coefficients are >= 0, so every model is monotone
+ * non-decreasing in P.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#ifndef PERFPRED_MACHINE_H
+#define PERFPRED_MACHINE_H
+
+#include <stddef.h>
+
+#define PP_MACHINE_MAGIC      "perfpred-machine"
+#define PP_MACHINE_VERSION    1
+#define PP_MACHINE_NAME_MAX   64
+#define PP_MACHINE_MAX_POINTS 64     /* raw points kept per cost           */
+
+/* The shape of a cost model. */
+typedef enum {
+    PP_MODEL_CONST = 0,   /* y = a                                        */
+    PP_MODEL_LINEAR,      /* y = a + b*P                                  */
+    PP_MODEL_LOG2         /* y = a + b*log2(P)                            */
+} pp_model_kind;
+
+/* The costs a machine describes; the index into pp_machine.cost[]. */
+typedef enum {
+    PP_COST_CREATE = 0,   /* thread.create: pthread_create() until the
+                             child runs (const, ns)                       */
+    PP_COST_JOIN,         /* thread.join: from the end of a thread to the
+                             return of the pthread_join() waiting for it
+                             (const, ns)                                  */
+    PP_COST_FORKJOIN_OMP, /* forkjoin.omp: empty parallel region of P
+                             threads, fork + join (ns, f(P))              */
+    PP_COST_BARRIER_OMP,  /* barrier.omp: #pragma omp barrier, all P
+                             threads arriving together (ns, f(P))         */
+    PP_COST_BARRIER_PTHREAD, /* barrier.pthread: pthread_barrier_wait
+                             (ns, f(P))                                   */
+    PP_COST_LOCK,         /* mutex.lock: uncontended lock + unlock
+                             (const, ns)                                  */
+    PP_COST_HANDOFF,      /* mutex.handoff: time for a mutex to pass from
+                             one thread to a waiting one (const, ns)      */
+    PP_COST_SCALE_COMPUTE,/* scale.compute: slowdown of a compute-bound
+                             thread when P run at once (factor, f(P))     */
+    PP_COST_SCALE_MEMORY, /* scale.memory: slowdown of a memory-streaming
+                             thread when P run at once (factor, f(P))     */
+    PP_COST_CREATE_CALL,  /* thread.create_call: the parent's time in
+                             pthread_create() (const, ns)                 */
+    PP_COST_N
+} pp_cost_id;
+
+/* Where a machine description came from. */
+typedef enum {
+    PP_MACHINE_HAND = 0,  /* written by hand (no `source` key)            */
+    PP_MACHINE_MEASURED,  /* written by perfpred calibrate                */
+    PP_MACHINE_DEFAULT    /* pp_machine_default(): built-in guesses       */
+} pp_machine_source;
+
+/* Synchronisation flavours for pp_machine_barrier_ns(). */
+enum { PP_SYNC_OMP = 0, PP_SYNC_PTHREAD = 1 };
+
+typedef struct pp_model {
+    pp_model_kind kind;
+    double a, b;          /* coefficients (ns, or a factor for scale.*)   */
+    double a_se, b_se;    /* standard errors; 0 = unknown                 */
+    double r2;            /* coefficient of determination; -1 = unknown   */
+    int n;                /* samples the fit used; 0 = not fitted         */
+    int oversub_fit;      /* 1: oversubscribed points were used (there
+                             was nothing else)                            */
+} pp_model;
+
+/* One measured point: the median over repetitions at P threads. */
+typedef struct pp_point {
+    int p;
+    double v;             /* ns, or the factor for scale.*                */
+    int oversub;          /* P > cores: reported, not used for the fit    */
+} pp_point;
+
+typedef struct pp_series {
+    int n;
+    pp_point pt[PP_MACHINE_MAX_POINTS];
+} pp_series;
+
+typedef struct pp_machine {
+    char name[PP_MACHINE_NAME_MAX];   /* host name or a user's label       */
+    pp_machine_source source;
+    int cores;            /* processors the measurements ran on           */
+    int max_threads;      /* largest team measured (0 = unknown)          */
+    int quick;            /* 1: measured with --quick (fewer samples)     */
+    long cache_l1d_bytes, cache_l2_bytes, cache_l3_bytes; /* 0 = unknown  */
+    double mem_bw1_bytes_per_ns;    /* streaming bandwidth, 1 thread      */
+    double mem_bw_all_bytes_per_ns; /* aggregate, `cores` threads         */
+    long mem_footprint_bytes;       /* per-thread working set of the
+                                       streaming kernel (0 = unknown)     */
+    pp_model cost[PP_COST_N];
+    pp_series points[PP_COST_N];
+} pp_machine;
+
+/* ---- queries (the traversal's interface) ------------------------------ */
+
+/* Fork + join of an OpenMP parallel region with a team of P threads. */
+double pp_machine_fork_join_ns(const pp_machine *m, int P);
+/* One barrier episode with P threads arriving together; kind is
+ * PP_SYNC_OMP or PP_SYNC_PTHREAD. */
+double pp_machine_barrier_ns(const pp_machine *m, int P, int kind);
+/* Uncontended mutex acquire + release. */
+double pp_machine_lock_ns(const pp_machine *m);
+/* From the release by one thread to the acquisition by a waiting one. */
+double pp_machine_handoff_ns(const pp_machine *m);
+/* From pthread_create() in the parent until the child runs. */
+double pp_machine_create_ns(const pp_machine *m);
+/* The parent's own time in pthread_create(): it continues after this. */
+double pp_machine_create_call_ns(const pp_machine *m);
+/* From the end of a thread to the return of the pthread_join() that was
+ * waiting for it. */
+double pp_machine_join_ns(const pp_machine *m);
+/* Slowdown (>= 1, non-decreasing in P) of a compute-bound thread when P
+ * threads run at once, each on its own processor; 1 for P <= 1. */
+double pp_machine_compute_scale(const pp_machine *m, int P);
+/* The same for a memory-streaming thread (shared memory bandwidth). */
+double pp_machine_memory_scale(const pp_machine *m, int P);
+/* Blend for a segment spending mem_fraction (0..1) of its one-thread time
+ * streaming memory: (1-f)*compute_scale + f*memory_scale. */
+double pp_machine_scale(const pp_machine *m, int P, double mem_fraction);
+
+/* y(x) of a model at P (P < 1 is taken as 1). */
+double pp_model_eval(const pp_model *mod, int P);
+
+/* ---- construction, files ---------------------------------------------- */
+
+/* Conservative built-in costs (docs/machine-format.md, "Defaults"), marked
+ * source = PP_MACHINE_DEFAULT.  For use only when no machine file is given. */
+void pp_machine_default(pp_machine *m);
+
+/* Read a machine file.  On error returns non-zero and writes one message
+ * naming the file (and line) into err; m is then unspecified.  Unknown keys
+ * are ignored with a warning on stderr. */
+int pp_machine_load(const char *path, pp_machine *m, char *err, size_t errlen);
+
+/* Write a machine file atomically (temporary file + rename). */
+int pp_machine_save(const char *path, const pp_machine *m,
+                    char *err, size_t errlen);
+
+/* Add a raw point to a series (ignored when the series is full). */
+void pp_machine_add_point(pp_machine *m, pp_cost_id id, int p, double v,
+                          int oversub);
+
+/* Names: "const"/"linear"/"log2"; the key prefix of a cost, e.g.
+ * "barrier.omp"; "hand"/"measured"/"default".  Return NULL when out of
+ * range. */
+const char *pp_model_kind_name(pp_model_kind k);
+const char *pp_cost_key(pp_cost_id id);
+const char *pp_machine_source_name(pp_machine_source s);
+/* 1 when the cost is a dimensionless factor (scale.*), 0 when in ns. */
+int pp_cost_is_factor(pp_cost_id id);
+/* 1 when the cost depends on P (may be linear or log2), 0 when it must be
+ * const. */
+int pp_cost_depends_on_p(pp_cost_id id);
+
+#endif /* PERFPRED_MACHINE_H */

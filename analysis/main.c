@@ -1,0 +1,47 @@
+/* main.c - the perfpred command: dispatch to the subcommands.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "cmds.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *usage =
+    "usage: perfpred COMMAND [OPTIONS]\n"
+    "commands:\n"
+    "  calibrate  measure this host's synchronisation costs and write a machine file\n"
+    "  show       loops, count rules and parameters of a record\n"
+    "  predict    times on the MIRACLE, PRAM and real machines, latencies, efficiencies\n"
+    "  scale      algorithmic and combination scalability tables\n"
+    "  graph      the thread graph for a given P, as DOT or SVG\n"
+    "'perfpred COMMAND --help' describes a command.\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        puts("perfpred 0.1");
+        return 0;
+    }
+    if (!strcmp(cmd, "show"))
+        return pp_cmd_show(argc - 1, argv + 1);
+    if (!strcmp(cmd, "predict"))
+        return pp_cmd_predict(argc - 1, argv + 1);
+    if (!strcmp(cmd, "scale"))
+        return pp_cmd_scale(argc - 1, argv + 1);
+    if (!strcmp(cmd, "graph"))
+        return pp_cmd_graph(argc - 1, argv + 1);
+    if (!strcmp(cmd, "calibrate"))
+        return pp_cmd_calibrate(argc - 1, argv + 1);
+    fprintf(stderr, "perfpred: unknown command '%s'\n%s", cmd, usage);
+    return 2;
+}

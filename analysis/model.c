@@ -1,0 +1,655 @@
+/* model.c - build the program model from a record (see model.h).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "model.h"
+#include "cost.h"
+#include "resolve.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *pp_rule_name(pp_rule r)
+{
+    switch (r) {
+    case PP_RULE_SYMBOLIC: return "symbolic";
+    case PP_RULE_FITTED: return "fitted";
+    default: return "constant";
+    }
+}
+
+void pp_prog_warn(pp_prog *m, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char **nw = realloc(m->warn, sizeof *nw * (size_t)(m->nwarn + 1));
+    if (!nw)
+        return;
+    m->warn = nw;
+    m->warn[m->nwarn++] = strdup(buf);
+}
+
+static int is_sync_kind(pp_evkind k)
+{
+    return k == PP_EV_FORK || k == PP_EV_CREATE || k == PP_EV_JOIN || k == PP_EV_BARRIER ||
+           k == PP_EV_LOCK || k == PP_EV_UNLOCK;
+}
+
+static int item_cmp(const void *a, const void *b)
+{
+    const pp_item *x = a, *y = b;
+    if (x->pos != y->pos)
+        return x->pos < y->pos ? -1 : 1;
+    /* same block: loops are entered after the statements before them; keep
+     * the plugin's order (type, then index) for a stable result */
+    if (x->type != y->type)
+        return x->type < y->type ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int *index_by_id(int n, const void *base, size_t size, size_t idoff, int *maxid)
+{
+    int mx = -1;
+    for (int i = 0; i < n; i++) {
+        int id = *(const int *)((const char *)base + (size_t)i * size + idoff);
+        if (id > mx)
+            mx = id;
+    }
+    *maxid = mx;
+    int *ix = malloc(sizeof *ix * (size_t)(mx + 2));
+    if (!ix)
+        return NULL;
+    for (int i = 0; i <= mx + 1; i++)
+        ix[i] = -1;
+    for (int i = 0; i < n; i++) {
+        int id = *(const int *)((const char *)base + (size_t)i * size + idoff);
+        if (id >= 0)
+            ix[id] = i;
+    }
+    return ix;
+}
+
+static int add_item(pp_mfunc *mf, int scope, pp_item it)
+{
+    int s = scope + 1;
+    pp_item *ni = realloc(mf->items[s], sizeof *ni * (size_t)(mf->nitems[s] + 1));
+    if (!ni)
+        return -1;
+    mf->items[s] = ni;
+    ni[mf->nitems[s]++] = it;
+    return 0;
+}
+
+/* scope of an item whose enclosing loop id is lid: -1 (body) or loop index */
+static int scope_of(const pp_mfunc *mf, int lid)
+{
+    if (lid < 0 || lid > mf->max_loop_id)
+        return -1;
+    return mf->loop_index[lid];
+}
+
+static int build_structure(pp_prog *m, int fi)
+{
+    pp_mfunc *mf = &m->funcs[fi];
+    const pp_dfunc *d = mf->d;
+    mf->loop_index = index_by_id(d->nloops, d->loops, sizeof *d->loops, offsetof(pp_dloop, id), &mf->max_loop_id);
+    mf->call_index_by_id = index_by_id(d->ncalls, d->calls, sizeof *d->calls, offsetof(pp_dcall, id), &mf->max_call_id);
+    mf->event_index_by_id = index_by_id(d->nevents, d->events, sizeof *d->events, offsetof(pp_devent, id), &mf->max_event_id);
+    mf->branch_index_by_id = index_by_id(d->nbranches, d->branches, sizeof *d->branches, offsetof(pp_dbranch, id), &mf->max_branch_id);
+    mf->nscopes = 1 + d->nloops;
+    mf->nitems = calloc((size_t)mf->nscopes, sizeof *mf->nitems);
+    mf->items = calloc((size_t)mf->nscopes, sizeof *mf->items);
+    mf->loops = calloc((size_t)d->nloops + 1, sizeof *mf->loops);
+    mf->call_callee = calloc((size_t)d->ncalls + 1, sizeof *mf->call_callee);
+    mf->call_cost = calloc((size_t)d->ncalls + 1, sizeof *mf->call_cost);
+    mf->ev_child = calloc((size_t)d->nevents + 1, sizeof *mf->ev_child);
+    mf->param_of = calloc((size_t)d->nparams + 1, sizeof *mf->param_of);
+    mf->branch_ratio = calloc((size_t)d->nbranches + 1, sizeof *mf->branch_ratio);
+    mf->site_ratio = calloc((size_t)(d->nevents + d->ncalls) + 1, sizeof *mf->site_ratio);
+    if (!mf->loop_index || !mf->call_index_by_id || !mf->event_index_by_id || !mf->branch_index_by_id ||
+        !mf->nitems || !mf->items || !mf->loops || !mf->call_callee || !mf->call_cost || !mf->ev_child ||
+        !mf->param_of || !mf->branch_ratio || !mf->site_ratio)
+        return -1;
+    for (int i = 0; i < d->nloops; i++)
+        if (add_item(mf, scope_of(mf, d->loops[i].parent), (pp_item){PP_I_LOOP, i, d->loops[i].pos}))
+            return -1;
+    for (int i = 0; i < d->nevents; i++) {
+        if (add_item(mf, scope_of(mf, d->events[i].loop), (pp_item){PP_I_EVENT, i, d->events[i].pos}))
+            return -1;
+        mf->ev_child[i] = d->events[i].child ? pp_record_func_index(m->rec, d->events[i].child) : -1;
+    }
+    for (int i = 0; i < d->ncalls; i++) {
+        if (add_item(mf, scope_of(mf, d->calls[i].loop), (pp_item){PP_I_CALL, i, d->calls[i].pos}))
+            return -1;
+        mf->call_callee[i] = pp_record_func_index(m->rec, d->calls[i].callee);
+    }
+    for (int s = 0; s < mf->nscopes; s++)
+        qsort(mf->items[s], (size_t)mf->nitems[s], sizeof *mf->items[s], item_cmp);
+    for (int i = 0; i < d->nparams; i++)
+        mf->param_of[i] = -1;
+    return 0;
+}
+
+/* A loop's count expression: the plugin's, or one made from its affine
+ * induction variable. */
+static pp_expr *count_expr(const pp_dloop *l)
+{
+    if (l->count)
+        return pp_expr_ref(l->count);
+    if (!l->init || !l->bound || !l->step || l->cmp == PP_CMP_NONE)
+        return NULL;
+    /* lt: cdiv(bound - init, step); le: fdiv(bound - init, step) + 1;
+     * gt: cdiv(init - bound, -step); ge: fdiv(init - bound, -step) + 1 */
+    pp_expr *k[2], *diff, *st, *q, *r;
+    int up = l->cmp == PP_CMP_LT || l->cmp == PP_CMP_LE || l->cmp == PP_CMP_NE;
+    k[0] = up ? l->bound : l->init;
+    k[1] = up ? l->init : l->bound;
+    diff = pp_expr_op(PP_E_SUB, 2, k);
+    if (up)
+        st = pp_expr_ref(l->step);
+    else
+        st = pp_expr_op(PP_E_NEG, 1, &l->step);
+    pp_expr *qa[2] = {diff, st};
+    if (l->cmp == PP_CMP_LT || l->cmp == PP_CMP_GT || l->cmp == PP_CMP_NE)
+        q = pp_expr_op(PP_E_CDIV, 2, qa);
+    else {
+        pp_expr *f = pp_expr_op(PP_E_FDIV, 2, qa);
+        pp_expr *one = pp_expr_int(1);
+        pp_expr *s[2] = {f, one};
+        q = pp_expr_op(PP_E_ADD, 2, s);
+        pp_expr_free(f);
+        pp_expr_free(one);
+    }
+    pp_expr_free(diff);
+    pp_expr_free(st);
+    pp_expr *zero = pp_expr_int(0);
+    pp_expr *mx[2] = {zero, q};
+    r = pp_expr_op(PP_E_MAX, 2, mx);
+    pp_expr_free(zero);
+    pp_expr_free(q);
+    return r;
+}
+
+static void collect_ivs(const pp_expr *e, pp_mloop *ml)
+{
+    if (!e)
+        return;
+    if (e->kind == PP_E_IV) {
+        for (int i = 0; i < ml->nivs; i++)
+            if (ml->ivs[i] == e->ival)
+                return;
+        int *n = realloc(ml->ivs, sizeof *n * (size_t)(ml->nivs + 1));
+        if (!n)
+            return;
+        ml->ivs = n;
+        ml->ivs[ml->nivs++] = (int)e->ival;
+        return;
+    }
+    for (int i = 0; i < e->nkids; i++)
+        collect_ivs(e->kids[i], ml);
+}
+
+/* The IVs read inside loop k's body (not by its own bounds). */
+static void loop_ivs(pp_mfunc *mf, int k, pp_mloop *into)
+{
+    const pp_dfunc *d = mf->d;
+    int s = k + 1;
+    for (int i = 0; i < mf->nitems[s]; i++) {
+        const pp_item *it = &mf->items[s][i];
+        if (it->type == PP_I_LOOP) {
+            const pp_dloop *dl = &d->loops[it->idx];
+            collect_ivs(mf->loops[it->idx].count, into);
+            collect_ivs(dl->init, into);
+            collect_ivs(dl->step, into);
+            loop_ivs(mf, it->idx, into);
+        } else if (it->type == PP_I_EVENT) {
+            const pp_devent *ev = &d->events[it->idx];
+            collect_ivs(ev->obj, into);
+            collect_ivs(ev->arg, into);
+            collect_ivs(ev->nthreads, into);
+            for (int j = 0; j < ev->ndata; j++)
+                collect_ivs(ev->data_val[j], into);
+            if (ev->guard_branch >= 0 && ev->guard_branch <= mf->max_branch_id &&
+                mf->branch_index_by_id[ev->guard_branch] >= 0)
+                collect_ivs(d->branches[mf->branch_index_by_id[ev->guard_branch]].cond, into);
+        } else {
+            const pp_dcall *dc = &d->calls[it->idx];
+            for (int j = 0; j < dc->nargs; j++)
+                collect_ivs(dc->args[j], into);
+            if (dc->guard_branch >= 0 && dc->guard_branch <= mf->max_branch_id &&
+                mf->branch_index_by_id[dc->guard_branch] >= 0)
+                collect_ivs(d->branches[mf->branch_index_by_id[dc->guard_branch]].cond, into);
+        }
+    }
+}
+
+/* sync flags: fixpoint over loops and functions (calls make it global) */
+static void compute_sync(pp_prog *m)
+{
+    int changed = 1, rounds = 0;
+    while (changed && rounds++ < m->nfuncs + 8) {
+        changed = 0;
+        for (int f = 0; f < m->nfuncs; f++) {
+            pp_mfunc *mf = &m->funcs[f];
+            const pp_dfunc *d = mf->d;
+            /* innermost first: loops are listed outer before inner */
+            for (int k = d->nloops - 1; k >= -1; k--) {
+                int s = k + 1, sync = 0;
+                for (int i = 0; i < mf->nitems[s] && !sync; i++) {
+                    const pp_item *it = &mf->items[s][i];
+                    if (it->type == PP_I_LOOP)
+                        sync = mf->loops[it->idx].sync;
+                    else if (it->type == PP_I_EVENT)
+                        sync = is_sync_kind(d->events[it->idx].kind);
+                    else
+                        sync = mf->call_callee[it->idx] >= 0 && m->funcs[mf->call_callee[it->idx]].sync;
+                }
+                int *flag = k < 0 ? &mf->sync : &mf->loops[k].sync;
+                if (sync && !*flag) {
+                    *flag = 1;
+                    changed = 1;
+                }
+            }
+        }
+    }
+}
+
+static int find_param(const pp_prog *m, int is_global, int func, const char *src)
+{
+    for (int i = 0; i < m->nparams; i++)
+        if (m->params[i].is_global == is_global && (is_global || m->params[i].func == func) &&
+            strcmp(m->params[i].src, src) == 0)
+            return i;
+    return -1;
+}
+
+static int add_param(pp_prog *m, const char *name, int is_global, int func, int id, const char *src,
+                     const pp_rparam *rp, long value)
+{
+    pp_param *np = realloc(m->params, sizeof *np * (size_t)(m->nparams + 1));
+    if (!np)
+        return -1;
+    m->params = np;
+    pp_param *p = &m->params[m->nparams++];
+    memset(p, 0, sizeof *p);
+    p->name = strdup(name);
+    p->is_global = is_global;
+    p->func = func;
+    p->id = id;
+    p->src = strdup(src);
+    p->recorded = p->value = value;
+    p->varying = rp && rp->min != rp->max;
+    return 0;
+}
+
+static int build_params(pp_prog *m)
+{
+    pp_record *r = m->rec;
+    for (int i = 0; i < r->nparams; i++) {
+        pp_rparam *rp = &r->params[i];
+        const pp_dfunc *d = &r->funcs[rp->func];
+        const pp_dparam *dp = pp_desc_param(d, rp->id);
+        if (!dp)
+            continue;
+        if (add_param(m, dp->name, 0, rp->func, rp->id, dp->var, rp, rp->value))
+            return -1;
+        if (rp->min != rp->max)
+            pp_prog_warn(m, "parameter %s was set %ld times with values from %ld to %ld; the model uses the last, %ld",
+                         dp->name, rp->count, rp->min, rp->max, rp->value);
+        pp_mfunc *mf = &m->funcs[rp->func];
+        for (int j = 0; j < d->nparams; j++)
+            if (d->params[j].id == rp->id)
+                mf->param_of[j] = m->nparams - 1;
+    }
+    for (int i = 0; i < r->ngparams; i++)
+        if (find_param(m, 1, -1, r->gparams[i].name) < 0 &&
+            add_param(m, r->gparams[i].name, 1, -1, -1, r->gparams[i].name, NULL, r->gparams[i].value))
+            return -1;
+    return 0;
+}
+
+static void observed_counts(pp_prog *m)
+{
+    for (int f = 0; f < m->nfuncs; f++) {
+        pp_mfunc *mf = &m->funcs[f];
+        const pp_dfunc *d = mf->d;
+        for (int k = 0; k < d->nloops; k++) {
+            pp_mloop *ml = &mf->loops[k];
+            const pp_dloop *dl = &d->loops[k];
+            uint64_t H = pp_record_slot_total(m->rec, f, dl->slot);
+            uint64_t E = pp_record_slot_total(m->rec, f, dl->slot + 1);
+            ml->obs_entries = E;
+            ml->obs_iters = dl->shape == PP_SHAPE_BOTTOM ? H : (H >= E ? H - E : 0);
+            ml->trip = E ? (double)ml->obs_iters / (double)E : 0;
+            ml->count = count_expr(dl);
+            ml->rule = ml->count && !pp_expr_has_unknown(ml->count) ? PP_RULE_SYMBOLIC : PP_RULE_CONSTANT;
+            if (ml->rule == PP_RULE_CONSTANT && ml->count) {
+                pp_expr_free(ml->count);
+                ml->count = NULL;
+            }
+        }
+        for (int b = 0; b < d->nbranches; b++) {
+            uint64_t tr = pp_record_slot_total(m->rec, f, d->branches[b].slot);
+            uint64_t fa = pp_record_slot_total(m->rec, f, d->branches[b].slot + 1);
+            mf->branch_ratio[b] = tr + fa ? (double)tr / (double)(tr + fa) : -1;
+        }
+    }
+}
+
+/* Invocations of function f in the run: calls to it, threads started in
+ * it, team members that ran it, and 1 for main. */
+static double invocations(const pp_prog *m, int f)
+{
+    double n = f == m->main_func ? 1 : 0;
+    for (int g = 0; g < m->nfuncs; g++) {
+        const pp_mfunc *mg = &m->funcs[g];
+        for (int c = 0; c < mg->d->ncalls; c++)
+            if (mg->call_callee[c] == f)
+                n += (double)pp_record_slot_total(m->rec, g, mg->d->calls[c].slot);
+        for (int e = 0; e < mg->d->nevents; e++)
+            if (mg->ev_child[e] == f) {
+                const pp_devent *ev = &mg->d->events[e];
+                if (ev->kind == PP_EV_CREATE)
+                    n += (double)pp_record_slot_total(m->rec, g, ev->slot);
+            }
+    }
+    /* OpenMP team members: each fork execution ran f once per member */
+    for (int g = 0; g < m->nfuncs; g++) {
+        const pp_mfunc *mg = &m->funcs[g];
+        for (int e = 0; e < mg->d->nevents; e++)
+            if (mg->ev_child[e] == f && mg->d->events[e].kind == PP_EV_FORK) {
+                /* each fork execution ran f once per team member */
+                for (long i = 0; i < m->rec->nevents; i++) {
+                    const pp_rev *re = &m->rec->events[i];
+                    if (re->kind == PP_EV_FORK && re->func == g && re->site == mg->d->events[e].id)
+                        n += re->nthreads > 0 ? re->nthreads : 1;
+                }
+            }
+    }
+    return n;
+}
+
+static void site_ratios(pp_prog *m)
+{
+    for (int f = 0; f < m->nfuncs; f++) {
+        pp_mfunc *mf = &m->funcs[f];
+        const pp_dfunc *d = mf->d;
+        double inv = -1;
+        for (int i = 0; i < d->nevents + d->ncalls; i++) {
+            int isev = i < d->nevents;
+            int lid = isev ? d->events[i].loop : d->calls[i - d->nevents].loop;
+            int slot = isev ? d->events[i].slot : d->calls[i - d->nevents].slot;
+            double ex = (double)pp_record_slot_total(m->rec, f, slot);
+            double opp;
+            int li = scope_of(mf, lid);
+            if (li >= 0)
+                opp = (double)mf->loops[li].obs_iters;
+            else {
+                if (inv < 0)
+                    inv = invocations(m, f);
+                opp = inv;
+            }
+            mf->site_ratio[i] = opp > 0 ? ex / opp : -1;
+            if (mf->site_ratio[i] > 1)
+                mf->site_ratio[i] = 1;  /* a site runs at most once per opportunity in our model */
+        }
+    }
+}
+
+/* How P enters: the loop around pthread_create, or OpenMP's team size. */
+static void bind_P(pp_prog *m)
+{
+    m->pkind = PP_P_NONE;
+    m->p_param = -1;
+    int creates = 0, forks = 0;
+    for (int f = 0; f < m->nfuncs; f++) {
+        pp_mfunc *mf = &m->funcs[f];
+        for (int e = 0; e < mf->d->nevents; e++) {
+            const pp_devent *ev = &mf->d->events[e];
+            if (ev->kind == PP_EV_FORK)
+                forks++;
+            if (ev->kind != PP_EV_CREATE || m->pkind == PP_P_PARAM)
+                continue;
+            creates++;
+            int li = scope_of(mf, ev->loop);
+            if (li < 0) {
+                pp_prog_warn(m, "pthread_create at %s:%d is not in a loop: the number of threads is fixed",
+                             mf->d->file ? mf->d->file : "?", ev->line);
+                continue;
+            }
+            pp_expr *cnt = mf->loops[li].count;
+            pp_expr *res = cnt ? pp_resolve_roots(m, f, cnt) : NULL;
+            long off = 0;
+            int pi = res ? pp_resolve_param_plus(m, res, &off) : -1;
+            if (pi >= 0) {
+                m->pkind = PP_P_PARAM;
+                m->p_param = pi;
+                m->p_offset = off;
+            } else {
+                char *s = res ? pp_expr_to_infix(res) : NULL;
+                pp_prog_warn(m, "the loop around pthread_create at line %d runs %s times, not a single "
+                                "parameter: P cannot be varied", ev->line, s ? s : "an unknown number of");
+                free(s);
+            }
+            pp_expr_free(res);
+        }
+    }
+    if (m->pkind == PP_P_NONE && forks)
+        m->pkind = PP_P_OMP;
+    /* the P of the run */
+    if (m->pkind == PP_P_PARAM)
+        m->p_recorded = (int)(m->params[m->p_param].recorded + m->p_offset);
+    else if (m->pkind == PP_P_OMP) {
+        int mx = 0;
+        for (long i = 0; i < m->rec->nevents; i++)
+            if (m->rec->events[i].kind == PP_EV_FORK && m->rec->events[i].nthreads > mx)
+                mx = m->rec->events[i].nthreads;
+        for (int t = 0; t < m->rec->nthreads; t++)
+            if (m->rec->threads[t].nthreads > mx)
+                mx = m->rec->threads[t].nthreads;
+        m->p_recorded = mx > 0 ? mx : 1;
+    } else
+        m->p_recorded = 1;
+    if (m->pkind == PP_P_NONE && !creates && !forks)
+        pp_prog_warn(m, "the program has no parallel region or thread creation the plugin saw: "
+                        "every P gives the same time");
+}
+
+long pp_prog_team_size(const pp_prog *m, int P)
+{
+    (void)m;
+    return P;
+}
+
+/* Set the parameters so that the program runs with P threads. */
+static void apply_P(pp_prog *m, int P)
+{
+    if (m->pkind == PP_P_PARAM)
+        m->params[m->p_param].value = P - m->p_offset;
+}
+
+/* Replace a mismatching symbolic count: an integer multiple of a parameter
+ * when the observed trips say so, else the observed average. */
+static void refit_loop(pp_prog *m, pp_mloop *ml, const char *why)
+{
+    pp_expr_free(ml->count);
+    ml->count = NULL;
+    free(ml->fit_note);
+    ml->fit_note = NULL;
+    if (ml->obs_entries) {
+        for (int i = 0; i < m->nparams; i++) {
+            long v = m->params[i].recorded;
+            if (v <= 0)
+                continue;
+            for (long k = 1; k <= 8; k++)
+                if ((uint64_t)(k * v) * ml->obs_entries == ml->obs_iters) {
+                    pp_expr *p = pp_expr_sym(m->params[i].name);
+                    pp_expr *kk = pp_expr_int(k);
+                    pp_expr *mk[2] = {kk, p};
+                    ml->count = k == 1 ? pp_expr_ref(p) : pp_expr_op(PP_E_MUL, 2, mk);
+                    pp_expr_free(p);
+                    pp_expr_free(kk);
+                    ml->rule = PP_RULE_FITTED;
+                    char buf[320];
+                    snprintf(buf, sizeof buf, "%s; fitted: %ld x %s per entry", why, k, m->params[i].name);
+                    ml->fit_note = strdup(buf);
+                    return;
+                }
+        }
+    }
+    ml->rule = PP_RULE_CONSTANT;
+    char buf[320];
+    snprintf(buf, sizeof buf, "%s; constant: %.4g per entry (observed average)", why, ml->trip);
+    ml->fit_note = strdup(buf);
+}
+
+/* Instantiate at the recorded chi and P, compare every loop's total with
+ * the run, and replace the rules that do not match. */
+static int verify_counts(pp_prog *m, char *err, size_t errlen)
+{
+    for (int round = 0; round < 3; round++) {
+        pp_prog_reset(m);
+        apply_P(m, m->p_recorded);
+        pp_instance in;
+        if (pp_instantiate(m, m->p_recorded, PP_INST_TOTALS, &in, err, errlen))
+            return -1;
+        int changed = 0;
+        for (int f = 0; f < m->nfuncs; f++) {
+            pp_mfunc *mf = &m->funcs[f];
+            for (int k = 0; k < mf->d->nloops; k++) {
+                pp_mloop *ml = &mf->loops[k];
+                ml->model_iters = in.totals[f][k];
+                long double diff = fabsl(ml->model_iters - (long double)ml->obs_iters);
+                ml->matched = diff < 0.5L;
+                if (!ml->matched && ml->rule == PP_RULE_SYMBOLIC) {
+                    char why[128];
+                    snprintf(why, sizeof why, "symbolic count gave %.0Lf, the run %llu",
+                             ml->model_iters, (unsigned long long)ml->obs_iters);
+                    refit_loop(m, ml, why);
+                    changed = 1;
+                }
+            }
+        }
+        pp_instance_free(&in);
+        if (!changed)
+            break;
+    }
+    pp_prog_reset(m);
+    return 0;
+}
+
+int pp_prog_build(pp_prog *m, pp_record *r, char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    m->rec = r;
+    m->nfuncs = r->nfuncs;
+    m->funcs = calloc((size_t)r->nfuncs + 1, sizeof *m->funcs);
+    if (!m->funcs) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    m->main_func = pp_record_func_index(r, "main");
+    for (int f = 0; f < m->nfuncs; f++) {
+        m->funcs[f].d = &r->funcs[f];
+        if (build_structure(m, f)) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    if (build_params(m)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    observed_counts(m);
+    compute_sync(m);
+    for (int f = 0; f < m->nfuncs; f++)
+        for (int k = 0; k < m->funcs[f].d->nloops; k++)
+            loop_ivs(&m->funcs[f], k, &m->funcs[f].loops[k]);
+    site_ratios(m);
+    bind_P(m);
+    if (m->main_func < 0) {
+        snprintf(err, errlen, "%s: the record has no instrumented function 'main' "
+                              "(compile the file that defines main with -fplugin=perfpred.so)", r->path);
+        return -1;
+    }
+    if (pp_cost_fit(m, err, errlen))
+        return -1;
+    if (verify_counts(m, err, errlen))
+        return -1;
+    return 0;
+}
+
+void pp_prog_free(pp_prog *m)
+{
+    for (int f = 0; f < m->nfuncs; f++) {
+        pp_mfunc *mf = &m->funcs[f];
+        for (int s = 0; s < mf->nscopes; s++)
+            free(mf->items[s]);
+        for (int k = 0; mf->loops && k < mf->d->nloops; k++) {
+            pp_expr_free(mf->loops[k].count);
+            free(mf->loops[k].ivs);
+            free(mf->loops[k].fit_note);
+        }
+        free(mf->items); free(mf->nitems); free(mf->loops); free(mf->call_callee);
+        free(mf->call_cost); free(mf->ev_child); free(mf->loop_index); free(mf->param_of);
+        free(mf->branch_ratio); free(mf->site_ratio); free(mf->call_index_by_id);
+        free(mf->event_index_by_id); free(mf->branch_index_by_id);
+    }
+    free(m->funcs);
+    for (int i = 0; i < m->nparams; i++) {
+        free(m->params[i].name);
+        free(m->params[i].src);
+    }
+    free(m->params);
+    for (int i = 0; i < m->nwarn; i++)
+        free(m->warn[i]);
+    free(m->warn);
+    memset(m, 0, sizeof *m);
+}
+
+int pp_prog_param_index(const pp_prog *m, const char *name)
+{
+    for (int i = 0; i < m->nparams; i++)
+        if (strcmp(m->params[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errlen)
+{
+    int n = 0;
+    /* parameters that share a name (a local copied into a global) move
+     * together */
+    for (int i = 0; i < m->nparams; i++)
+        if (strcmp(m->params[i].name, name) == 0) {
+            m->params[i].value = value;
+            n++;
+        }
+    if (n == 0) {
+        int len = 0;
+        char list[400] = "";
+        for (int i = 0; i < m->nparams && len < (int)sizeof list - 40; i++)
+            len += snprintf(list + len, sizeof list - (size_t)len, "%s%s", i ? ", " : "", m->params[i].name);
+        snprintf(err, errlen, "no parameter named '%s' (the record's parameters: %s)", name,
+                 m->nparams ? list : "none");
+        return -1;
+    }
+    return 0;
+}
+
+void pp_prog_reset(pp_prog *m)
+{
+    for (int i = 0; i < m->nparams; i++)
+        m->params[i].value = m->params[i].recorded;
+}
+
+void pp_prog_apply_P(pp_prog *m, int P)
+{
+    apply_P(m, P);
+}

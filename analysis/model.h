@@ -1,0 +1,184 @@
+/* model.h - the program model built from a record: problem parameters,
+ * the processor-count binding, count rules per loop (symbolic, fitted,
+ * constant) checked against the run, costs per loop iteration, and the
+ * structure (scopes and their items in execution order) that instantiate.c
+ * unrolls into a thread graph for any (chi, P).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#ifndef PERFPRED_MODEL_H
+#define PERFPRED_MODEL_H
+
+#include <stdint.h>
+#include "record.h"
+
+typedef enum { PP_RULE_SYMBOLIC, PP_RULE_FITTED, PP_RULE_CONSTANT } pp_rule;
+const char *pp_rule_name(pp_rule r);
+
+/* A problem parameter: one coordinate of chi. */
+typedef struct {
+    char *name;          /* what --set uses (unique in the model)           */
+    int is_global;
+    int func, id;        /* (var X): function index and param id            */
+    char *src;           /* source variable (var) or global name            */
+    long recorded;       /* value in the run                                */
+    long value;          /* current value                                   */
+    int varying;         /* set more than once with different values        */
+} pp_param;
+
+/* How the processor count P enters the program. */
+typedef enum {
+    PP_P_NONE,           /* no parallelism the model can vary               */
+    PP_P_OMP,            /* P = default OpenMP team size                    */
+    PP_P_PARAM           /* P = value of a parameter + offset (pthreads)    */
+} pp_pkind;
+
+typedef enum { PP_I_LOOP, PP_I_EVENT, PP_I_CALL } pp_itype;
+typedef struct {
+    pp_itype type;
+    int idx;             /* index into d->loops / d->events / d->calls      */
+    int pos;
+} pp_item;
+
+typedef struct {
+    pp_rule rule;
+    pp_expr *count;      /* per entry, local symbols (SYMBOLIC, FITTED)     */
+    double trip;         /* CONSTANT: iterations per entry                  */
+    char *fit_note;      /* how a fitted rule was found                     */
+    uint64_t obs_iters, obs_entries;   /* in the run, all threads           */
+    long double model_iters;           /* the model at the recorded chi, P  */
+    int matched;         /* model_iters == obs_iters                        */
+    double cost_ns;      /* time per body iteration, own statements only    */
+    double cost_se;
+    int cost_fitted;     /* 1: the run determined it; 0: prior from ops     */
+    int sync;            /* the loop's subtree holds thread-graph events    */
+    int nivs;            /* ids of enclosing-loop IVs its subtree reads     */
+    int *ivs;
+} pp_mloop;
+
+typedef struct {
+    const pp_dfunc *d;
+    int sync;            /* the body (or a callee) holds thread-graph events */
+    int nscopes;         /* 1 + nloops: scope 0 = body, 1 + k = loop k      */
+    int *nitems;
+    pp_item **items;
+    pp_mloop *loops;     /* parallel to d->loops                            */
+    int *call_callee;    /* per call: function index or -1                  */
+    double *call_cost;   /* per call: fixed cost of one call (ns)           */
+    int *ev_child;       /* per event: child function index or -1           */
+    int *loop_index;     /* loop id -> index into d->loops (-1)             */
+    int max_loop_id;
+    int *param_of;       /* per d->params: model parameter index            */
+    double *branch_ratio;/* per branch: observed true ratio (-1: never run) */
+    double *site_ratio;  /* per event / call: executions per iteration of
+                            its enclosing scope, observed (-1 unknown)      */
+    int *call_index_by_id, *event_index_by_id, *branch_index_by_id;
+    int max_call_id, max_event_id, max_branch_id;
+} pp_mfunc;
+
+typedef struct pp_prog {
+    pp_record *rec;
+    int nfuncs;
+    pp_mfunc *funcs;
+    int main_func;
+    int nparams;
+    pp_param *params;
+    pp_pkind pkind;
+    int p_param;         /* PP_P_PARAM: parameter index                     */
+    long p_offset;       /* team size = params[p_param].value + p_offset    */
+    int p_recorded;      /* the P of the run                                */
+    double seg_ns;       /* fixed cost per segment (fitted intercept)       */
+    double seg_se;
+    int cost_rank_deficient;  /* the run could not separate some costs      */
+    double cost_r2;
+    int nwarn;
+    char **warn;         /* things the user should know                     */
+} pp_prog;
+
+/* Build the model from a loaded record (which must outlive the model):
+ * structure, parameters, P binding, count verification and rule choice,
+ * cost fit.  Returns 0, or -1 with a message. */
+int pp_prog_build(pp_prog *m, pp_record *r, char *err, size_t errlen);
+void pp_prog_free(pp_prog *m);
+
+/* Set a parameter by name (--set NAME=V).  "P" is not a parameter. */
+int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errlen);
+int pp_prog_param_index(const pp_prog *m, const char *name);
+void pp_prog_reset(pp_prog *m);    /* all parameters back to recorded    */
+void pp_prog_warn(pp_prog *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- instances ---------------------------------------------------------- */
+
+typedef enum {
+    PP_A_WORK,           /* ns of computation                              */
+    PP_A_FORK,           /* key = team, n = team size                      */
+    PP_A_TEAM_WAIT,      /* worker: wait for the fork of team key          */
+    PP_A_TEAM_DONE,      /* worker: done with team key                     */
+    PP_A_JOIN_TEAM,      /* master: wait for all members of team key       */
+    PP_A_CREATE,         /* key = child thread                             */
+    PP_A_START,          /* first action of a created thread               */
+    PP_A_JOIN_THREAD,    /* key = child thread                             */
+    PP_A_BARRIER,        /* key = barrier object, n = parties              */
+    PP_A_LOCK, PP_A_UNLOCK,  /* key = lock object                          */
+    /* only with PP_INST_STRUCT (the drawn thread graph): */
+    PP_A_LOOP_OPEN,      /* a loop holding events: key = loop index in
+                            func's descriptor, n = its count at this entry */
+    PP_A_LOOP_CLOSE,     /* end of that loop's body (walked once)          */
+    PP_A_LOOP_WORK       /* a loop without events: key = loop index,
+                            n = count, ns = its cost                       */
+} pp_akind;
+
+typedef struct {
+    pp_akind kind;
+    int n;
+    long key;
+    double ns;
+    int func, site;      /* the event site (-1 for WORK); for LOOP_*: the
+                            function and the loop id                       */
+} pp_action;
+
+typedef enum { PP_IT_MAIN, PP_IT_PTHREAD, PP_IT_OMP } pp_itkind;
+
+typedef struct {
+    pp_itkind kind;
+    int parent;          /* creating / forking thread                      */
+    int tid;             /* omp: thread number; pthread: creation order    */
+    int start_func;
+    int nact, capact;
+    pp_action *act;
+} pp_ithread;
+
+#define PP_INST_ACTIONS 1    /* build the per-thread action lists          */
+#define PP_INST_TOTALS  2    /* count iterations of every loop             */
+#define PP_INST_STRUCT  4    /* with ACTIONS: walk loops that hold events
+                                once, between LOOP_OPEN and LOOP_CLOSE, and
+                                give top-level event-free loops their own
+                                LOOP_WORK action: the thread graph to draw  */
+
+typedef struct {
+    int P;
+    int nthreads;
+    pp_ithread *threads;
+    int nkeys;           /* interned object keys                           */
+    char **keys;
+    int *key_parties;    /* barrier parties per key                        */
+    long double **totals;/* [func][loop index]: body iterations            */
+    double work_ns;      /* sum of all WORK                                */
+    int approx;          /* some sums were sampled, not enumerated         */
+    int nteams;
+    int *team_size;
+} pp_instance;
+
+/* Unroll the model at the current parameter values for P processors.
+ * Returns 0 or -1 with a message (recursion too deep, a hang-prone
+ * structure, too many actions). */
+int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *err, size_t errlen);
+void pp_instance_free(pp_instance *in);
+
+/* The team size / thread count the model gives at P, and the P that the
+ * run had. */
+long pp_prog_team_size(const pp_prog *m, int P);
+/* Set the parameter that fixes the thread count (pthreads) for P. */
+void pp_prog_apply_P(pp_prog *m, int P);
+
+#endif

@@ -1,0 +1,85 @@
+/* record.h - a run's record (docs/record-format.md), read and checked.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#ifndef PERFPRED_RECORD_H
+#define PERFPRED_RECORD_H
+
+#include <stdint.h>
+#include "desc.h"
+
+typedef struct {
+    int func, slot;
+    int64_t delta;
+} pp_rdelta;
+
+typedef struct {
+    int thread, n, func, site;    /* func = -1 for runtime events         */
+    pp_evkind kind;
+    uint64_t t0, t1;
+    uint64_t obj;
+    int child, team, tid, nthreads;
+    long result;
+    int ndelta;
+    pp_rdelta *delta;
+} pp_rev;
+
+typedef enum { PP_T_MAIN, PP_T_PTHREAD, PP_T_OMP, PP_T_OTHER } pp_tkind;
+
+typedef struct {
+    int id;
+    pp_tkind kind;
+    int parent;
+    int site_func, site_id;       /* pthread: creating event site         */
+    int order;
+    long arg;
+    int nthreads;
+    uint64_t start, end;
+    uint64_t **counts;            /* [func][slot], NULL when no count line */
+    int nev;                      /* its events, in order                 */
+    pp_rev **ev;
+    uint64_t tail_t;
+    int ntail;
+    pp_rdelta *tail;
+} pp_rthread;
+
+typedef struct {
+    char *name;
+    long value;
+} pp_rgparam;
+
+typedef struct {
+    int func, id;
+    long value, count, first, last, min, max;
+} pp_rparam;
+
+typedef struct {
+    char *path;                   /* the record file                      */
+    char *program;                /* the executable                       */
+    int argc;
+    char **argv;
+    int nenv;
+    char **env;                   /* "NAME=value"                         */
+    int nfuncs;
+    pp_dfunc *funcs;
+    int ngparams;
+    pp_rgparam *gparams;
+    int nparams;
+    pp_rparam *params;
+    int nthreads;
+    pp_rthread *threads;          /* indexed by thread id                 */
+    long nevents;
+    pp_rev *events;
+} pp_record;
+
+/* Read and check a record.  On error returns -1 and writes one line
+ * "FILE:LINE: what" to err. */
+int pp_record_load(const char *path, pp_record *r, char *err, size_t errlen);
+void pp_record_free(pp_record *r);
+
+int pp_record_func_index(const pp_record *r, const char *name);
+/* Total of one counter slot over all threads. */
+uint64_t pp_record_slot_total(const pp_record *r, int func, int slot);
+uint64_t pp_record_slot_thread(const pp_record *r, int thread, int func, int slot);
+
+#endif

@@ -1,0 +1,220 @@
+/* scale.c - search the problem size that holds an efficiency, and build the
+ * scalability tables (see scale.h).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "scale.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define S_MAX 1000000000L
+
+typedef struct {
+    pp_prog *m;
+    const pp_machine *mach;
+    pp_scale_kind kind;
+    const int *sp;
+    int nsp;
+    long *base;
+} path;
+
+static void set_path(path *p, long s)
+{
+    long b0 = p->base[0] > 0 ? p->base[0] : 1;
+    for (int i = 0; i < p->nsp; i++) {
+        long v = i == 0 ? s : lround((double)s * (double)p->base[i] / (double)b0);
+        p->m->params[p->sp[i]].value = v;
+        /* parameters that share a name move together */
+        for (int j = 0; j < p->m->nparams; j++)
+            if (j != p->sp[i] && strcmp(p->m->params[j].name, p->m->params[p->sp[i]].name) == 0)
+                p->m->params[j].value = v;
+    }
+}
+
+/* Efficiency at s; 1 on success, 0 when the instance is too large or
+ * fails (treated as unreachable), -1 on a hang (an error to report). */
+static int eff_at(path *p, long s, int P, double *eff, double *lat, char *err, size_t errlen)
+{
+    set_path(p, s);
+    pp_metrics mt;
+    char e2[512];
+    if (pp_predict(p->m, p->mach, P, &mt, e2, sizeof e2)) {
+        if (strstr(e2, "hangs")) {
+            snprintf(err, errlen, "%s", e2);
+            return -1;
+        }
+        return 0;
+    }
+    *eff = p->kind == PP_SCALE_ALGORITHMIC ? mt.Ea : mt.E;
+    *lat = p->kind == PP_SCALE_ALGORITHMIC ? mt.La : mt.L;
+    return 1;
+}
+
+/* Smallest s with eff(s) >= target; returns 1 found, 0 unreachable, -1 error. */
+static int search(path *p, int P, double target, long *s_out, double *eff_out, double *lat_out, char *err,
+                  size_t errlen)
+{
+    long s = p->base[0] > 0 ? p->base[0] : 1;
+    double e, l;
+    int r = eff_at(p, s, P, &e, &l, err, errlen);
+    if (r < 0)
+        return -1;
+    long lo, hi;
+    double ehi = 0, lhi = 0;
+    if (r == 1 && e >= target) {
+        hi = s;
+        ehi = e;
+        lhi = l;
+        lo = 0;
+        while (hi > 1) {
+            long t = hi / 2;
+            r = eff_at(p, t, P, &e, &l, err, errlen);
+            if (r < 0)
+                return -1;
+            if (r == 1 && e >= target) {
+                hi = t;
+                ehi = e;
+                lhi = l;
+            } else {
+                lo = t;
+                break;
+            }
+        }
+        if (hi == 1) {
+            *s_out = 1;
+            *eff_out = ehi;
+            *lat_out = lhi;
+            return 1;
+        }
+    } else {
+        lo = s;
+        for (;;) {
+            if (lo > S_MAX / 2)
+                return 0;
+            long t = lo * 2;
+            r = eff_at(p, t, P, &e, &l, err, errlen);
+            if (r < 0)
+                return -1;
+            if (r == 0)
+                return 0;   /* too large to instantiate before reaching it */
+            if (e >= target) {
+                hi = t;
+                ehi = e;
+                lhi = l;
+                break;
+            }
+            lo = t;
+        }
+    }
+    while (hi - lo > 1) {
+        long mid = lo + (hi - lo) / 2;
+        r = eff_at(p, mid, P, &e, &l, err, errlen);
+        if (r < 0)
+            return -1;
+        if (r == 1 && e >= target) {
+            hi = mid;
+            ehi = e;
+            lhi = l;
+        } else
+            lo = mid;
+    }
+    *s_out = hi;
+    *eff_out = ehi;
+    *lat_out = lhi;
+    return 1;
+}
+
+int pp_scale_compute(pp_prog *m, const pp_machine *mach, pp_scale_kind kind, double target,
+                     const int *scale_param, int nscale, const int *P, int nP, pp_scale_table *out,
+                     pp_progress_fn progress, void *pctx, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = kind;
+    out->target = target;
+    out->nP = nP;
+    out->nscale = nscale;
+    out->P = malloc(sizeof(int) * (size_t)nP);
+    out->scale_param = malloc(sizeof(int) * (size_t)nscale);
+    out->found = calloc((size_t)nP, sizeof(int));
+    out->chi = calloc((size_t)nP, sizeof(long *));
+    out->latency = calloc((size_t)nP, sizeof(double));
+    out->eff = calloc((size_t)nP, sizeof(double));
+    out->scale = calloc((size_t)nP, sizeof(double *));
+    long *base = malloc(sizeof(long) * (size_t)nscale);
+    if (!out->P || !out->scale_param || !out->found || !out->chi || !out->latency || !out->eff ||
+        !out->scale || !base) {
+        free(base);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    memcpy(out->P, P, sizeof(int) * (size_t)nP);
+    memcpy(out->scale_param, scale_param, sizeof(int) * (size_t)nscale);
+    for (int i = 0; i < nscale; i++)
+        base[i] = m->params[scale_param[i]].recorded;
+    path p = {m, mach, kind, scale_param, nscale, base};
+    int rc = 0;
+    for (int i = 0; i < nP && rc == 0; i++) {
+        if (progress)
+            progress(pctx, kind == PP_SCALE_ALGORITHMIC ? "algorithmic table" : "combination table", i, nP);
+        out->chi[i] = calloc((size_t)nscale, sizeof(long));
+        out->scale[i] = malloc(sizeof(double) * (size_t)nP);
+        if (!out->chi[i] || !out->scale[i]) {
+            snprintf(err, errlen, "out of memory");
+            rc = -1;
+            break;
+        }
+        long s;
+        int r = search(&p, P[i], target, &s, &out->eff[i], &out->latency[i], err, errlen);
+        pp_prog_reset(m);
+        if (r < 0) {
+            rc = -1;
+            break;
+        }
+        out->found[i] = r == 1;
+        if (r == 1) {
+            set_path(&p, s);
+            for (int k = 0; k < nscale; k++)
+                out->chi[i][k] = m->params[scale_param[k]].value;
+            pp_prog_reset(m);
+        }
+    }
+    if (progress)
+        progress(pctx, NULL, nP, nP);
+    for (int i = 0; rc == 0 && i < nP; i++)
+        for (int j = 0; j < nP; j++) {
+            double v = NAN;
+            if (j >= i && out->found[i] && out->found[j]) {
+                if (i == j)
+                    v = 1.0;
+                else if (out->latency[j] > 0)
+                    v = out->latency[i] / out->latency[j];
+            }
+            out->scale[i][j] = v;
+        }
+    free(base);
+    pp_prog_reset(m);
+    if (rc)
+        pp_scale_free(out);
+    return rc;
+}
+
+void pp_scale_free(pp_scale_table *t)
+{
+    for (int i = 0; i < t->nP; i++) {
+        if (t->chi)
+            free(t->chi[i]);
+        if (t->scale)
+            free(t->scale[i]);
+    }
+    free(t->chi);
+    free(t->scale);
+    free(t->P);
+    free(t->scale_param);
+    free(t->found);
+    free(t->latency);
+    free(t->eff);
+    memset(t, 0, sizeof *t);
+}

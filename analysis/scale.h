@@ -1,0 +1,40 @@
+/* scale.h - the scalability tables of Zhang & Xu (eqs. 8, 9): for each P
+ * the problem size chi_P on the scaling path that holds the target
+ * efficiency, and Scale(P, P') = L(chi_P, P) / L(chi_P', P').
+ *
+ * The scaling path: the parameters named by --scale grow together with
+ * the ratios they had in the run (one of them, the first, is the search
+ * variable s; the others are round(s * recorded_i / recorded_first));
+ * every other parameter keeps its recorded value.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#ifndef PERFPRED_SCALE_H
+#define PERFPRED_SCALE_H
+
+#include "metrics.h"
+
+typedef enum { PP_SCALE_ALGORITHMIC, PP_SCALE_COMBINATION } pp_scale_kind;
+
+typedef struct {
+    pp_scale_kind kind;
+    double target;
+    int nP;
+    int *P;
+    int nscale;
+    int *scale_param;     /* parameter indices on the path                */
+    int *found;           /* per P: the efficiency was reached            */
+    long **chi;           /* per P: value of each scaled parameter        */
+    double *latency;      /* per P: L_a or L at chi_P (ns)                */
+    double *eff;          /* per P: the efficiency reached at chi_P       */
+    double **scale;       /* [i][j], j >= i; NAN where undefined          */
+} pp_scale_table;
+
+typedef void (*pp_progress_fn)(void *ctx, const char *what, int done, int total);
+
+int pp_scale_compute(pp_prog *m, const pp_machine *mach, pp_scale_kind kind, double target,
+                     const int *scale_param, int nscale, const int *P, int nP,
+                     pp_scale_table *out, pp_progress_fn progress, void *pctx, char *err, size_t errlen);
+void pp_scale_free(pp_scale_table *t);
+
+#endif

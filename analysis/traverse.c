@@ -1,0 +1,459 @@
+/* traverse.c - discrete-event traversal of a thread graph (see
+ * traverse.h): Parashar's interpretation algorithm with one global clock.
+ * The runnable thread with the smallest clock always moves next, one
+ * action at a time, so synchronisation is resolved in time order (the
+ * first thread to reach a held lock is the first to get it).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "traverse.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TS_RUN, TS_BLOCKED, TS_DONE };
+
+typedef struct {
+    int n, cap;
+    int *v;
+} ilist;
+
+static int ilist_push(ilist *l, int x)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 8;
+        int *nv = realloc(l->v, sizeof *nv * (size_t)cap);
+        if (!nv)
+            return -1;
+        l->v = nv;
+        l->cap = cap;
+    }
+    l->v[l->n++] = x;
+    return 0;
+}
+
+typedef struct {
+    int forked, done_count, master;
+    double fork_time, done_max;
+    ilist waiters;
+} team_st;
+
+typedef struct {
+    int arrived;
+    double tmax;
+    ilist waiters;
+    int owner;            /* locks */
+    ilist queue;
+    int qhead;
+} obj_st;
+
+typedef struct {
+    const pp_prog *m;
+    const pp_instance *in;
+    const pp_machine *mach;
+    double *clock, *blocked_at;
+    int *pc, *state;
+    int *heap, nheap;
+    int *created;
+    double *create_time, *done_time;
+    ilist *joiners;
+    team_st *teams;
+    obj_st *objs;
+    int active;
+    pp_trav *out;
+} tctx;
+
+/* ---- binary heap of runnable threads by clock -------------------------- */
+
+static int less(const tctx *c, int a, int b)
+{
+    return c->clock[a] < c->clock[b] || (c->clock[a] == c->clock[b] && a < b);
+}
+
+static void heap_push(tctx *c, int t)
+{
+    int i = c->nheap++;
+    c->heap[i] = t;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!less(c, c->heap[i], c->heap[p]))
+            break;
+        int x = c->heap[i];
+        c->heap[i] = c->heap[p];
+        c->heap[p] = x;
+        i = p;
+    }
+}
+
+static int heap_pop(tctx *c)
+{
+    int top = c->heap[0];
+    c->heap[0] = c->heap[--c->nheap];
+    int i = 0;
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, s = i;
+        if (l < c->nheap && less(c, c->heap[l], c->heap[s]))
+            s = l;
+        if (r < c->nheap && less(c, c->heap[r], c->heap[s]))
+            s = r;
+        if (s == i)
+            break;
+        int x = c->heap[i];
+        c->heap[i] = c->heap[s];
+        c->heap[s] = x;
+        i = s;
+    }
+    return top;
+}
+
+static void block(tctx *c, int t)
+{
+    c->state[t] = TS_BLOCKED;
+    c->blocked_at[t] = c->clock[t];
+    c->active--;
+}
+
+/* Wake t at time `at` (its action is then done: pc advances). */
+static void wake(tctx *c, int t, double at)
+{
+    if (at > c->clock[t])
+        c->clock[t] = at;
+    c->out->wait[t] += c->clock[t] - c->blocked_at[t];
+    c->state[t] = TS_RUN;
+    c->pc[t]++;
+    c->active++;
+    heap_push(c, t);
+}
+
+static double cost(const tctx *c, double ns, int t)
+{
+    if (!c->mach)
+        return 0;
+    c->out->sync[t] += ns;
+    return ns;
+}
+
+static const char *site_where(const tctx *c, const pp_action *a, char *buf, size_t n)
+{
+    if (a->func < 0 || a->func >= c->m->nfuncs) {
+        snprintf(buf, n, "?");
+        return buf;
+    }
+    const pp_dfunc *d = c->m->funcs[a->func].d;
+    const pp_devent *ev = pp_desc_event(d, a->site);
+    snprintf(buf, n, "%s:%d (%s)", d->file ? d->file : "?", ev ? ev->line : d->line, d->name);
+    return buf;
+}
+
+static const char *akind_name(pp_akind k)
+{
+    static const char *const names[] = {"work", "fork", "team start", "team end", "join of the team",
+                                        "create", "start", "pthread_join", "barrier", "lock", "unlock",
+                                        "loop", "loop end", "loop"};
+    return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
+}
+
+static void report_hang(tctx *c, char *err, size_t errlen)
+{
+    size_t len = (size_t)snprintf(err, errlen, "the thread graph hangs (deadlock): ");
+    int shown = 0;
+    for (int t = 0; t < c->in->nthreads && len < errlen; t++) {
+        if (c->state[t] != TS_BLOCKED)
+            continue;
+        if (shown == 6) {
+            len += (size_t)snprintf(err + len, errlen - len, "; ...");
+            break;
+        }
+        const pp_action *a = &c->in->threads[t].act[c->pc[t]];
+        char where[200];
+        const char *obj = (a->kind == PP_A_BARRIER || a->kind == PP_A_LOCK) && a->key >= 0 &&
+                                  a->key < c->in->nkeys ? c->in->keys[a->key] : NULL;
+        len += (size_t)snprintf(err + len, errlen - len, "%sthread %d waits in %s%s%s%s at %s",
+                                shown ? "; " : "", t, akind_name(a->kind), obj ? " on '" : "",
+                                obj ? obj : "", obj ? "'" : "", site_where(c, a, where, sizeof where));
+        if (a->kind == PP_A_BARRIER && len < errlen)
+            len += (size_t)snprintf(err + len, errlen - len, " (%d of %d parties arrived)",
+                                    c->objs[a->key].arrived, a->n);
+        shown++;
+    }
+}
+
+/* Process one action of thread t. Returns 0, or -1 on an internal error. */
+static int step(tctx *c, int t)
+{
+    const pp_ithread *th = &c->in->threads[t];
+    if (c->pc[t] >= th->nact) {
+        c->state[t] = TS_DONE;
+        c->active--;
+        c->done_time[t] = c->clock[t];
+        c->out->finish[t] = c->clock[t];
+        for (int i = 0; i < c->joiners[t].n; i++) {
+            int j = c->joiners[t].v[i];
+            wake(c, j, c->clock[t] + cost(c, c->mach ? pp_machine_join_ns(c->mach) : 0, j));
+        }
+        return 0;
+    }
+    const pp_action *a = &th->act[c->pc[t]];
+    double now = c->clock[t];
+    switch (a->kind) {
+    case PP_A_LOOP_OPEN:
+    case PP_A_LOOP_CLOSE:
+        c->pc[t]++;
+        heap_push(c, t);
+        return 0;
+    case PP_A_LOOP_WORK:
+    case PP_A_WORK: {
+        double s = c->mach ? pp_machine_compute_scale(c->mach, c->active > 0 ? c->active : 1) : 1.0;
+        c->clock[t] += a->ns * s;
+        c->out->busy[t] += a->ns * s;
+        c->pc[t]++;
+        heap_push(c, t);
+        return 0;
+    }
+    case PP_A_FORK: {
+        team_st *tm = &c->teams[a->key];
+        double half = cost(c, c->mach ? pp_machine_fork_join_ns(c->mach, a->n) / 2 : 0, t);
+        tm->forked = 1;
+        tm->fork_time = now + half;
+        c->clock[t] = now + half;
+        for (int i = 0; i < tm->waiters.n; i++)
+            wake(c, tm->waiters.v[i], tm->fork_time);
+        tm->waiters.n = 0;
+        c->pc[t]++;
+        heap_push(c, t);
+        return 0;
+    }
+    case PP_A_TEAM_WAIT: {
+        team_st *tm = &c->teams[a->key];
+        if (tm->forked) {
+            if (tm->fork_time > now)
+                c->clock[t] = tm->fork_time;
+            c->pc[t]++;
+            heap_push(c, t);
+        } else {
+            block(c, t);
+            return ilist_push(&tm->waiters, t);
+        }
+        return 0;
+    }
+    case PP_A_TEAM_DONE: {
+        team_st *tm = &c->teams[a->key];
+        tm->done_count++;
+        if (now > tm->done_max)
+            tm->done_max = now;
+        c->pc[t]++;
+        heap_push(c, t);
+        if (tm->master >= 0 && tm->done_count >= c->in->team_size[a->key] - 1) {
+            int ms = tm->master;
+            tm->master = -1;
+            double half = cost(c, c->mach ? pp_machine_fork_join_ns(c->mach, c->in->team_size[a->key]) / 2 : 0, ms);
+            double at = tm->done_max > c->blocked_at[ms] ? tm->done_max : c->blocked_at[ms];
+            wake(c, ms, at + half);
+        }
+        return 0;
+    }
+    case PP_A_JOIN_TEAM: {
+        team_st *tm = &c->teams[a->key];
+        if (tm->done_count >= c->in->team_size[a->key] - 1) {
+            double half = cost(c, c->mach ? pp_machine_fork_join_ns(c->mach, a->n) / 2 : 0, t);
+            double at = tm->done_max > now ? tm->done_max : now;
+            c->out->wait[t] += at - now;
+            c->clock[t] = at + half;
+            c->pc[t]++;
+            heap_push(c, t);
+        } else {
+            tm->master = t;
+            block(c, t);
+        }
+        return 0;
+    }
+    case PP_A_CREATE: {
+        int ch = (int)a->key;
+        double cc = cost(c, c->mach ? pp_machine_create_ns(c->mach) : 0, t);
+        c->created[ch] = 1;
+        c->create_time[ch] = now + cc;
+        c->clock[t] = now + cc;
+        if (c->state[ch] == TS_BLOCKED)
+            wake(c, ch, c->create_time[ch]);
+        c->pc[t]++;
+        heap_push(c, t);
+        return 0;
+    }
+    case PP_A_START:
+        if (c->created[t]) {
+            if (c->create_time[t] > now)
+                c->clock[t] = c->create_time[t];
+            c->pc[t]++;
+            heap_push(c, t);
+        } else
+            block(c, t);
+        return 0;
+    case PP_A_JOIN_THREAD: {
+        int ch = (int)a->key;
+        if (c->state[ch] == TS_DONE) {
+            double at = c->done_time[ch] > now ? c->done_time[ch] : now;
+            c->out->wait[t] += at - now;
+            c->clock[t] = at + cost(c, c->mach ? pp_machine_join_ns(c->mach) : 0, t);
+            c->pc[t]++;
+            heap_push(c, t);
+            return 0;
+        }
+        block(c, t);
+        return ilist_push(&c->joiners[ch], t);
+    }
+    case PP_A_BARRIER: {
+        obj_st *o = &c->objs[a->key];
+        o->arrived++;
+        if (now > o->tmax)
+            o->tmax = now;
+        block(c, t);
+        if (ilist_push(&o->waiters, t))
+            return -1;
+        if (o->arrived >= a->n) {
+            int kind = strncmp(c->in->keys[a->key], "team:", 5) == 0 ? PP_SYNC_OMP : PP_SYNC_PTHREAD;
+            double bc = c->mach ? pp_machine_barrier_ns(c->mach, a->n, kind) : 0;
+            double release = o->tmax + bc;
+            for (int i = 0; i < o->waiters.n; i++) {
+                if (c->mach)
+                    c->out->sync[o->waiters.v[i]] += bc;
+                wake(c, o->waiters.v[i], release);
+                /* the barrier cost is not waiting */
+                c->out->wait[o->waiters.v[i]] -= bc;
+            }
+            o->waiters.n = 0;
+            o->arrived = 0;
+            o->tmax = 0;
+        }
+        return 0;
+    }
+    case PP_A_LOCK: {
+        obj_st *o = &c->objs[a->key];
+        if (o->owner < 0) {
+            o->owner = t;
+            c->clock[t] = now + cost(c, c->mach ? pp_machine_lock_ns(c->mach) : 0, t);
+            c->pc[t]++;
+            heap_push(c, t);
+            return 0;
+        }
+        block(c, t);
+        return ilist_push(&o->queue, t);
+    }
+    case PP_A_UNLOCK: {
+        obj_st *o = &c->objs[a->key];
+        o->owner = -1;
+        if (o->qhead < o->queue.n) {
+            int nx = o->queue.v[o->qhead++];
+            o->owner = nx;
+            double hc = c->mach ? pp_machine_handoff_ns(c->mach) + pp_machine_lock_ns(c->mach) : 0;
+            if (c->mach)
+                c->out->sync[nx] += hc;
+            wake(c, nx, now + hc);
+            c->out->wait[nx] -= hc;
+        }
+        c->pc[t]++;
+        heap_push(c, t);
+        return 0;
+    }
+    }
+    return 0;
+}
+
+int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach, pp_trav *out, char *err,
+                size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    int n = in->nthreads;
+    tctx c;
+    memset(&c, 0, sizeof c);
+    c.m = m;
+    c.in = in;
+    c.mach = mach;
+    c.out = out;
+    out->nthreads = n;
+    out->busy = calloc((size_t)n + 1, sizeof(double));
+    out->wait = calloc((size_t)n + 1, sizeof(double));
+    out->sync = calloc((size_t)n + 1, sizeof(double));
+    out->finish = calloc((size_t)n + 1, sizeof(double));
+    c.clock = calloc((size_t)n + 1, sizeof(double));
+    c.blocked_at = calloc((size_t)n + 1, sizeof(double));
+    c.create_time = calloc((size_t)n + 1, sizeof(double));
+    c.done_time = calloc((size_t)n + 1, sizeof(double));
+    c.pc = calloc((size_t)n + 1, sizeof(int));
+    c.state = calloc((size_t)n + 1, sizeof(int));
+    c.heap = calloc((size_t)n + 1, sizeof(int));
+    c.created = calloc((size_t)n + 1, sizeof(int));
+    c.joiners = calloc((size_t)n + 1, sizeof(ilist));
+    c.teams = calloc((size_t)in->nteams + 1, sizeof(team_st));
+    c.objs = calloc((size_t)in->nkeys + 1, sizeof(obj_st));
+    int rc = 0;
+    if (!out->busy || !out->wait || !out->sync || !out->finish || !c.clock || !c.blocked_at ||
+        !c.create_time || !c.done_time || !c.pc || !c.state || !c.heap || !c.created || !c.joiners ||
+        !c.teams || !c.objs) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    for (int i = 0; rc == 0 && i < in->nteams; i++)
+        c.teams[i].master = -1;
+    for (int i = 0; rc == 0 && i < in->nkeys; i++)
+        c.objs[i].owner = -1;
+    if (rc == 0) {
+        /* thread 0 runs; the others wait for their fork or create */
+        for (int t = 0; t < n; t++) {
+            c.state[t] = TS_RUN;
+            c.active++;
+            heap_push(&c, t);
+        }
+        while (c.nheap > 0 && rc == 0) {
+            int t = heap_pop(&c);
+            rc = step(&c, t);
+        }
+        if (rc) {
+            snprintf(err, errlen, "out of memory");
+        } else {
+            for (int t = 0; t < n; t++)
+                if (c.state[t] != TS_DONE) {
+                    report_hang(&c, err, errlen);
+                    rc = -1;
+                    break;
+                }
+        }
+    }
+    if (rc == 0) {
+        for (int t = 0; t < n; t++) {
+            if (out->finish[t] > out->time)
+                out->time = out->finish[t];
+            if (out->wait[t] < 0)
+                out->wait[t] = 0;
+            out->total_busy += out->busy[t];
+            out->total_wait += out->wait[t];
+            out->total_sync += out->sync[t];
+        }
+    }
+    free(c.clock); free(c.blocked_at); free(c.create_time); free(c.done_time);
+    free(c.pc); free(c.state); free(c.heap); free(c.created);
+    for (int t = 0; c.joiners && t < n; t++)
+        free(c.joiners[t].v);
+    free(c.joiners);
+    for (int i = 0; c.teams && i < in->nteams; i++)
+        free(c.teams[i].waiters.v);
+    free(c.teams);
+    for (int i = 0; c.objs && i < in->nkeys; i++) {
+        free(c.objs[i].waiters.v);
+        free(c.objs[i].queue.v);
+    }
+    free(c.objs);
+    if (rc)
+        pp_trav_free(out);
+    return rc;
+}
+
+void pp_trav_free(pp_trav *t)
+{
+    free(t->busy);
+    free(t->wait);
+    free(t->sync);
+    free(t->finish);
+    memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,522 @@
+/* perfpred: decls the plugin creates (TLS counter arrays, descriptor
+ * records in section __pp_desc, global descriptors in __pp_gdesc, the
+ * runtime entry points and event wrappers), the counter-update code, and
+ * the small text helpers.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "pp.h"
+
+#define PP_ABI_VERSION 1
+#define PP_MAX_WRAP 64
+
+/* Trees cached for the whole translation unit; rooted for the garbage
+   collector by pp_register_roots (a plugin cannot run gengtype).  */
+static GTY(()) tree fdesc_type;
+static GTY(()) tree gdesc_type;
+static GTY(()) tree register_decl;
+static GTY(()) tree param_decl;
+static GTY(()) tree wrap_decls[PP_MAX_WRAP];
+static GTY(()) tree emitted_globals;   /* TREE_LIST of globals described */
+
+static const struct ggc_root_tab pp_roots[] = {
+  { &fdesc_type, 1, sizeof (fdesc_type), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  { &gdesc_type, 1, sizeof (gdesc_type), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  { &register_decl, 1, sizeof (register_decl), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  { &param_decl, 1, sizeof (param_decl), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  { &wrap_decls[0], PP_MAX_WRAP, sizeof (wrap_decls[0]), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  { &emitted_globals, 1, sizeof (emitted_globals), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  LAST_GGC_ROOT_TAB
+};
+
+void
+pp_register_roots (const char *plugin_name)
+{
+  register_callback (plugin_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+		     (void *) pp_roots);
+}
+
+std::string
+pp_fmt (const char *fmt, ...)
+{
+  char buf[512];
+  va_list ap;
+  va_start (ap, fmt);
+  int n = vsnprintf (buf, sizeof buf, fmt, ap);
+  va_end (ap);
+  if (n < (int) sizeof buf)
+    return buf;
+  std::string s (n + 1, '\0');
+  va_start (ap, fmt);
+  vsnprintf (&s[0], n + 1, fmt, ap);
+  va_end (ap);
+  s.resize (n);
+  return s;
+}
+
+/* A name as a bare token when it is one, else a quoted string.  */
+std::string
+pp_qname (const char *s)
+{
+  bool bare = *s != 0;
+  for (const char *p = s; *p; p++)
+    if (*p <= ' ' || *p == '(' || *p == ')' || *p == '"' || *p == '\\'
+	|| *p == '=' || (unsigned char) *p >= 127)
+      bare = false;
+  if (bare)
+    return s;
+  std::string r = "\"";
+  for (const char *p = s; *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+	r += '\\';
+      r += *p;
+    }
+  return r + "\"";
+}
+
+int
+pp_line (location_t loc)
+{
+  if (loc == UNKNOWN_LOCATION)
+    return 0;
+  return expand_location (loc).line;
+}
+
+int
+pp_stmt_line (gimple *stmt)
+{
+  if (!stmt || !gimple_has_location (stmt))
+    return 0;
+  return pp_line (gimple_location (stmt));
+}
+
+int
+pp_pos (pp_fn *f, basic_block bb)
+{
+  std::map<int, int>::iterator it = f->bb_pos.find (bb->index);
+  return it == f->bb_pos.end () ? -1 : it->second;
+}
+
+void
+pp_add_edge (pp_fn *f, edge e, int slot, tree val)
+{
+  pp_act a = {};
+  a.kind = PP_ACT_EDGE;
+  a.e = e;
+  a.slot = slot;
+  a.val = val;
+  f->acts.push_back (a);
+}
+
+void
+pp_add_head (pp_fn *f, basic_block bb, int slot)
+{
+  pp_act a = {};
+  a.kind = PP_ACT_HEAD;
+  a.bb = bb;
+  a.slot = slot;
+  f->acts.push_back (a);
+}
+
+void
+pp_add_stmt (pp_fn *f, gimple *stmt, int slot)
+{
+  pp_act a = {};
+  a.kind = PP_ACT_STMT;
+  a.stmt = stmt;
+  a.slot = slot;
+  f->acts.push_back (a);
+}
+
+/* ---------------------------------------------------------------- types */
+
+static tree
+const_char_ptr (void)
+{
+  return build_pointer_type (build_qualified_type (char_type_node,
+						   TYPE_QUAL_CONST));
+}
+
+/* FIELDS in declaration order; finish_builtin_struct wants them reversed.  */
+static tree
+make_struct (const char *name, const char **names, tree *types, int n)
+{
+  tree type = make_node (RECORD_TYPE);
+  tree chain = NULL_TREE;
+  for (int i = 0; i < n; i++)
+    {
+      tree fld = build_decl (BUILTINS_LOCATION, FIELD_DECL,
+			     get_identifier (names[i]), types[i]);
+      DECL_CHAIN (fld) = chain;
+      chain = fld;
+    }
+  finish_builtin_struct (type, name, chain, NULL_TREE);
+  return type;
+}
+
+static void
+build_types (void)
+{
+  if (fdesc_type)
+    return;
+  {
+    const char *n[] = { "version", "nslots", "text", "name", "file" };
+    tree t[] = { unsigned_type_node, unsigned_type_node, const_char_ptr (),
+		 const_char_ptr (), const_char_ptr () };
+    fdesc_type = make_struct ("pp_fdesc", n, t, 5);
+  }
+  {
+    const char *n[] = { "version", "size", "is_signed", "pad", "name", "addr" };
+    tree t[] = { unsigned_type_node, unsigned_type_node, unsigned_type_node,
+		 unsigned_type_node, const_char_ptr (), const_ptr_type_node };
+    gdesc_type = make_struct ("pp_gdesc", n, t, 6);
+  }
+}
+
+/* A runtime entry point or wrapper: external, public, and with its
+   assembler name set by hand (LTO streams assembler names; decls created
+   this late do not get one otherwise).  */
+static tree
+make_fn (const char *name, tree type, bool leaf)
+{
+  tree decl = build_fn_decl (name, type);
+  TREE_PUBLIC (decl) = 1;
+  DECL_EXTERNAL (decl) = 1;
+  DECL_ARTIFICIAL (decl) = 1;
+  TREE_NOTHROW (decl) = 1;
+  if (leaf)
+    DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("leaf"), NULL_TREE,
+					DECL_ATTRIBUTES (decl));
+  DECL_ASSEMBLER_NAME (decl);
+  return decl;
+}
+
+static void
+build_runtime_decls (void)
+{
+  build_types ();
+  if (register_decl)
+    return;
+  tree cnt_ptr = build_pointer_type (long_long_unsigned_type_node);
+  register_decl = make_fn ("__pp_register",
+			   build_function_type_list (void_type_node,
+						     const_ptr_type_node,
+						     cnt_ptr, NULL_TREE),
+			   true);
+  param_decl = make_fn ("__pp_param",
+			build_function_type_list (void_type_node,
+						  const_ptr_type_node,
+						  unsigned_type_node,
+						  long_long_integer_type_node,
+						  NULL_TREE),
+			true);
+}
+
+/* __pp_w_NAME (const struct pp_fdesc *, uint32_t site, ORIGINAL ARGS...),
+   built from the original callee's prototype.  NULL when the original is
+   unprototyped or variadic.  */
+tree
+pp_wrapper_decl (int idx, tree orig)
+{
+  if (idx < 0 || idx >= PP_MAX_WRAP)
+    return NULL_TREE;
+  if (wrap_decls[idx])
+    return wrap_decls[idx];
+  tree type = TREE_TYPE (orig);
+  if (!prototype_p (type) || stdarg_p (type))
+    return NULL_TREE;
+  tree args = tree_cons (NULL_TREE, const_ptr_type_node,
+			 tree_cons (NULL_TREE, unsigned_type_node,
+				    TYPE_ARG_TYPES (type)));
+  tree ntype = build_function_type (TREE_TYPE (type), args);
+  std::string name = std::string ("__pp_w_") + pp_event_name (idx);
+  tree decl = make_fn (name.c_str (), ntype, false);
+  TREE_NOTHROW (decl) = TREE_NOTHROW (orig);
+  wrap_decls[idx] = decl;
+  return decl;
+}
+
+/* ---------------------------------------------------------------- decls */
+
+static void
+static_artificial (tree decl)
+{
+  TREE_STATIC (decl) = 1;
+  TREE_PUBLIC (decl) = 0;
+  DECL_EXTERNAL (decl) = 0;
+  DECL_ARTIFICIAL (decl) = 1;
+  DECL_IGNORED_P (decl) = 1;     /* no DWARF: -g must not change anything */
+  TREE_USED (decl) = 1;
+  TREE_ADDRESSABLE (decl) = 1;
+  DECL_CONTEXT (decl) = NULL_TREE;
+}
+
+static unsigned pp_decl_counter;
+
+void
+pp_create_decls (pp_fn *f)
+{
+  build_runtime_decls ();
+  char *name;
+  unsigned n = pp_decl_counter++;
+
+  tree atype = build_array_type_nelts (long_long_unsigned_type_node,
+				       f->nslots);
+  ASM_FORMAT_PRIVATE_NAME (name, "__pp_cnt", n);
+  f->cnt_decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
+			    get_identifier (name), atype);
+  static_artificial (f->cnt_decl);
+  set_decl_tls_model (f->cnt_decl, decl_default_tls_model (f->cnt_decl));
+  DECL_ASSEMBLER_NAME (f->cnt_decl);
+  varpool_node::finalize_decl (f->cnt_decl);
+
+  ASM_FORMAT_PRIVATE_NAME (name, "__pp_desc", n);
+  f->desc_decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
+			     get_identifier (name), fdesc_type);
+  static_artificial (f->desc_decl);
+  DECL_PRESERVE_P (f->desc_decl) = 1;
+  set_decl_section_name (f->desc_decl, "__pp_desc");
+  /* Pin the alignment: x86-64 raises statics of 32 bytes or more to 32,
+     which would put padding between the records of the section.  */
+  SET_DECL_ALIGN (f->desc_decl, TYPE_ALIGN (fdesc_type));
+  DECL_USER_ALIGN (f->desc_decl) = 1;
+  DECL_ASSEMBLER_NAME (f->desc_decl);
+}
+
+static tree
+str_lit (const char *s)
+{
+  return fold_convert (const_char_ptr (),
+		       build_string_literal (strlen (s) + 1, s));
+}
+
+void
+pp_finish_desc (pp_fn *f, const std::string &text)
+{
+  vec<constructor_elt, va_gc> *v = NULL;
+  tree fld = TYPE_FIELDS (fdesc_type);
+  CONSTRUCTOR_APPEND_ELT (v, fld, build_int_cst (unsigned_type_node,
+						 PP_ABI_VERSION));
+  fld = DECL_CHAIN (fld);
+  CONSTRUCTOR_APPEND_ELT (v, fld, build_int_cst (unsigned_type_node,
+						 f->nslots));
+  fld = DECL_CHAIN (fld);
+  CONSTRUCTOR_APPEND_ELT (v, fld, str_lit (text.c_str ()));
+  fld = DECL_CHAIN (fld);
+  CONSTRUCTOR_APPEND_ELT (v, fld, str_lit (f->asm_name));
+  fld = DECL_CHAIN (fld);
+  CONSTRUCTOR_APPEND_ELT (v, fld, str_lit (main_input_filename
+					   ? main_input_filename : "?"));
+  DECL_INITIAL (f->desc_decl) = build_constructor (fdesc_type, v);
+  TREE_CONSTANT (DECL_INITIAL (f->desc_decl)) = 1;
+  TREE_STATIC (DECL_INITIAL (f->desc_decl)) = 1;
+  varpool_node::finalize_decl (f->desc_decl);
+}
+
+/* One struct pp_gdesc per global named in an expression (once per
+   translation unit).  */
+void
+pp_emit_global (tree g)
+{
+  build_types ();
+  for (tree l = emitted_globals; l; l = TREE_CHAIN (l))
+    if (TREE_VALUE (l) == g)
+      return;
+  emitted_globals = tree_cons (NULL_TREE, g, emitted_globals);
+  char *name;
+  ASM_FORMAT_PRIVATE_NAME (name, "__pp_gdesc", pp_decl_counter++);
+  tree d = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
+		       gdesc_type);
+  static_artificial (d);
+  DECL_PRESERVE_P (d) = 1;
+  set_decl_section_name (d, "__pp_gdesc");
+  SET_DECL_ALIGN (d, TYPE_ALIGN (gdesc_type));
+  DECL_USER_ALIGN (d) = 1;
+  TREE_ADDRESSABLE (g) = 1;
+  vec<constructor_elt, va_gc> *v = NULL;
+  tree fld = TYPE_FIELDS (gdesc_type);
+  unsigned vals[4] = { PP_ABI_VERSION,
+		       (unsigned) int_size_in_bytes (TREE_TYPE (g)),
+		       TYPE_UNSIGNED (TREE_TYPE (g)) ? 0u : 1u, 0 };
+  for (int i = 0; i < 4; i++, fld = DECL_CHAIN (fld))
+    CONSTRUCTOR_APPEND_ELT (v, fld, build_int_cst (unsigned_type_node,
+						   vals[i]));
+  CONSTRUCTOR_APPEND_ELT (v, fld, str_lit (pp_decl_name (g)));
+  fld = DECL_CHAIN (fld);
+  CONSTRUCTOR_APPEND_ELT (v, fld, fold_convert (const_ptr_type_node,
+						build_fold_addr_expr (g)));
+  DECL_INITIAL (d) = build_constructor (gdesc_type, v);
+  TREE_CONSTANT (DECL_INITIAL (d)) = 1;
+  TREE_STATIC (DECL_INITIAL (d)) = 1;
+  DECL_ASSEMBLER_NAME (d);
+  varpool_node::finalize_decl (d);
+}
+
+/* ---------------------------------------------------------------- code */
+
+static tree
+cnt_ref (pp_fn *f, int slot)
+{
+  return build4 (ARRAY_REF, long_long_unsigned_type_node, f->cnt_decl,
+		 build_int_cst (integer_type_node, slot), NULL_TREE, NULL_TREE);
+}
+
+/* cnt[slot] += VAL (1 when VAL is NULL), as a sequence.  */
+static gimple_seq
+inc_seq (pp_fn *f, int slot, tree val)
+{
+  gimple_seq seq = NULL;
+  tree type = long_long_unsigned_type_node;
+  tree add;
+  if (val)
+    add = force_gimple_operand (fold_convert (type, unshare_expr (val)), &seq,
+				true, NULL_TREE);
+  else
+    add = build_int_cst (type, 1);
+  tree t1 = make_temp_ssa_name (type, NULL, "PP");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (t1, cnt_ref (f, slot)));
+  tree t2 = make_temp_ssa_name (type, NULL, "PP");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (t2, PLUS_EXPR, t1, add));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (cnt_ref (f, slot), t2));
+  return seq;
+}
+
+static tree
+desc_addr (pp_fn *f)
+{
+  return build_fold_addr_expr (f->desc_decl);
+}
+
+static void
+apply_param (pp_fn *f, pp_act &a)
+{
+  gimple_seq seq = NULL;
+  tree v = force_gimple_operand (fold_convert (long_long_integer_type_node,
+					       a.val),
+				 &seq, true, NULL_TREE);
+  gcall *call = gimple_build_call (param_decl, 3, desc_addr (f),
+				   build_int_cst (unsigned_type_node, a.site),
+				   v);
+  gimple_seq_add_stmt (&seq, call);
+  if (a.stmt)
+    {
+      gimple_stmt_iterator gsi = gsi_for_stmt (a.stmt);
+      gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+    }
+  else
+    {
+      gimple_stmt_iterator gsi = gsi_after_labels (a.bb);
+      gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+    }
+}
+
+static void
+apply_wrap (pp_fn *f, pp_act &a)
+{
+  gcall *old = as_a<gcall *> (a.stmt);
+  tree w = pp_wrapper_decl (a.wrap, gimple_call_fndecl (old));
+  if (!w)
+    return;
+  auto_vec<tree> args;
+  args.safe_push (desc_addr (f));
+  args.safe_push (build_int_cst (unsigned_type_node, a.site));
+  for (unsigned i = 0; i < gimple_call_num_args (old); i++)
+    args.safe_push (gimple_call_arg (old, i));
+  gcall *nc = gimple_build_call_vec (w, args);
+  tree lhs = gimple_call_lhs (old);
+  if (lhs)
+    {
+      gimple_call_set_lhs (nc, lhs);
+      if (TREE_CODE (lhs) == SSA_NAME)
+	SSA_NAME_DEF_STMT (lhs) = nc;
+    }
+  gimple_set_location (nc, gimple_location (old));
+  gimple_set_block (nc, gimple_block (old));
+  gimple_call_set_nothrow (nc, gimple_call_nothrow_p (old));
+  gimple_set_vuse (nc, gimple_vuse (old));
+  gimple_set_vdef (nc, gimple_vdef (old));
+  if (gimple_vdef (old) && TREE_CODE (gimple_vdef (old)) == SSA_NAME)
+    SSA_NAME_DEF_STMT (gimple_vdef (old)) = nc;
+  gimple_stmt_iterator gsi = gsi_for_stmt (old);
+  gsi_replace (&gsi, nc, false);
+}
+
+/* At function entry:
+     if (__builtin_expect (cnt[0] == 0, 0))
+       __pp_register (&desc, &cnt[0]);  */
+static void
+insert_registration (pp_fn *f)
+{
+  edge e = single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (f->fun));
+  basic_block cond_bb = split_edge (e);
+  basic_block call_bb = split_edge (single_succ_edge (cond_bb));
+  basic_block join = single_succ (call_bb);
+
+  gimple_seq seq = NULL;
+  tree t = make_temp_ssa_name (long_long_unsigned_type_node, NULL, "PP");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (t, cnt_ref (f, 0)));
+  gimple_seq_add_stmt (&seq, gimple_build_cond (EQ_EXPR, t,
+						build_int_cst (TREE_TYPE (t), 0),
+						NULL_TREE, NULL_TREE));
+  gimple_stmt_iterator gsi = gsi_last_bb (cond_bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+
+  gcall *call = gimple_build_call (register_decl, 2, desc_addr (f),
+				   build_fold_addr_expr (cnt_ref (f, 0)));
+  gsi = gsi_last_bb (call_bb);
+  gsi_insert_after (&gsi, call, GSI_NEW_STMT);
+
+  edge te = single_succ_edge (cond_bb);
+  te->flags &= ~EDGE_FALLTHRU;
+  te->flags |= EDGE_TRUE_VALUE;
+  te->probability = profile_probability::very_unlikely ();
+  edge fe = make_edge (cond_bb, join, EDGE_FALSE_VALUE);
+  fe->probability = te->probability.invert ();
+  if (dom_info_available_p (CDI_DOMINATORS))
+    set_immediate_dominator (CDI_DOMINATORS, join, cond_bb);
+}
+
+void
+pp_apply (pp_fn *f)
+{
+  /* Parameters first (they insert after statements that later actions
+     may replace), then counters, then the call replacements.  */
+  for (size_t i = 0; i < f->acts.size (); i++)
+    if (f->acts[i].kind == PP_ACT_PARAM)
+      apply_param (f, f->acts[i]);
+  for (size_t i = 0; i < f->acts.size (); i++)
+    {
+      pp_act &a = f->acts[i];
+      switch (a.kind)
+	{
+	case PP_ACT_EDGE:
+	  gsi_insert_seq_on_edge (a.e, inc_seq (f, a.slot, a.val));
+	  break;
+	case PP_ACT_HEAD:
+	  {
+	    gimple_stmt_iterator gsi = gsi_after_labels (a.bb);
+	    gsi_insert_seq_before (&gsi, inc_seq (f, a.slot, NULL_TREE),
+				   GSI_SAME_STMT);
+	  }
+	  break;
+	case PP_ACT_STMT:
+	case PP_ACT_WRAP:
+	  {
+	    gimple_stmt_iterator gsi = gsi_for_stmt (a.stmt);
+	    gsi_insert_seq_before (&gsi, inc_seq (f, a.slot, NULL_TREE),
+				   GSI_SAME_STMT);
+	  }
+	  break;
+	default:
+	  break;
+	}
+    }
+  for (size_t i = 0; i < f->acts.size (); i++)
+    if (f->acts[i].kind == PP_ACT_WRAP)
+      apply_wrap (f, f->acts[i]);
+  gsi_commit_edge_inserts ();
+  insert_registration (f);
+  for (size_t i = 0; i < f->globals.size (); i++)
+    pp_emit_global (f->globals[i]);
+}

@@ -1,0 +1,461 @@
+/* perfpred: branch descriptors, event sites (synchronisation calls, which
+ * are replaced by the runtime's __pp_w_NAME wrappers, and inline atomics)
+ * and call sites.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "pp.h"
+
+enum { IMPL_NO, IMPL_YES, IMPL_IF_NO_LOC };
+
+struct pp_event_def
+{
+  const char *name;      /* assembler name of the replaced function */
+  const char *kind;
+  int implicit;
+};
+
+/* docs/runtime-abi.md, "Event wrappers".  */
+static const pp_event_def events[] = {
+  { "pthread_create", "create", IMPL_NO },
+  { "pthread_join", "join", IMPL_NO },
+  { "pthread_barrier_wait", "barrier", IMPL_NO },
+  { "pthread_mutex_lock", "lock", IMPL_NO },
+  { "pthread_mutex_trylock", "lock", IMPL_NO },
+  { "pthread_mutex_unlock", "unlock", IMPL_NO },
+  { "GOMP_parallel", "fork", IMPL_NO },
+  { "GOMP_parallel_loop_static", "fork", IMPL_NO },
+  { "GOMP_parallel_loop_dynamic", "fork", IMPL_NO },
+  { "GOMP_parallel_loop_guided", "fork", IMPL_NO },
+  { "GOMP_parallel_loop_runtime", "fork", IMPL_NO },
+  { "GOMP_parallel_loop_nonmonotonic_dynamic", "fork", IMPL_NO },
+  { "GOMP_parallel_loop_nonmonotonic_guided", "fork", IMPL_NO },
+  { "GOMP_parallel_loop_maybe_nonmonotonic_runtime", "fork", IMPL_NO },
+  { "GOMP_barrier", "barrier", IMPL_IF_NO_LOC },
+  { "GOMP_loop_end", "barrier", IMPL_YES },
+  { "GOMP_loop_end_nowait", "loop_end", IMPL_NO },
+  { "GOMP_critical_start", "lock", IMPL_NO },
+  { "GOMP_critical_name_start", "lock", IMPL_NO },
+  { "GOMP_critical_end", "unlock", IMPL_NO },
+  { "GOMP_critical_name_end", "unlock", IMPL_NO },
+  { "GOMP_atomic_start", "lock", IMPL_NO },
+  { "GOMP_atomic_end", "unlock", IMPL_NO },
+  { "GOMP_single_start", "single", IMPL_NO },
+  { "GOMP_sections_end", "barrier", IMPL_YES },
+};
+#define N_EVENTS (int) (sizeof events / sizeof events[0])
+
+const char *
+pp_event_name (int idx)
+{
+  return events[idx].name;
+}
+
+/* Match by assembler name: the DECL_NAME of the GOMP builtins is
+   __builtin_GOMP_..., their assembler name is the library symbol.  */
+int
+pp_event_index (tree fn)
+{
+  if (!fn)
+    return -1;
+  const char *n = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn));
+  for (int i = 0; i < N_EVENTS; i++)
+    if (strcmp (n, events[i].name) == 0)
+      return i;
+  return -1;
+}
+
+void
+pp_note (pp_fn *f, location_t loc, const char *what, const char *why)
+{
+  if (!pp_verbose)
+    return;
+  int line = pp_line (loc);
+  if (line)
+    fprintf (stderr, "perfpred: %s: uninstrumented %s (line %d): %s\n",
+	     f->asm_name, what, line, why);
+  else
+    fprintf (stderr, "perfpred: %s: uninstrumented %s: %s\n", f->asm_name,
+	     what, why);
+}
+
+/* ------------------------------------------------------- thread starts */
+
+static std::vector<tree> thread_starts;
+static bool thread_starts_done;
+
+/* Functions whose address a pthread_create in this unit takes.  Every
+   function body of the unit is lowered (CFG) before the first one reaches
+   this pass, so one scan at the first function finds them all.  */
+void
+pp_collect_thread_starts (void)
+{
+  if (thread_starts_done)
+    return;
+  thread_starts_done = true;
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION (node)
+    {
+      function *fn = DECL_STRUCT_FUNCTION (node->decl);
+      if (!fn || !fn->cfg)
+	continue;
+      basic_block bb;
+      FOR_EACH_BB_FN (bb, fn)
+	for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	     gsi_next (&gsi))
+	  {
+	    gimple *s = gsi_stmt (gsi);
+	    if (!is_gimple_call (s) || gimple_call_num_args (s) < 3)
+	      continue;
+	    tree fd = gimple_call_fndecl (s);
+	    if (!fd || !DECL_NAME (fd)
+		|| strcmp (IDENTIFIER_POINTER (DECL_NAME (fd)),
+			   "pthread_create") != 0)
+	      continue;
+	    tree a = gimple_call_arg (s, 2);
+	    if (TREE_CODE (a) == ADDR_EXPR
+		&& TREE_CODE (TREE_OPERAND (a, 0)) == FUNCTION_DECL)
+	      thread_starts.push_back (TREE_OPERAND (a, 0));
+	  }
+    }
+}
+
+bool
+pp_is_thread_start (tree fndecl)
+{
+  for (size_t i = 0; i < thread_starts.size (); i++)
+    if (thread_starts[i] == fndecl)
+      return true;
+  return false;
+}
+
+/* ------------------------------------------------------------- helpers */
+
+static std::string
+loop_text (pp_fn *f, basic_block bb)
+{
+  int l = pp_loop_id_of_bb (f, bb);
+  return l < 0 ? std::string ("-") : pp_fmt ("%d", l);
+}
+
+/* Innermost branch of the same loop on one edge of which BB only runs.  */
+static std::string
+guard_text (pp_fn *f, basic_block bb)
+{
+  class loop *l = bb->loop_father;
+  basic_block cur = bb;
+  for (int n = 0; n < 64; n++)
+    {
+      basic_block d = get_immediate_dominator (CDI_DOMINATORS, cur);
+      if (!d || d == ENTRY_BLOCK_PTR_FOR_FN (f->fun) || d->loop_father != l)
+	break;
+      std::map<int, int>::iterator it = f->branch_id.find (d->index);
+      if (it != f->branch_id.end ())
+	{
+	  edge e;
+	  edge_iterator ei;
+	  FOR_EACH_EDGE (e, ei, d->succs)
+	    if (single_pred_p (e->dest)
+		&& dominated_by_p (CDI_DOMINATORS, bb, e->dest))
+	      return pp_fmt (" guard=(%d %c)", it->second,
+			     (e->flags & EDGE_TRUE_VALUE) ? 'T' : 'F');
+	}
+      cur = d;
+    }
+  return "";
+}
+
+/* Line of STMT; compiler-generated GOMP calls have none: borrow the
+   nearest preceding statement's (that is the pragma line).  */
+int
+pp_site_line (gimple *stmt, tree fallback)
+{
+  int line = pp_stmt_line (stmt);
+  if (line)
+    return line;
+  basic_block bb = gimple_bb (stmt);
+  gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+  gsi_prev (&gsi);
+  for (int hops = 0; hops < 8; hops++)
+    {
+      for (; !gsi_end_p (gsi); gsi_prev (&gsi))
+	if (!is_gimple_debug (gsi_stmt (gsi))
+	    && (line = pp_stmt_line (gsi_stmt (gsi))))
+	  return line;
+      if (!single_pred_p (bb) || single_pred (bb)->index < NUM_FIXED_BLOCKS)
+	break;
+      bb = single_pred (bb);
+      gsi = gsi_last_bb (bb);
+    }
+  if (fallback)
+    return pp_line (DECL_SOURCE_LOCATION (fallback));
+  return 0;
+}
+
+static tree
+fn_of_addr (tree a)
+{
+  if (a && TREE_CODE (a) == ADDR_EXPR
+      && TREE_CODE (TREE_OPERAND (a, 0)) == FUNCTION_DECL)
+    return TREE_OPERAND (a, 0);
+  return NULL_TREE;
+}
+
+/* Values the parent stores into the OpenMP data block DATA (&.omp_data_o)
+   before the fork call STMT, in the same block.  */
+static std::string
+fork_data (pp_fn *f, gimple *stmt, tree data)
+{
+  if (!data || TREE_CODE (data) != ADDR_EXPR)
+    return "";
+  tree obj = TREE_OPERAND (data, 0);
+  std::string s;
+  gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+  for (gsi_prev (&gsi); !gsi_end_p (gsi); gsi_prev (&gsi))
+    {
+      gimple *g = gsi_stmt (gsi);
+      if (is_gimple_debug (g) || !gimple_assign_single_p (g))
+	continue;
+      tree lhs = gimple_assign_lhs (g);
+      if (TREE_CODE (lhs) != COMPONENT_REF || TREE_OPERAND (lhs, 0) != obj)
+	continue;
+      tree rhs = gimple_assign_rhs1 (g);
+      std::string v = INTEGRAL_TYPE_P (TREE_TYPE (rhs)) ? pp_trace (f, rhs)
+		      : TREE_CODE (rhs) == ADDR_EXPR ? pp_trace_addr (f, rhs)
+		      : std::string ("?");
+      s = "(" + std::string (pp_decl_name (TREE_OPERAND (lhs, 1))
+			     ? pp_decl_name (TREE_OPERAND (lhs, 1)) : "?")
+	  + " " + v + ")" + (s.empty () ? "" : " ") + s;
+    }
+  return " data=(" + s + ")";
+}
+
+static bool
+is_atomic_builtin (tree fn)
+{
+  if (!fn || !fndecl_built_in_p (fn, BUILT_IN_NORMAL))
+    return false;
+  const char *n = IDENTIFIER_POINTER (DECL_NAME (fn));
+  if (strncmp (n, "__atomic_", 9) != 0 && strncmp (n, "__sync_", 7) != 0)
+    return false;
+  return !strstr (n, "fence") && !strstr (n, "lock_free")
+	 && strcmp (n, "__sync_synchronize") != 0;
+}
+
+/* ------------------------------------------------------------ branches */
+
+static void
+do_branch (pp_fn *f, basic_block bb, gimple *last)
+{
+  edge e;
+  edge_iterator ei;
+  if (loop_outer (bb->loop_father))
+    FOR_EACH_EDGE (e, ei, bb->succs)
+      if (loop_exit_edge_p (bb->loop_father, e))
+	return;     /* a loop exit: covered by the loop's counters */
+  edge te, fe;
+  extract_true_false_edges_from_block (bb, &te, &fe);
+  if ((te->flags | fe->flags) & EDGE_ABNORMAL)
+    {
+      pp_note (f, gimple_location (last), "branch", "abnormal edge");
+      return;
+    }
+  int id = f->nbranches++;
+  int slot = f->nslots;
+  f->nslots += 2;
+  f->branch_id[bb->index] = id;
+  std::string cond = "?";
+  const char *c = pp_cmp_name (gimple_cond_code (last));
+  bool saved = f->param_ok;
+  f->param_ok = false;     /* branch conditions use parameters, not make them */
+  if (c)
+    cond = "(" + std::string (c) + " " + pp_trace (f, gimple_cond_lhs (last))
+	   + " " + pp_trace (f, gimple_cond_rhs (last)) + ")";
+  f->param_ok = saved;
+  f->body += pp_fmt ("branch id=%d loop=%s pos=%d line=%d slot=%d cond=%s\n",
+		     id, loop_text (f, bb).c_str (), pp_pos (f, bb),
+		     pp_site_line (last, f->fndecl),
+		     slot, cond.c_str ());
+  pp_add_edge (f, te, slot, NULL_TREE);
+  pp_add_edge (f, fe, slot + 1, NULL_TREE);
+}
+
+/* -------------------------------------------------------------- events */
+
+static void
+do_event (pp_fn *f, gimple *stmt, int idx)
+{
+  tree fn = gimple_call_fndecl (stmt);
+  if (!pp_wrapper_decl (idx, fn))
+    {
+      pp_note (f, gimple_location (stmt), events[idx].name,
+	       "callee not prototyped or variadic");
+      return;
+    }
+  basic_block bb = gimple_bb (stmt);
+  int id = f->nevents++;
+  int slot = f->nslots++;
+  const char *kind = events[idx].kind;
+  const char *name = events[idx].name;
+  unsigned na = gimple_call_num_args (stmt);
+  tree child = NULL_TREE;
+  std::string extra;
+  if (strcmp (kind, "fork") == 0 && na >= 3)
+    {
+      child = fn_of_addr (gimple_call_arg (stmt, 0));
+      extra += " child=" + pp_qname (child ? IDENTIFIER_POINTER
+					     (DECL_ASSEMBLER_NAME (child))
+					   : "?");
+      extra += " nthreads=" + pp_trace (f, gimple_call_arg (stmt, 2));
+      extra += fork_data (f, stmt, gimple_call_arg (stmt, 1));
+      if (strncmp (name, "GOMP_parallel_loop_", 19) == 0 && na >= 7)
+	{
+	  extra += " range=(" + pp_trace (f, gimple_call_arg (stmt, 3)) + " "
+		   + pp_trace (f, gimple_call_arg (stmt, 4)) + " "
+		   + pp_trace (f, gimple_call_arg (stmt, 5)) + ")";
+	  if (na >= 8)
+	    extra += " chunk=" + pp_trace (f, gimple_call_arg (stmt, 6));
+	}
+    }
+  else if (strcmp (kind, "create") == 0 && na >= 4)
+    {
+      child = fn_of_addr (gimple_call_arg (stmt, 2));
+      extra += " child=" + pp_qname (child ? IDENTIFIER_POINTER
+					     (DECL_ASSEMBLER_NAME (child))
+					   : "?");
+      extra += " arg=" + pp_trace (f, gimple_call_arg (stmt, 3));
+      extra += " obj=" + pp_trace_addr (f, gimple_call_arg (stmt, 0));
+      child = NULL_TREE;
+    }
+  else if (strncmp (name, "GOMP_critical_name", 18) == 0 && na >= 1)
+    extra += " obj=" + pp_trace_addr (f, gimple_call_arg (stmt, 0));
+  else if (strncmp (name, "GOMP_critical", 13) == 0)
+    extra += " obj=(critical)";
+  else if (strncmp (name, "GOMP_atomic", 11) == 0)
+    extra += " obj=(atomic)";
+  else if (strncmp (name, "pthread_", 8) == 0 && na >= 1)
+    extra += " obj=" + pp_trace_addr (f, gimple_call_arg (stmt, 0));
+  bool implicit = events[idx].implicit == IMPL_YES
+		  || (events[idx].implicit == IMPL_IF_NO_LOC
+		      && !gimple_has_location (stmt));
+  if (implicit)
+    extra += " implicit=1";
+  f->body += pp_fmt ("event id=%d loop=%s pos=%d line=%d slot=%d kind=%s",
+		     id, loop_text (f, bb).c_str (), pp_pos (f, bb),
+		     pp_site_line (stmt, child ? child : f->fndecl), slot, kind)
+	     + guard_text (f, bb) + " callee=" + name + extra + "\n";
+  pp_act a = {};
+  a.kind = PP_ACT_WRAP;
+  a.stmt = stmt;
+  a.slot = slot;
+  a.wrap = idx;
+  a.site = id;
+  f->acts.push_back (a);
+}
+
+/* An inline atomic: counted, not replaced.  */
+static void
+do_atomic (pp_fn *f, gimple *stmt, const char *callee)
+{
+  basic_block bb = gimple_bb (stmt);
+  int id = f->nevents++;
+  int slot = f->nslots++;
+  std::string obj = gimple_call_num_args (stmt) >= 1
+		    ? pp_trace_addr (f, gimple_call_arg (stmt, 0))
+		    : std::string ("?");
+  f->body += pp_fmt ("event id=%d loop=%s pos=%d line=%d slot=%d kind=atomic",
+		     id, loop_text (f, bb).c_str (), pp_pos (f, bb),
+		     pp_site_line (stmt, f->fndecl), slot)
+	     + guard_text (f, bb) + " callee=" + callee + " obj=" + obj + "\n";
+  pp_add_stmt (f, stmt, slot);
+}
+
+/* --------------------------------------------------------------- calls */
+
+/* A function of the program (not a library function, not ours).  */
+static bool
+is_program_fn (tree fn)
+{
+  if (fndecl_built_in_p (fn))
+    return false;
+  if (in_system_header_at (DECL_SOURCE_LOCATION (fn)))
+    return false;
+  const char *n = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn));
+  return strncmp (n, "__pp_", 5) != 0 && strncmp (n, "GOMP_", 5) != 0
+	 && strncmp (n, "omp_", 4) != 0 && strncmp (n, "pthread_", 8) != 0;
+}
+
+static void
+do_call (pp_fn *f, gimple *stmt, tree fn)
+{
+  basic_block bb = gimple_bb (stmt);
+  int id = f->ncalls++;
+  int slot = f->nslots++;
+  std::string args;
+  for (unsigned i = 0; i < gimple_call_num_args (stmt); i++)
+    {
+      tree a = gimple_call_arg (stmt, i);
+      if (i)
+	args += " ";
+      args += INTEGRAL_TYPE_P (TREE_TYPE (a)) ? pp_trace (f, a)
+					       : std::string ("?");
+    }
+  f->body += pp_fmt ("call id=%d loop=%s pos=%d line=%d slot=%d", id,
+		     loop_text (f, bb).c_str (), pp_pos (f, bb),
+		     pp_site_line (stmt, f->fndecl), slot)
+	     + guard_text (f, bb) + " callee="
+	     + pp_qname (IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn)))
+	     + " args=(" + args + ")\n";
+  pp_add_stmt (f, stmt, slot);
+}
+
+/* ---------------------------------------------------------------- walk */
+
+void
+pp_do_sites (pp_fn *f)
+{
+  int n = n_basic_blocks_for_fn (f->fun);
+  int *rpo = XNEWVEC (int, n);
+  int k = pre_and_rev_post_order_compute_fn (f->fun, NULL, rpo, false);
+  /* Branches first: guards of events and calls refer to them.  */
+  for (int i = 0; i < k; i++)
+    {
+      basic_block bb = BASIC_BLOCK_FOR_FN (f->fun, rpo[i]);
+      gimple *last = last_stmt (bb);
+      if (last && gimple_code (last) == GIMPLE_COND)
+	do_branch (f, bb, last);
+      else if (last && gimple_code (last) == GIMPLE_SWITCH)
+	pp_note (f, gimple_location (last), "switch", "not modelled");
+    }
+  for (int i = 0; i < k; i++)
+    {
+      basic_block bb = BASIC_BLOCK_FOR_FN (f->fun, rpo[i]);
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	{
+	  gimple *s = gsi_stmt (gsi);
+	  if (!is_gimple_call (s))
+	    continue;
+	  if (gimple_call_internal_p (s))
+	    {
+	      if (gimple_call_internal_fn (s) == IFN_ATOMIC_COMPARE_EXCHANGE)
+		do_atomic (f, s, ".ATOMIC_COMPARE_EXCHANGE");
+	      continue;
+	    }
+	  tree fn = gimple_call_fndecl (s);
+	  if (!fn)
+	    {
+	      pp_note (f, gimple_location (s), "call", "indirect call");
+	      continue;
+	    }
+	  int idx = pp_event_index (fn);
+	  if (idx >= 0)
+	    do_event (f, s, idx);
+	  else if (is_atomic_builtin (fn))
+	    do_atomic (f, s, IDENTIFIER_POINTER (DECL_NAME (fn)));
+	  else if (is_program_fn (fn))
+	    do_call (f, s, fn);
+	}
+    }
+  free (rpo);
+}

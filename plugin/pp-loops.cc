@@ -1,0 +1,429 @@
+/* perfpred: loop descriptors and loop counters.
+ *
+ * For every natural loop (outer before inner, siblings in RPO order):
+ * shape, exit-test line, affine induction variable, symbolic count of body
+ * iterations per entry, and two counter slots: header executions H and
+ * entries E.  When the latch count is known at the preheader the counters
+ * are bumped once per entry (H += niter + 1, E += 1 on the preheader edge,
+ * no code in the loop); otherwise H += 1 in the header.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "pp.h"
+
+int
+pp_loop_id_of_bb (pp_fn *f, basic_block bb)
+{
+  std::map<int, int>::iterator it = f->loop_id.find (bb->loop_father->num);
+  return it == f->loop_id.end () ? -1 : it->second;
+}
+
+/* Header PHI that the exit-test operand OP derives from: OP itself, or
+   OP = PHI + CST.  *OFF receives CST (NULL for none).  */
+static gphi *
+header_phi_of (class loop *loop, tree op, tree *off)
+{
+  *off = NULL_TREE;
+  if (TREE_CODE (op) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF (op))
+    return NULL;
+  gimple *d = SSA_NAME_DEF_STMT (op);
+  if (gimple_code (d) == GIMPLE_PHI)
+    return gimple_bb (d) == loop->header ? as_a<gphi *> (d) : NULL;
+  if (is_gimple_assign (d)
+      && (gimple_assign_rhs_code (d) == PLUS_EXPR
+	  || gimple_assign_rhs_code (d) == POINTER_PLUS_EXPR)
+      && TREE_CODE (gimple_assign_rhs2 (d)) == INTEGER_CST
+      && TREE_CODE (gimple_assign_rhs1 (d)) == SSA_NAME)
+    {
+      gimple *p = SSA_NAME_DEF_STMT (gimple_assign_rhs1 (d));
+      if (gimple_code (p) == GIMPLE_PHI && gimple_bb (p) == loop->header)
+	{
+	  *off = gimple_assign_rhs2 (d);
+	  return as_a<gphi *> (p);
+	}
+    }
+  return NULL;
+}
+
+/* Everything the count expression uses must be available at the
+   preheader: SSA names defined before the loop, constants, arithmetic.  */
+struct avail_data
+{
+  class loop *loop;
+  basic_block pre;
+  bool ok;
+};
+
+static tree
+avail_cb (tree *tp, int *walk_subtrees, void *data)
+{
+  avail_data *d = (avail_data *) data;
+  tree t = *tp;
+  if (TREE_CODE (t) == SSA_NAME)
+    {
+      *walk_subtrees = 0;
+      if (SSA_NAME_IS_DEFAULT_DEF (t))
+	return NULL_TREE;
+      basic_block bb = gimple_bb (SSA_NAME_DEF_STMT (t));
+      if (!bb || flow_bb_inside_loop_p (d->loop, bb)
+	  || !dominated_by_p (CDI_DOMINATORS, d->pre, bb))
+	d->ok = false;
+      return NULL_TREE;
+    }
+  if (CONSTANT_CLASS_P (t) || EXPR_P (t))
+    return NULL_TREE;
+  d->ok = false;
+  return t;
+}
+
+static bool
+available_at (class loop *loop, edge pre, tree expr)
+{
+  avail_data d = { loop, pre->src, true };
+  walk_tree_without_duplicates (&expr, avail_cb, &d);
+  return d.ok;
+}
+
+/* Is the load DEF (in LOOP) invariant: no statement of the loop may
+   clobber what it reads (pitfall 14: a global bound not yet hoisted).  */
+static bool
+load_invariant (class loop *loop, gimple *def)
+{
+  tree ref = gimple_assign_rhs1 (def);
+  basic_block *body = get_loop_body (loop);
+  bool ok = true;
+  for (unsigned i = 0; ok && i < loop->num_nodes; i++)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (body[i]); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	gimple *s = gsi_stmt (gsi);
+	if (is_gimple_debug (s))
+	  continue;
+	if ((gimple_vdef (s) || is_gimple_call (s))
+	    && stmt_may_clobber_ref_p (s, ref))
+	  {
+	    ok = false;
+	    break;
+	  }
+      }
+  free (body);
+  return ok;
+}
+
+/* Flags from the calls in the loop's own blocks.  */
+static std::string
+loop_flags (pp_fn *f, class loop *loop, std::string &init_text)
+{
+  basic_block *body = get_loop_body (loop);
+  bool cas = false, user_call = false, dispatch = false;
+  for (unsigned i = 0; i < loop->num_nodes; i++)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (body[i]); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	gimple *s = gsi_stmt (gsi);
+	if (!is_gimple_call (s))
+	  continue;
+	if (gimple_call_internal_p (s))
+	  {
+	    if (gimple_call_internal_fn (s) == IFN_ATOMIC_COMPARE_EXCHANGE)
+	      cas = true;
+	    continue;
+	  }
+	tree fn = gimple_call_fndecl (s);
+	if (!fn)
+	  {
+	    user_call = true;
+	    continue;
+	  }
+	const char *n = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn));
+	if (strncmp (n, "__atomic_compare_exchange", 25) == 0
+	    || strncmp (n, "__sync_val_compare_and_swap", 27) == 0
+	    || strncmp (n, "__sync_bool_compare_and_swap", 28) == 0)
+	  cas = true;
+	else if (strncmp (n, "GOMP_loop_", 10) == 0
+		 && strcmp (n + strlen (n) - 5, "_next") == 0)
+	  {
+	    if (body[i]->loop_father == loop)
+	      dispatch = true;
+	  }
+	else if (!fndecl_built_in_p (fn))
+	  user_call = true;
+      }
+  free (body);
+  std::string fl;
+  if (cas && !user_call)
+    fl += ",compiler";
+  /* The chunk loop of a worksharing loop: in an outlined body, its
+     iteration space comes from the static schedule (tid) or from the
+     chunk a GOMP_loop_* call returned (.istart/.iend).  */
+  if (f->omp_child && !dispatch
+      && (init_text.find ("(tid)") != std::string::npos
+	  || init_text.find ("(load)") != std::string::npos))
+    fl += ",omp_chunk";
+  if (dispatch)
+    fl += ",omp_dispatch";
+  return fl.empty () ? fl : " flags=" + fl.substr (1);
+}
+
+/* Body iterations of a top-tested affine loop from its iv and an
+   invariant bound: the continue condition is (iv CMP bound).  */
+static std::string
+affine_count (const std::string &init, const std::string &bound, tree step,
+	      enum tree_code cmp)
+{
+  if (TREE_CODE (step) != INTEGER_CST || !tree_fits_shwi_p (step))
+    return "";
+  HOST_WIDE_INT s = tree_to_shwi (step);
+  std::string d;
+  if (s > 0 && (cmp == LT_EXPR || cmp == LE_EXPR))
+    d = pp_binop ("-", bound, init);
+  else if (s < 0 && (cmp == GT_EXPR || cmp == GE_EXPR))
+    {
+      d = pp_binop ("-", init, bound);
+      s = -s;
+    }
+  else if (cmp == NE_EXPR && (s == 1 || s == -1))
+    return s == 1 ? pp_binop ("-", bound, init) : pp_binop ("-", init, bound);
+  else
+    return "";
+  if (cmp == LT_EXPR || cmp == GT_EXPR)
+    {
+      if (s != 1)
+	d = pp_fmt ("(cdiv %s %ld)", d.c_str (), (long) s);
+      return "(max 0 " + d + ")";
+    }
+  if (s != 1)
+    d = pp_fmt ("(fdiv %s %ld)", d.c_str (), (long) s);
+  return "(max 0 " + pp_binop ("+", d, "1") + ")";
+}
+
+static void
+describe_loop (pp_fn *f, class loop *loop, int parent)
+{
+  pp_loop_info li;
+  li.loop = loop;
+  li.id = (int) f->loops.size ();
+  li.parent = parent;
+  li.pos = pp_pos (f, loop->header);
+  li.slot = -1;
+  li.iv = NULL_TREE;
+  f->loop_id[loop->num] = li.id;
+  f->loops.push_back (li);
+
+  edge exit = single_exit (loop);
+  const char *shape = !exit ? "multi" : exit->src == loop->header ? "top"
+								  : "bottom";
+  /* A one-block loop (do-while, OpenMP chunk loops) whose exit test ends
+     the header: after simple-latch creation it is header + empty latch;
+     its body runs at every header execution.  */
+  if (exit && exit->src == loop->header && loop->num_nodes == 2
+      && empty_block_p (loop->latch))
+    shape = "bottom";
+  /* Location: the exit test; else any exit test; else the header.  */
+  int line = 0;
+  gimple *cond = exit ? last_stmt (exit->src) : NULL;
+  if (cond && gimple_code (cond) != GIMPLE_COND)
+    cond = NULL;
+  line = pp_stmt_line (cond);
+  if (!line)
+    {
+      auto_vec<edge> exits = get_loop_exit_edges (loop);
+      for (unsigned i = 0; !line && i < exits.length (); i++)
+	line = pp_stmt_line (last_stmt (exits[i]->src));
+    }
+  basic_block *body = get_loop_body_in_dom_order (loop);
+  for (unsigned i = 0; !line && i < loop->num_nodes; i++)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (body[i]);
+	 !line && !gsi_end_p (gsi); gsi_next (&gsi))
+      if (!is_gimple_debug (gsi_stmt (gsi)))
+	line = pp_stmt_line (gsi_stmt (gsi));
+  free (body);
+
+  edge pre = loop_preheader_edge (loop);
+  if (!pre || (pre->flags & EDGE_ABNORMAL)
+      || bb_has_abnormal_pred (loop->header))
+    {
+      f->loop_id.erase (loop->num);
+      f->loops.pop_back ();
+      pp_note (f, UNKNOWN_LOCATION, pp_fmt ("loop line %d", line).c_str (),
+	       "no normal preheader edge");
+      return;
+    }
+  int slot = f->nslots;
+  f->nslots += 2;
+  f->loops.back ().slot = slot;
+
+  /* The primary induction variable: the one the exit test compares.  */
+  tree off = NULL_TREE, other = NULL_TREE;
+  gphi *ivphi = NULL;
+  enum tree_code cmp = ERROR_MARK;
+  affine_iv iv;
+  if (cond)
+    {
+      tree ops[2] = { gimple_cond_lhs (cond), gimple_cond_rhs (cond) };
+      for (int k = 0; k < 2 && !ivphi; k++)
+	{
+	  gphi *p = header_phi_of (loop, ops[k], &off);
+	  if (p && !virtual_operand_p (gimple_phi_result (p))
+	      && simple_iv (loop, loop, gimple_phi_result (p), &iv, true)
+	      && !integer_zerop (iv.step))
+	    {
+	      ivphi = p;
+	      other = ops[1 - k];
+	      cmp = gimple_cond_code (cond);
+	      if (k == 1)
+		cmp = swap_tree_comparison (cmp);
+	      /* Continue condition: the exit is on the true edge?  */
+	      if (exit->flags & EDGE_TRUE_VALUE)
+		cmp = invert_tree_comparison (cmp, false);
+	    }
+	}
+    }
+  if (ivphi)
+    f->loops.back ().iv = gimple_phi_result (ivphi);
+  else
+    /* No iv in the exit test (e.g. the chunk counter of schedule(static,
+       C)): the first affine integer header PHI names (iv L).  */
+    for (gphi_iterator pi = gsi_start_phis (loop->header); !gsi_end_p (pi);
+	 gsi_next (&pi))
+      {
+	tree r = gimple_phi_result (pi.phi ());
+	affine_iv a;
+	if (!virtual_operand_p (r) && INTEGRAL_TYPE_P (TREE_TYPE (r))
+	    && simple_iv (loop, loop, r, &a, true) && !integer_zerop (a.step))
+	  {
+	    f->loops.back ().iv = r;
+	    break;
+	  }
+      }
+
+  std::string text = pp_fmt ("loop id=%d parent=", li.id);
+  text += parent < 0 ? std::string ("-") : pp_fmt ("%d", parent);
+  text += pp_fmt (" pos=%d line=%d slot=%d shape=%s", li.pos, line, slot,
+		  shape);
+
+  std::string init_text, bound_text;
+  if (ivphi && pp_cmp_name (cmp))
+    {
+      tree var = SSA_NAME_VAR (gimple_phi_result (ivphi));
+      init_text = pp_trace (f, iv.base);
+      bound_text = pp_trace (f, other);
+      /* iv= init= bound= cmp= describe "the iteration with value iv runs
+	 when (iv CMP bound)"; the test may be on iv + off.  */
+      HOST_WIDE_INT adj = 0;
+      if (off && tree_fits_shwi_p (off))
+	adj = tree_to_shwi (off);
+      if (strcmp (shape, "bottom") == 0 && tree_fits_shwi_p (iv.step))
+	adj -= tree_to_shwi (iv.step);
+      if (adj && !(off && !tree_fits_shwi_p (off)))
+	bound_text = pp_binop ("-", bound_text, pp_fmt ("%ld", (long) adj));
+      text += " iv=" + std::string (pp_is_user_var (var) ? pp_decl_name (var)
+							 : "-");
+      text += " init=" + init_text + " bound=" + bound_text + " step="
+	      + pp_trace (f, iv.step) + " cmp=" + pp_cmp_name (cmp);
+    }
+
+  /* The count.  */
+  std::string count, why, assume;
+  bool counted_at_entry = false;
+  if (exit)
+    {
+      tree_niter_desc desc;
+      if (number_of_iterations_exit_assumptions (loop, exit, &desc, NULL)
+	  && desc.niter && !chrec_contains_undetermined (desc.niter))
+	{
+	  tree type = TREE_TYPE (desc.niter);
+	  tree latch = desc.niter;
+	  if (desc.may_be_zero && !integer_zerop (desc.may_be_zero))
+	    latch = fold_build3 (COND_EXPR, type, desc.may_be_zero,
+				 build_int_cst (type, 0), latch);
+	  std::string lt = pp_trace (f, latch);
+	  count = strcmp (shape, "top") == 0 ? lt : pp_binop ("+", lt, "1");
+	  if (desc.assumptions && !integer_nonzerop (desc.assumptions))
+	    assume = pp_trace (f, desc.assumptions);
+	  else if (available_at (loop, pre, latch))
+	    {
+	      tree h = fold_build2 (PLUS_EXPR, long_long_unsigned_type_node,
+				    fold_convert (long_long_unsigned_type_node,
+						  unshare_expr (latch)),
+				    build_int_cst (long_long_unsigned_type_node,
+						   1));
+	      pp_add_edge (f, pre, slot, h);
+	      pp_add_edge (f, pre, slot + 1, NULL_TREE);
+	      counted_at_entry = true;
+	    }
+	}
+      else if (ivphi && strcmp (shape, "top") == 0 && !off
+	       && TREE_CODE (other) == SSA_NAME)
+	{
+	  /* Bound loaded in the loop (not hoisted yet at this point):
+	     invariant when nothing in the loop may clobber it.  */
+	  gimple *d = SSA_NAME_DEF_STMT (other);
+	  basic_block db = gimple_bb (d);
+	  bool inv = !db || !flow_bb_inside_loop_p (loop, db);
+	  if (!inv && gimple_assign_single_p (d) && gimple_vuse (d))
+	    {
+	      inv = load_invariant (loop, d);
+	      if (!inv)
+		why = "bound-in-memory";
+	    }
+	  if (inv)
+	    count = affine_count (init_text, bound_text, iv.step, cmp);
+	  if (count.empty () && why.empty ())
+	    why = "not-affine";
+	}
+      else
+	why = ivphi ? "not-affine" : "data-dependent";
+    }
+  else
+    why = "multi-exit";
+  if (getenv ("PP_DEBUG") && !count.empty ()) fprintf (stderr, "DEBUG count %s\n", count.c_str ());
+  if (!count.empty () && pp_expr_unknown (count))
+    {
+      count.clear ();
+      why = "not-symbolic";
+    }
+  if (count.empty ())
+    text += " count=?";
+  else
+    text += " count=" + count;
+  if (!why.empty ())
+    text += " why=" + why;
+  if (!assume.empty ())
+    text += " assume=" + assume;
+  text += loop_flags (f, loop, init_text);
+  text += " ops=" + pp_ops_text (f, loop);
+  f->body += text + "\n";
+
+  if (!counted_at_entry)
+    {
+      pp_add_head (f, loop->header, slot);
+      pp_add_edge (f, pre, slot + 1, NULL_TREE);
+    }
+}
+
+static void
+walk (pp_fn *f, class loop *loop, int parent)
+{
+  /* Children in RPO order of their headers.  */
+  std::vector<std::pair<int, class loop *> > kids;
+  for (class loop *l = loop->inner; l; l = l->next)
+    kids.push_back (std::make_pair (pp_pos (f, l->header), l));
+  std::sort (kids.begin (), kids.end (),
+	     [] (const std::pair<int, class loop *> &a,
+		 const std::pair<int, class loop *> &b)
+	     { return a.first < b.first; });
+  for (size_t i = 0; i < kids.size (); i++)
+    {
+      class loop *l = kids[i].second;
+      describe_loop (f, l, parent);
+      std::map<int, int>::iterator it = f->loop_id.find (l->num);
+      walk (f, l, it == f->loop_id.end () ? parent : it->second);
+    }
+}
+
+void
+pp_do_loops (pp_fn *f)
+{
+  walk (f, f->fun->x_current_loops->tree_root, -1);
+}

@@ -1,0 +1,182 @@
+/* perfpred GCC plugin: shared declarations.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ *
+ * The plugin is split into small files with one job each:
+ *   perfpred.cc   registration, options, pragma, the pass and its driver
+ *   pp-trace.cc   SSA value -> s-expression over symbols
+ *   pp-loops.cc   loop descriptors, trip counts and loop counters
+ *   pp-events.cc  branches, event sites (wrapper replacement), call sites
+ *   pp-shapes.cc  array shapes and static operation counts
+ *   pp-emit.cc    decls (counters, descriptors, runtime entry points),
+ *                 counter-update code and the text buffer helpers
+ */
+#ifndef PERFPRED_PP_H
+#define PERFPRED_PP_H
+
+#define INCLUDE_STRING
+#define INCLUDE_VECTOR
+#define INCLUDE_MAP
+#define INCLUDE_ALGORITHM
+#include "gcc-plugin.h"
+#include "bversion.h"
+
+#if BUILDING_GCC_MAJOR != 12
+#error "perfpred: this plugin supports GCC 12 only"
+#endif
+
+#include "backend.h"
+#include "tree.h"
+#include "gimple.h"
+#include "tree-pass.h"
+#include "ssa.h"
+#include "cgraph.h"
+#include "context.h"
+#include "diagnostic-core.h"
+#include "fold-const.h"
+#include "stor-layout.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "varasm.h"
+#include "gimple-iterator.h"
+#include "gimple-walk.h"
+#include "gimplify.h"
+#include "gimplify-me.h"
+#include "gimple-pretty-print.h"
+#include "tree-pretty-print.h"
+#include "tree-cfg.h"
+#include "tree-into-ssa.h"
+#include "cfgloop.h"
+#include "tree-ssa-loop.h"
+#include "tree-ssa-loop-niter.h"
+#include "tree-scalar-evolution.h"
+#include "tree-chrec.h"
+#include "langhooks.h"
+#include "memmodel.h"
+#include "builtins.h"
+#include "tree-iterator.h"
+#include "ipa-utils.h"
+#include "cfganal.h"
+#include "tree-dfa.h"
+#include "tree-ssa-alias.h"
+#include "internal-fn.h"
+#include "input.h"
+
+/* Options (perfpred.cc).  */
+extern bool pp_verbose;
+extern bool pp_disabled;
+
+/* One instrumentation action, collected during analysis and applied once
+   every slot is known (the counter array is sized by then).  */
+enum pp_act_kind
+{
+  PP_ACT_EDGE,      /* cnt[slot] += val on edge E (val NULL: 1) */
+  PP_ACT_HEAD,      /* cnt[slot] += 1 at the start of block BB */
+  PP_ACT_STMT,      /* cnt[slot] += 1 before STMT */
+  PP_ACT_WRAP,      /* cnt[slot] += 1 before STMT, then replace the call */
+  PP_ACT_PARAM      /* __pp_param (&desc, site, VAL) after the def of VAL */
+};
+
+struct pp_act
+{
+  enum pp_act_kind kind;
+  int slot;
+  edge e;
+  basic_block bb;
+  gimple *stmt;
+  tree val;
+  int wrap;         /* index into the event table (PP_ACT_WRAP) */
+  int site;         /* event id, or param id */
+};
+
+struct pp_param_info
+{
+  tree ssa;          /* the SSA name recorded, or NULL */
+  gimple *def;       /* statement after which to record (NULL: block start) */
+  basic_block bb;
+  std::string name;
+  std::string var;
+  int line;
+  bool pragma;
+};
+
+struct pp_loop_info
+{
+  class loop *loop;
+  int id;
+  int parent;
+  int pos;
+  int slot;
+  tree iv;          /* primary induction variable (header PHI result) */
+};
+
+/* Per-function state.  */
+struct pp_fn
+{
+  function *fun;
+  tree fndecl;
+  const char *asm_name;
+  int nslots;
+  bool omp_child;
+  std::string body;                    /* descriptor lines after `func' */
+  std::vector<pp_act> acts;
+  std::vector<pp_param_info> params;
+  std::vector<pp_loop_info> loops;     /* in id order */
+  std::map<int, int> loop_id;          /* loop->num -> id */
+  std::map<int, int> bb_pos;           /* bb->index -> RPO position */
+  std::map<int, int> branch_id;        /* cond bb->index -> branch id */
+  std::vector<tree> globals;           /* globals named in expressions */
+  int nbranches, nevents, ncalls, nshapes;
+  bool param_ok;                       /* tracing may create params */
+  tree cnt_decl;
+  tree desc_decl;
+};
+
+/* pp-trace.cc */
+std::string pp_trace (pp_fn *f, tree t, int depth = 0);
+std::string pp_trace_addr (pp_fn *f, tree t, int depth = 0);
+std::string pp_cst (tree t);
+std::string pp_binop (const char *op, const std::string &a, const std::string &b);
+const char *pp_cmp_name (enum tree_code code);
+bool pp_is_user_var (tree var);
+const char *pp_decl_name (tree decl);
+bool pp_expr_unknown (const std::string &s);
+bool pp_is_omp_data_i (tree t);
+
+/* pp-loops.cc */
+void pp_do_loops (pp_fn *f);
+int pp_loop_id_of_bb (pp_fn *f, basic_block bb);
+
+/* pp-events.cc */
+void pp_do_sites (pp_fn *f);
+int pp_event_index (tree fndecl);
+const char *pp_event_name (int idx);
+void pp_collect_thread_starts (void);
+bool pp_is_thread_start (tree fndecl);
+int pp_site_line (gimple *stmt, tree child);
+void pp_note (pp_fn *f, location_t loc, const char *what, const char *why);
+
+/* pp-shapes.cc */
+void pp_do_shapes (pp_fn *f);
+std::string pp_ops_text (pp_fn *f, class loop *loop);
+
+/* pp-emit.cc */
+int pp_line (location_t loc);
+int pp_stmt_line (gimple *stmt);
+int pp_pos (pp_fn *f, basic_block bb);
+void pp_add_edge (pp_fn *f, edge e, int slot, tree val);
+void pp_add_head (pp_fn *f, basic_block bb, int slot);
+void pp_add_stmt (pp_fn *f, gimple *stmt, int slot);
+void pp_create_decls (pp_fn *f);
+void pp_apply (pp_fn *f);
+void pp_finish_desc (pp_fn *f, const std::string &text);
+void pp_emit_global (tree decl);
+void pp_register_roots (const char *plugin_name);
+tree pp_wrapper_decl (int idx, tree orig_fndecl);
+std::string pp_fmt (const char *fmt, ...) ATTRIBUTE_PRINTF_1;
+std::string pp_qname (const char *s);
+
+/* perfpred.cc: pragma names.  */
+const char *pp_pragma_name (tree fndecl, tree var);
+
+#endif

@@ -1,0 +1,228 @@
+/* rt-internal.h - shared internals of libperfpred-rt (not installed).
+ *
+ * Ownership rule that makes the runtime lock-free on its hot paths: every
+ * piece of per-thread state (counter-block list, shadows, event chunks,
+ * parameter entries) is written only by its own thread, until the thread is
+ * *closed* (release store of `closed`); the record writer reads it after an
+ * acquire load of `closed`.  Lists are append-only and nothing is ever freed
+ * or moved, so a reader that races with a still-running thread at exit can
+ * read stale values but never dangling memory.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#ifndef PERFPRED_RT_INTERNAL_H
+#define PERFPRED_RT_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "perfpred-rt.h"
+
+#define PP_EXPORT __attribute__((visibility("default")))
+#define PP_LIKELY(x) __builtin_expect(!!(x), 1)
+#define PP_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define PP_RUNTIME_NAME "perfpred-rt 0.1"
+
+/* ------------------------------------------------------------ rt-init.c */
+enum { PP_ST_UNINIT = 0, PP_ST_ACTIVE = 1, PP_ST_DISABLED = 2 };
+extern _Atomic int pp_state;
+
+void pp_init_slow(void);
+/* 1 when recording is on (initialising on first use), 0 when disabled. */
+static inline int pp_active(void)
+{
+    int s = atomic_load_explicit(&pp_state, memory_order_acquire);
+    if (PP_UNLIKELY(s == PP_ST_UNINIT)) {
+        pp_init_slow();
+        s = atomic_load_explicit(&pp_state, memory_order_acquire);
+    }
+    return s == PP_ST_ACTIVE;
+}
+/* Nanoseconds of CLOCK_MONOTONIC since the runtime started. */
+uint64_t pp_now(void);
+/* One line on stderr, prefixed "perfpred-rt: ". */
+void pp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Global sequence used to order threads and teams deterministically. */
+uint64_t pp_next_seq(void);
+
+/* ------------------------------------------------------------ rt-thread.c */
+enum pp_tkind { PP_TK_MAIN, PP_TK_PTHREAD, PP_TK_OMP, PP_TK_OTHER };
+
+/* Counter block of one function in one thread (appended at registration). */
+struct pp_block {
+    struct pp_block *_Atomic next;
+    const struct pp_fdesc *d;
+    uint64_t *cnt;         /* the thread's TLS counters (plugin-owned) */
+    uint64_t *shadow;      /* values at the last snapshot; final counts */
+    uint32_t nslots;
+    uint32_t idx;          /* position in the thread's list */
+};
+
+/* A sparse counter increment: block of the logging thread, slot, amount. */
+struct pp_delta {
+    uint32_t block;
+    uint32_t slot;
+    uint64_t inc;
+};
+
+struct pp_chunk;
+struct pp_pent;
+
+struct pp_thread {
+    struct pp_thread *reg_next;     /* registry list (under pp_reg_lock) */
+    /* ---- set before the thread runs, or under pp_reg_lock */
+    int kind;
+    int failed;                     /* pthread_create failed: not in record */
+    uint64_t key1, key2;            /* sort key for record ids */
+    struct pp_thread *parent;
+    const struct pp_fdesc *site_d;  /* creating event site */
+    uint32_t site;
+    uint64_t order;                 /* pthread: creation order at its site */
+    int64_t arg;
+    uint64_t team;                  /* omp: first team */
+    int32_t tid, nthreads;
+    pthread_t ptid;                 /* pthread: for join lookup */
+    int has_ptid, joined;
+    /* ---- owner-only until closed */
+    uint64_t start;
+    struct pp_block *_Atomic blocks;
+    struct pp_block *blocks_tail;
+    uint32_t nblocks;
+    size_t total_slots;
+    struct pp_chunk *_Atomic chunks;
+    struct pp_chunk *cur;
+    uint64_t dropped;               /* events lost (out of memory) */
+    struct pp_pent *_Atomic params;
+    struct pp_pent *pcache[32];
+    uint64_t cur_team;              /* OpenMP team being executed, 0 none */
+    int32_t cur_tid, cur_nthreads;
+    /* ---- written by whoever closes the thread */
+    _Atomic int closing;
+    _Atomic int closed;
+    uint64_t end;
+    struct pp_delta *tail;
+    uint32_t ntail;
+    /* ---- record writer scratch */
+    uint32_t rid;
+};
+
+extern __thread struct pp_thread *pp_self __attribute__((tls_model("initial-exec")));
+extern pthread_mutex_t pp_reg_lock;
+
+struct pp_thread *pp_self_slow(void);
+/* The calling thread's state; creates a kind=main/other one if needed. */
+static inline struct pp_thread *pp_get_self(void)
+{
+    struct pp_thread *t = pp_self;
+    return PP_LIKELY(t != NULL) ? t : pp_self_slow();
+}
+/* A new thread state (not yet in the registry, not bound to any thread);
+ * fill its fields, then pp_thread_publish it. */
+struct pp_thread *pp_thread_new(int kind);
+void pp_thread_publish(struct pp_thread *t);
+/* Make t the calling thread's state (start time, exit destructor). */
+void pp_thread_bind(struct pp_thread *t);
+/* Final snapshot (tail) and end time; once per thread, idempotent. */
+void pp_thread_close(struct pp_thread *t, uint64_t now);
+/* Registry snapshot: malloc'd array of every thread, count in *n. */
+struct pp_thread **pp_threads_all(size_t *n);
+/* Thread key (exit destructor) and fork handlers, from pp_init_slow. */
+int pp_thread_init(void);
+
+/* ------------------------------------------------------------ rt-log.c */
+enum pp_evkind {
+    PP_EV_BEGIN, PP_EV_CREATE, PP_EV_JOIN, PP_EV_BARRIER, PP_EV_LOCK, PP_EV_UNLOCK,
+    PP_EV_FORK, PP_EV_TEAM_BEGIN, PP_EV_TEAM_END, PP_EV_SINGLE, PP_EV_LOOP_END,
+    PP_EV_NKINDS
+};
+/* which optional fields an event carries */
+enum { PP_HAS_OBJ = 1, PP_HAS_CHILD = 2, PP_HAS_TEAM = 4, PP_HAS_TID = 8,
+       PP_HAS_NTHREADS = 16, PP_HAS_RESULT = 32 };
+
+/* An event in a thread's buffer, followed by `ndelta` struct pp_delta. */
+struct pp_ev {
+    const struct pp_fdesc *d;       /* NULL: generated by the runtime */
+    struct pp_thread *child;
+    uint64_t t0, t1;
+    uint64_t obj;
+    uint64_t team;
+    int64_t result;
+    uint32_t site;
+    uint32_t ndelta;
+    int32_t tid, nthreads;
+    uint16_t kind, has;
+    uint32_t pad;
+};
+
+struct pp_chunk {
+    struct pp_chunk *_Atomic next;
+    _Atomic size_t used;            /* committed bytes of data[] */
+    size_t cap;
+    _Alignas(8) unsigned char data[];
+};
+
+extern const char *const pp_evkind_names[PP_EV_NKINDS];
+
+/* Start an event in t's buffer: t0 = now, counter snapshot into the deltas.
+ * Returns NULL when out of memory (the event is then dropped).  The event
+ * becomes visible with pp_ev_commit, which sets t1 = now unless set. */
+struct pp_ev *pp_ev_begin(struct pp_thread *t, const struct pp_fdesc *d, uint32_t site, int kind);
+void pp_ev_commit(struct pp_thread *t, struct pp_ev *e);
+/* Counter increments of t since the last snapshot into out (at most cap
+ * entries; what does not fit stays for the next snapshot). */
+uint32_t pp_snapshot(struct pp_thread *t, struct pp_delta *out, size_t cap);
+/* Adds the calling thread's OpenMP team fields (team, tid, nthreads). */
+void pp_ev_team_fields(const struct pp_thread *t, struct pp_ev *e);
+
+/* ------------------------------------------------------------ rt-param.c */
+struct pp_pent {
+    struct pp_pent *_Atomic next;
+    const struct pp_fdesc *d;
+    uint32_t id;
+    uint64_t count;
+    int64_t first, last, min, max;
+    uint64_t t_first, t_last;       /* to merge first/last across threads */
+};
+
+/* Parameters of all threads merged per (function, id): malloc'd array. */
+struct pp_pent *pp_params_merge(struct pp_thread *const *th, size_t nth, size_t *n);
+
+/* ------------------------------------------------------------ rt-desc.c */
+/* The functions of the record: the __pp_desc section first, in section
+ * order, then descriptors met at run time outside it (e.g. in a shared
+ * object other than the one whose section the runtime sees). */
+struct pp_ftab {
+    const struct pp_fdesc **v;
+    size_t n, cap;
+    const struct pp_fdesc **hkey;   /* open addressing, hcap a power of 2 */
+    uint32_t *hval;
+    size_t hcap;
+};
+int pp_ftab_init(struct pp_ftab *ft);
+/* Index of d, added at the end if new; -1 for NULL (or out of memory). */
+long pp_ftab_add(struct pp_ftab *ft, const struct pp_fdesc *d);
+/* Index of d or -1. */
+long pp_ftab_find(const struct pp_ftab *ft, const struct pp_fdesc *d);
+void pp_ftab_free(struct pp_ftab *ft);
+/* Globals of the __pp_gdesc section, one per address: malloc'd array. */
+const struct pp_gdesc **pp_gdescs(size_t *n);
+
+/* ------------------------------------------------------------ rt-write.c */
+/* Write the record (once, at exit). */
+void pp_write_record(void);
+
+/* ------------------------------------------------------------ rt-out.c */
+/* Create PATH atomically: pp_out_open gives a FILE on a temporary file in
+ * the same directory; pp_out_close flushes, syncs and renames it into place
+ * (or removes it and returns -1 with errno set). */
+struct pp_out;
+struct pp_out *pp_out_open(const char *path);
+FILE *pp_out_file(struct pp_out *o);
+int pp_out_close(struct pp_out *o);
+/* Write s as a quoted string with escapes. */
+void pp_out_quoted(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,396 @@
+/* rt-write.c - the record writer (docs/record-format.md), run once at exit.
+ *
+ * Order of work: close every thread still open (the caller first, then the
+ * others: OpenMP pool threads are parked in libgomp, main is us), give the
+ * threads their record ids, collect the functions, then print.  Nothing
+ * here may take the program down: any failure ends in one message on
+ * stderr and the program's exit status is left alone.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt-internal.h"
+
+extern char *program_invocation_short_name;
+
+/* ------------------------------------------------------------ threads */
+
+/* A thread may be in the middle of closing itself (its key destructor runs
+ * concurrently with exit): give it a moment to finish. */
+static void wait_closed(struct pp_thread *t)
+{
+    for (int i = 0; i < 1000 && !atomic_load_explicit(&t->closed, memory_order_acquire); i++) {
+        struct timespec ts = { 0, 1000000 };
+        nanosleep(&ts, NULL);
+    }
+}
+
+static int thread_cmp(const void *a, const void *b)
+{
+    const struct pp_thread *x = *(struct pp_thread *const *)a, *y = *(struct pp_thread *const *)b;
+    int mx = x->kind == PP_TK_MAIN, my = y->kind == PP_TK_MAIN;
+    if (mx != my)
+        return my - mx;
+    if (x->key1 != y->key1)
+        return x->key1 < y->key1 ? -1 : 1;
+    if (x->key2 != y->key2)
+        return x->key2 < y->key2 ? -1 : 1;
+    return 0;
+}
+
+/* Closed, live (not failed) threads sorted into record order, rid set. */
+static struct pp_thread **collect_threads(uint64_t now, size_t *n)
+{
+    pp_thread_close(pp_self, now);
+    size_t all_n;
+    struct pp_thread **all = pp_threads_all(&all_n);
+    if (!all)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < all_n; i++) {
+        if (all[i]->failed)
+            continue;
+        pp_thread_close(all[i], now);
+        wait_closed(all[i]);
+        all[k++] = all[i];
+    }
+    qsort(all, k, sizeof *all, thread_cmp);
+    for (size_t i = 0; i < k; i++)
+        all[i]->rid = (uint32_t)i;
+    *n = k;
+    return all;
+}
+
+/* ------------------------------------------------------------ events */
+
+struct ev_iter {
+    struct pp_chunk *c;
+    size_t off, used;
+};
+
+static void ev_iter_init(struct ev_iter *it, const struct pp_thread *t)
+{
+    it->c = atomic_load_explicit(&((struct pp_thread *)t)->chunks, memory_order_acquire);
+    it->off = 0;
+    it->used = it->c ? atomic_load_explicit(&it->c->used, memory_order_acquire) : 0;
+}
+
+static const struct pp_ev *ev_next(struct ev_iter *it)
+{
+    while (it->c && it->off >= it->used) {
+        it->c = atomic_load_explicit(&it->c->next, memory_order_acquire);
+        it->off = 0;
+        it->used = it->c ? atomic_load_explicit(&it->c->used, memory_order_acquire) : 0;
+    }
+    if (!it->c)
+        return NULL;
+    const struct pp_ev *e = (const struct pp_ev *)(const void *)(it->c->data + it->off);
+    it->off += sizeof *e + e->ndelta * sizeof(struct pp_delta);
+    return e;
+}
+
+/* The thread's blocks in index order, with the record index of each. */
+static struct pp_block **thread_blocks(const struct pp_thread *t, size_t *n)
+{
+    size_t k = 0;
+    for (struct pp_block *b = atomic_load_explicit(&((struct pp_thread *)t)->blocks,
+                                                   memory_order_acquire);
+         b; b = atomic_load_explicit(&b->next, memory_order_acquire))
+        k++;
+    struct pp_block **v = malloc((k ? k : 1) * sizeof *v);
+    if (!v) {
+        *n = 0;
+        return NULL;
+    }
+    k = 0;
+    for (struct pp_block *b = atomic_load_explicit(&((struct pp_thread *)t)->blocks,
+                                                   memory_order_acquire);
+         b; b = atomic_load_explicit(&b->next, memory_order_acquire))
+        v[k++] = b;
+    *n = k;
+    return v;
+}
+
+/* ------------------------------------------------------------ functions */
+
+static int collect_funcs(struct pp_ftab *ft, struct pp_thread **th, size_t nth,
+                         const struct pp_pent *par, size_t npar)
+{
+    if (pp_ftab_init(ft) != 0)
+        return -1;
+    for (size_t i = 0; i < nth; i++) {
+        pp_ftab_add(ft, th[i]->site_d);
+        size_t nb;
+        struct pp_block **b = thread_blocks(th[i], &nb);
+        for (size_t j = 0; j < nb; j++)
+            pp_ftab_add(ft, b[j]->d);
+        free(b);
+        struct ev_iter it;
+        ev_iter_init(&it, th[i]);
+        for (const struct pp_ev *e; (e = ev_next(&it));)
+            pp_ftab_add(ft, e->d);
+    }
+    for (size_t i = 0; i < npar; i++)
+        pp_ftab_add(ft, par[i].d);
+    return 0;
+}
+
+/* ------------------------------------------------------------ printing */
+
+static void print_func(FILE *f, long idx, const struct pp_fdesc *d)
+{
+    fprintf(f, "func idx=%ld\n", idx);
+    if (d->text && *d->text) {
+        size_t n = strlen(d->text);
+        fwrite(d->text, 1, n, f);
+        if (d->text[n - 1] != '\n')
+            putc('\n', f);
+        return;
+    }
+    /* no text: a minimal descriptor, so the record stays readable */
+    fprintf(f, "func name=");
+    pp_out_quoted(f, d->name ? d->name : "?");
+    fprintf(f, " file=");
+    pp_out_quoted(f, d->file ? d->file : "?");
+    fprintf(f, " line=0 kind=normal nslots=%u\nend\n", d->nslots);
+}
+
+static int64_t read_global(const struct pp_gdesc *g)
+{
+    switch (g->size) {
+    case 1: return g->is_signed ? *(const int8_t *)g->addr : *(const uint8_t *)g->addr;
+    case 2: return g->is_signed ? *(const int16_t *)g->addr : *(const uint16_t *)g->addr;
+    case 4: return g->is_signed ? (int64_t) * (const int32_t *)g->addr
+                                : (int64_t) * (const uint32_t *)g->addr;
+    default: return *(const int64_t *)g->addr;
+    }
+}
+
+static int bare_token(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (*s <= ' ' || *s == '"' || *s == '(' || *s == ')' || *s == '=' || *s == '\\' ||
+            *s == 0x7f)
+            return 0;
+    return 1;
+}
+
+static void print_program(FILE *f)
+{
+    char exe[4096], host[256];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = 0;
+    if (gethostname(host, sizeof host) != 0)
+        host[0] = 0;
+    host[sizeof host - 1] = 0;
+    fprintf(f, "program path=");
+    pp_out_quoted(f, exe);
+    fprintf(f, " pid=%ld host=", (long)getpid());
+    pp_out_quoted(f, host);
+    fprintf(f, " clock=monotonic_ns abi=%d runtime=\"%s\"\n", PP_ABI_VERSION, PP_RUNTIME_NAME);
+
+    /* argv as the kernel has it (the program may have changed its argv[]) */
+    fprintf(f, "argv");
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        static char buf[1 << 16];
+        size_t len = 0;
+        ssize_t r;
+        while (len < sizeof buf - 1 && (r = read(fd, buf + len, sizeof buf - 1 - len)) > 0)
+            len += (size_t)r;
+        close(fd);
+        buf[len] = 0;
+        for (size_t i = 0; i < len; i += strlen(buf + i) + 1) {
+            putc(' ', f);
+            pp_out_quoted(f, buf + i);
+        }
+    }
+    putc('\n', f);
+    static const char *const envs[] = { "OMP_NUM_THREADS", "OMP_SCHEDULE", "OMP_PROC_BIND",
+                                        "OMP_DYNAMIC" };
+    for (size_t i = 0; i < sizeof envs / sizeof *envs; i++) {
+        const char *v = getenv(envs[i]);
+        if (v) {
+            fprintf(f, "env %s=", envs[i]);
+            pp_out_quoted(f, v);
+            putc('\n', f);
+        }
+    }
+}
+
+static void print_thread(FILE *f, const struct pp_thread *t, const struct pp_ftab *ft)
+{
+    static const char *const kinds[] = { "main", "pthread", "omp", "other" };
+    fprintf(f, "thread id=%u kind=%s parent=", t->rid, kinds[t->kind]);
+    if (t->parent)
+        fprintf(f, "%u", t->parent->rid);
+    else
+        putc('-', f);
+    long sf = pp_ftab_find(ft, t->site_d);
+    if (sf >= 0 && (t->kind == PP_TK_PTHREAD || t->kind == PP_TK_OMP))
+        fprintf(f, " site=(%ld %u)", sf, t->site);
+    if (t->kind == PP_TK_PTHREAD)
+        fprintf(f, " order=%" PRIu64 " arg=%" PRId64, t->order, t->arg);
+    if (t->kind == PP_TK_OMP)
+        fprintf(f, " team=%" PRIu64 " tid=%d nthreads=%d", t->team, t->tid, t->nthreads);
+    fprintf(f, " start=%" PRIu64 " end=%" PRIu64, t->start, t->end);
+    if (t->dropped)
+        fprintf(f, " dropped=%" PRIu64, t->dropped);
+    putc('\n', f);
+}
+
+static void print_deltas(FILE *f, const struct pp_delta *d, uint32_t n, const long *bfunc,
+                         size_t nb)
+{
+    fprintf(f, "delta=(");
+    for (uint32_t i = 0; i < n; i++) {
+        long fn = d[i].block < nb ? bfunc[d[i].block] : -1;
+        fprintf(f, "%s(%ld %u %" PRIu64 ")", i ? " " : "", fn, d[i].slot, d[i].inc);
+    }
+    putc(')', f);
+}
+
+/* count, ev and tail lines of one thread; returns its number of events */
+static uint64_t print_thread_data(FILE *f, const struct pp_thread *t, const struct pp_ftab *ft)
+{
+    size_t nb;
+    struct pp_block **b = thread_blocks(t, &nb);
+    long *bfunc = malloc((nb ? nb : 1) * sizeof *bfunc);
+    if (!bfunc)
+        nb = 0;
+    for (size_t j = 0; j < nb; j++) {
+        bfunc[j] = pp_ftab_find(ft, b[j]->d);
+        fprintf(f, "count thread=%u func=%ld slots=(", t->rid, bfunc[j]);
+        for (uint32_t s = 0; s < b[j]->nslots; s++)
+            fprintf(f, "%s%" PRIu64, s ? " " : "", b[j]->shadow[s]);
+        fprintf(f, ")\n");
+    }
+    uint64_t n = 0;
+    struct ev_iter it;
+    ev_iter_init(&it, t);
+    for (const struct pp_ev *e; (e = ev_next(&it)); n++) {
+        long fn = pp_ftab_find(ft, e->d);
+        fprintf(f, "ev thread=%u n=%" PRIu64, t->rid, n);
+        if (fn >= 0)
+            fprintf(f, " func=%ld site=%u", fn, e->site);
+        else
+            fprintf(f, " func=- site=-");
+        fprintf(f, " kind=%s t0=%" PRIu64 " t1=%" PRIu64, pp_evkind_names[e->kind], e->t0, e->t1);
+        if (e->has & PP_HAS_OBJ)
+            fprintf(f, " obj=0x%" PRIx64, e->obj);
+        if (e->has & PP_HAS_CHILD)
+            fprintf(f, " child=%u", e->child->rid);
+        if (e->has & PP_HAS_TEAM)
+            fprintf(f, " team=%" PRIu64, e->team);
+        if (e->has & PP_HAS_TID)
+            fprintf(f, " tid=%d", e->tid);
+        if (e->has & PP_HAS_NTHREADS)
+            fprintf(f, " nthreads=%d", e->nthreads);
+        if (e->has & PP_HAS_RESULT)
+            fprintf(f, " result=%" PRId64, e->result);
+        putc(' ', f);
+        print_deltas(f, (const struct pp_delta *)(e + 1), e->ndelta, bfunc, nb);
+        putc('\n', f);
+    }
+    fprintf(f, "tail thread=%u t=%" PRIu64 " ", t->rid, t->end);
+    print_deltas(f, t->tail, t->ntail, bfunc, nb);
+    putc('\n', f);
+    free(bfunc);
+    free(b);
+    return n;
+}
+
+static void print_record(FILE *f, struct pp_thread **th, size_t nth, const struct pp_ftab *ft,
+                         const struct pp_pent *par, size_t npar)
+{
+    fprintf(f, "perfpred-record 1\n");
+    print_program(f);
+    for (size_t i = 0; i < ft->n; i++)
+        print_func(f, (long)i, ft->v[i]);
+
+    size_t ng;
+    const struct pp_gdesc **g = pp_gdescs(&ng);
+    for (size_t i = 0; i < ng; i++) {
+        fprintf(f, "gparam name=");
+        if (bare_token(g[i]->name))
+            fputs(g[i]->name, f);
+        else
+            pp_out_quoted(f, g[i]->name);
+        fprintf(f, " value=%" PRId64 " size=%u signed=%u\n", read_global(g[i]), g[i]->size,
+                g[i]->is_signed ? 1 : 0);
+    }
+    free(g);
+
+    for (size_t i = 0; i < npar; i++)
+        fprintf(f, "param func=%ld id=%u value=%" PRId64 " count=%" PRIu64 " first=%" PRId64
+                   " last=%" PRId64 " min=%" PRId64 " max=%" PRId64 "\n",
+                pp_ftab_find(ft, par[i].d), par[i].id, par[i].last, par[i].count, par[i].first,
+                par[i].last, par[i].min, par[i].max);
+
+    for (size_t i = 0; i < nth; i++)
+        print_thread(f, th[i], ft);
+    uint64_t nev = 0;
+    for (size_t i = 0; i < nth; i++)
+        nev += print_thread_data(f, th[i], ft);
+    fprintf(f, "end events=%" PRIu64 " threads=%zu\n", nev, nth);
+}
+
+/* ------------------------------------------------------------ entry */
+
+void pp_write_record(void)
+{
+    uint64_t now = pp_now();
+    size_t nth = 0, npar = 0;
+    struct pp_thread **th = collect_threads(now, &nth);
+    struct pp_pent *par = th ? pp_params_merge(th, nth, &npar) : NULL;
+    struct pp_ftab ft;
+    if (!th || collect_funcs(&ft, th, nth, par, npar) != 0) {
+        pp_warn("out of memory at exit; no record written");
+        free(th);
+        free(par);
+        return;
+    }
+
+    const char *path = getenv("PERFPRED_RECORD");
+    char defpath[4096];
+    int defaulted = !path || !*path;
+    if (defaulted) {
+        snprintf(defpath, sizeof defpath, "%s.%ld.ppr",
+                 program_invocation_short_name && *program_invocation_short_name
+                     ? program_invocation_short_name : "program",
+                 (long)getpid());
+        path = defpath;
+    }
+    /* Past a file-size limit write(2) must fail with EFBIG rather than
+     * SIGXFSZ killing the program (and changing its exit status). */
+    struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+    int sig_saved = sigaction(SIGXFSZ, &ign, &old) == 0;
+    struct pp_out *o = pp_out_open(path);
+    if (!o) {
+        pp_warn("cannot write record '%s': %s (recording lost; the program's result is unaffected)",
+                path, strerror(errno));
+    } else {
+        print_record(pp_out_file(o), th, nth, &ft, par, npar);
+        if (pp_out_close(o) != 0)
+            pp_warn("cannot write record '%s': %s (recording lost; the program's result is "
+                    "unaffected)", path, strerror(errno));
+        else if (defaulted)
+            pp_warn("record written to %s", path);
+    }
+    if (sig_saved)
+        sigaction(SIGXFSZ, &old, NULL);
+    pp_ftab_free(&ft);
+    free(par);
+    free(th);
+}

@@ -1,0 +1,261 @@
+/* test_traverse.c - the traversal and the metrics on thread graphs built by
+ * hand, against times computed by hand.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+#include "traverse.h"
+
+static pp_prog prog;   /* empty: hang reports then print '?' for sites */
+
+static int thread(pp_instance *in, pp_itkind kind)
+{
+    in->threads = realloc(in->threads, sizeof *in->threads * (size_t)(in->nthreads + 1));
+    memset(&in->threads[in->nthreads], 0, sizeof *in->threads);
+    in->threads[in->nthreads].kind = kind;
+    return in->nthreads++;
+}
+
+static void act(pp_instance *in, int t, pp_akind k, long key, int n, double ns)
+{
+    pp_ithread *th = &in->threads[t];
+    th->act = realloc(th->act, sizeof *th->act * (size_t)(th->nact + 1));
+    th->act[th->nact++] = (pp_action){.kind = k, .key = key, .n = n, .ns = ns, .func = -1, .site = -1};
+}
+
+static int key(pp_instance *in, const char *name, int parties)
+{
+    in->keys = realloc(in->keys, sizeof *in->keys * (size_t)(in->nkeys + 1));
+    in->key_parties = realloc(in->key_parties, sizeof *in->key_parties * (size_t)(in->nkeys + 1));
+    in->keys[in->nkeys] = strdup(name);
+    in->key_parties[in->nkeys] = parties;
+    return in->nkeys++;
+}
+
+static int team(pp_instance *in, int size)
+{
+    in->team_size = realloc(in->team_size, sizeof *in->team_size * (size_t)(in->nteams + 1));
+    in->team_size[in->nteams] = size;
+    return in->nteams++;
+}
+
+static void free_in(pp_instance *in)
+{
+    in->totals = NULL;
+    pp_instance_free(in);
+}
+
+/* An OpenMP parallel loop of P equal chunks. */
+static void omp_embar(pp_instance *in, int P, double chunk)
+{
+    memset(in, 0, sizeof *in);
+    int tm = team(in, P);
+    int t0 = thread(in, PP_IT_MAIN);
+    act(in, t0, PP_A_FORK, tm, P, 0);
+    act(in, t0, PP_A_WORK, 0, 0, chunk);
+    act(in, t0, PP_A_JOIN_TEAM, tm, P, 0);
+    for (int i = 1; i < P; i++) {
+        int t = thread(in, PP_IT_OMP);
+        act(in, t, PP_A_TEAM_WAIT, tm, P, 0);
+        act(in, t, PP_A_WORK, 0, 0, chunk);
+        act(in, t, PP_A_TEAM_DONE, tm, P, 0);
+    }
+}
+
+static double pram_time(pp_instance *in)
+{
+    pp_trav tr;
+    char err[512];
+    assert_int_equal(pp_traverse(&prog, in, NULL, &tr, err, sizeof err), 0);
+    double t = tr.time;
+    pp_trav_free(&tr);
+    return t;
+}
+
+static void test_embarrassingly_parallel_Ea_is_1(void **state)
+{
+    (void)state;
+    const double W = 1e6;  /* ns of total work */
+    for (int P = 1; P <= 64; P *= 2) {
+        pp_instance one, par;
+        omp_embar(&one, 1, W);
+        omp_embar(&par, P, W / P);
+        pp_metrics mt;
+        pp_metrics_compute(&mt, pram_time(&one), pram_time(&par), pram_time(&par), P);
+        assert_true(fabs(mt.Ea - 1.0) < 0.01);
+        assert_true(fabs(mt.La) < 1e-6 * W);
+        free_in(&one);
+        free_in(&par);
+    }
+}
+
+/* Serial part f*T in main, then P threads share (1-f)*T. */
+static void pthread_amdahl(pp_instance *in, int P, double T, double f)
+{
+    memset(in, 0, sizeof *in);
+    int t0 = thread(in, PP_IT_MAIN);
+    act(in, t0, PP_A_WORK, 0, 0, f * T);
+    for (int i = 0; i < P; i++) {
+        int t = thread(in, PP_IT_PTHREAD);
+        act(in, t0, PP_A_CREATE, t, 0, 0);
+        act(in, t, PP_A_START, t0, 0, 0);
+        act(in, t, PP_A_WORK, 0, 0, (1 - f) * T / P);
+    }
+    for (int i = 1; i <= P; i++)
+        act(in, t0, PP_A_JOIN_THREAD, i, 0, 0);
+}
+
+static void test_serial_fraction_gives_amdahl(void **state)
+{
+    (void)state;
+    const double T = 1e8;
+    double fs[] = {0.01, 0.05, 0.2};
+    for (int fi = 0; fi < 3; fi++)
+        for (int P = 2; P <= 128; P *= 4) {
+            pp_instance one, par;
+            pthread_amdahl(&one, 1, T, fs[fi]);
+            pthread_amdahl(&par, P, T, fs[fi]);
+            pp_metrics mt;
+            double tp = pram_time(&par);
+            pp_metrics_compute(&mt, pram_time(&one), tp, tp, P);
+            double amdahl = 1.0 / (1.0 + fs[fi] * (P - 1));
+            assert_true(fabs(mt.Ea - amdahl) / amdahl < 0.02);
+            free_in(&one);
+            free_in(&par);
+        }
+}
+
+static void test_barrier_releases_at_last_arrival(void **state)
+{
+    (void)state;
+    pp_instance in;
+    memset(&in, 0, sizeof in);
+    int b = key(&in, "bar", 3);
+    double work[3] = {10, 30, 20};
+    for (int i = 0; i < 3; i++) {
+        int t = thread(&in, i ? PP_IT_PTHREAD : PP_IT_MAIN);
+        act(&in, t, PP_A_WORK, 0, 0, work[i]);
+        act(&in, t, PP_A_BARRIER, b, 3, 0);
+        act(&in, t, PP_A_WORK, 0, 0, 5);
+    }
+    pp_trav tr;
+    char err[512];
+    assert_int_equal(pp_traverse(&prog, &in, NULL, &tr, err, sizeof err), 0);
+    assert_true(fabs(tr.time - 35) < 1e-9);
+    assert_true(fabs(tr.wait[0] - 20) < 1e-9);   /* thread 0 waited 10..30 */
+    assert_true(fabs(tr.wait[1]) < 1e-9);
+    pp_trav_free(&tr);
+    /* the real machine adds the barrier cost once per episode */
+    pp_machine mach;
+    pp_machine_default(&mach);
+    mach.cost[PP_COST_BARRIER_PTHREAD] = (pp_model){.kind = PP_MODEL_CONST, .a = 100};
+    mach.cost[PP_COST_SCALE_COMPUTE] = (pp_model){.kind = PP_MODEL_CONST, .a = 1};
+    mach.cost[PP_COST_SCALE_MEMORY] = (pp_model){.kind = PP_MODEL_CONST, .a = 1};
+    assert_int_equal(pp_traverse(&prog, &in, &mach, &tr, err, sizeof err), 0);
+    assert_true(fabs(tr.time - 135) < 1e-6);
+    pp_trav_free(&tr);
+    free_in(&in);
+}
+
+static void test_critical_sections_serialise_on_pram(void **state)
+{
+    (void)state;
+    const int P = 8;
+    const double c = 1000;
+    pp_instance in;
+    memset(&in, 0, sizeof in);
+    int l = key(&in, "critical", 0);
+    for (int i = 0; i < P; i++) {
+        int t = thread(&in, i ? PP_IT_PTHREAD : PP_IT_MAIN);
+        act(&in, t, PP_A_LOCK, l, 0, 0);
+        act(&in, t, PP_A_WORK, 0, 0, c);
+        act(&in, t, PP_A_UNLOCK, l, 0, 0);
+    }
+    assert_true(fabs(pram_time(&in) - P * c) < 1e-9);
+    /* real: each hand-off costs handoff + lock; the first acquire only lock */
+    pp_machine mach;
+    pp_machine_default(&mach);
+    mach.cost[PP_COST_LOCK] = (pp_model){.kind = PP_MODEL_CONST, .a = 20};
+    mach.cost[PP_COST_HANDOFF] = (pp_model){.kind = PP_MODEL_CONST, .a = 100};
+    mach.cost[PP_COST_SCALE_COMPUTE] = (pp_model){.kind = PP_MODEL_CONST, .a = 1};
+    mach.cost[PP_COST_SCALE_MEMORY] = (pp_model){.kind = PP_MODEL_CONST, .a = 1};
+    pp_trav tr;
+    char err[512];
+    assert_int_equal(pp_traverse(&prog, &in, &mach, &tr, err, sizeof err), 0);
+    assert_true(fabs(tr.time - (P * c + 20 + (P - 1) * 120)) < 1e-6);
+    pp_trav_free(&tr);
+    free_in(&in);
+}
+
+static void test_missing_barrier_party_is_a_hang(void **state)
+{
+    (void)state;
+    pp_instance in;
+    memset(&in, 0, sizeof in);
+    int b = key(&in, "bar", 3);
+    for (int i = 0; i < 2; i++) {
+        int t = thread(&in, i ? PP_IT_PTHREAD : PP_IT_MAIN);
+        act(&in, t, PP_A_BARRIER, b, 3, 0);
+    }
+    pp_trav tr;
+    char err[512];
+    assert_int_equal(pp_traverse(&prog, &in, NULL, &tr, err, sizeof err), -1);
+    assert_non_null(strstr(err, "hangs"));
+    assert_non_null(strstr(err, "bar"));
+    assert_non_null(strstr(err, "2 of 3"));
+    free_in(&in);
+}
+
+static void test_real_is_never_faster_than_pram(void **state)
+{
+    (void)state;
+    pp_machine mach;
+    pp_machine_default(&mach);
+    for (int P = 2; P <= 32; P *= 2) {
+        pp_instance in;
+        omp_embar(&in, P, 5000);
+        pp_trav a, b;
+        char err[512];
+        assert_int_equal(pp_traverse(&prog, &in, NULL, &a, err, sizeof err), 0);
+        assert_int_equal(pp_traverse(&prog, &in, &mach, &b, err, sizeof err), 0);
+        assert_true(b.time >= a.time);
+        pp_trav_free(&a);
+        pp_trav_free(&b);
+        free_in(&in);
+    }
+}
+
+static void test_metric_formulas(void **state)
+{
+    (void)state;
+    pp_metrics mt;
+    pp_metrics_compute(&mt, 8.0, 2.5, 4.0, 4);
+    assert_true(fabs(mt.t_mir - 2.0) < 1e-12);
+    assert_true(fabs(mt.La - 0.5) < 1e-12);
+    assert_true(fabs(mt.L - 2.0) < 1e-12);
+    assert_true(fabs(mt.Ea - 0.8) < 1e-12);
+    assert_true(fabs(mt.E - 0.5) < 1e-12);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_embarrassingly_parallel_Ea_is_1),
+        cmocka_unit_test(test_serial_fraction_gives_amdahl),
+        cmocka_unit_test(test_barrier_releases_at_last_arrival),
+        cmocka_unit_test(test_critical_sections_serialise_on_pram),
+        cmocka_unit_test(test_missing_barrier_party_is_a_hang),
+        cmocka_unit_test(test_real_is_never_faster_than_pram),
+        cmocka_unit_test(test_metric_formulas),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
