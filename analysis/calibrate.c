@@ -302,7 +302,7 @@ int pp_calibrate(pp_machine *m, const pp_calib_opts *o, char *err,
     c.errlen = errlen;
     c.cfg.target_ns = o->quick ? 4e6 : 30e6;
     c.cfg.reps = o->quick ? 5 : 15;
-    c.cfg.max_iters = 50000000L;
+    c.cfg.max_iters = 50000000L;   /* the int casts of calibrate_thread.c */
     c.buf = malloc((size_t)c.cfg.reps * 4 * sizeof *c.buf);
     int rc = c.buf ? run_all(&c, P, over, nt, cores) : -1;
     if (!c.buf)

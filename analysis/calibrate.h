@@ -62,6 +62,20 @@ typedef struct pp_cal_cfg {
 int pp_cal_sample(pp_cal_fn fn, void *ctx, int nvals, const pp_cal_cfg *cfg,
                   double *samples, char *err, size_t errlen);
 
+/* Per-iteration durations for benchmarks whose iterations last long
+ * enough to time one by one: the sample is their median (minus the cost of
+ * reading the clock), so that a pre-empted iteration does not count. */
+typedef struct pp_cal_laps {
+    double *d;
+    long n, cap;
+    double last;
+} pp_cal_laps;
+
+int pp_cal_laps_init(pp_cal_laps *l, long iters, char *err, size_t errlen);
+void pp_cal_lap(pp_cal_laps *l);       /* one iteration ended just now  */
+double pp_cal_laps_median(pp_cal_laps *l);
+void pp_cal_laps_free(pp_cal_laps *l);
+
 /* Median of n values (n > 0); v is reordered. */
 double pp_cal_median(double *v, int n);
 

@@ -1,6 +1,7 @@
 /* calibrate_sync.c - dedicated environments for team events: fork/join of
  * an empty OpenMP parallel region, and OpenMP and pthread barriers with all
  * threads arriving together (no work between barriers, so no imbalance).
+ * Each iteration is timed by thread 0; a sample is the median iteration.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -24,19 +25,22 @@ int pp_cal_forkjoin_omp(void *ctx, long iters, double *out, char *err,
 {
     int P = *(const int *)ctx;
     int got = P;
+    pp_cal_laps l;
     omp_set_dynamic(0);
-    double t0 = pp_cal_now_ns();
+    if (pp_cal_laps_init(&l, iters, err, errlen))
+        return -1;
     for (long i = 0; i < iters; i++) {
 #pragma omp parallel num_threads(P)
         {
             if (omp_get_thread_num() == 0 && omp_get_num_threads() != P)
                 got = omp_get_num_threads();
         }
+        pp_cal_lap(&l);
     }
-    double t1 = pp_cal_now_ns();
+    out[0] = pp_cal_laps_median(&l);
+    pp_cal_laps_free(&l);
     if (got != P)
         return team_error(err, errlen, P, got);
-    out[0] = (t1 - t0) / (double)iters;
     return 0;
 }
 
@@ -45,8 +49,10 @@ int pp_cal_barrier_omp(void *ctx, long iters, double *out, char *err,
 {
     int P = *(const int *)ctx;
     int got = P;
-    double t0 = 0.0, t1 = 0.0;
+    pp_cal_laps l;
     omp_set_dynamic(0);
+    if (pp_cal_laps_init(&l, iters, err, errlen))
+        return -1;
 #pragma omp parallel num_threads(P)
     {
         int tid = omp_get_thread_num();
@@ -54,16 +60,17 @@ int pp_cal_barrier_omp(void *ctx, long iters, double *out, char *err,
             got = omp_get_num_threads();
 #pragma omp barrier
         if (tid == 0)
-            t0 = pp_cal_now_ns();
+            l.last = pp_cal_now_ns();
         for (long i = 0; i < iters; i++) {
 #pragma omp barrier
+            if (tid == 0)
+                pp_cal_lap(&l);
         }
-        if (tid == 0)
-            t1 = pp_cal_now_ns();
     }
+    out[0] = pp_cal_laps_median(&l);
+    pp_cal_laps_free(&l);
     if (got != P)
         return team_error(err, errlen, P, got);
-    out[0] = (t1 - t0) / (double)iters;
     return 0;
 }
 
@@ -124,15 +131,20 @@ int pp_cal_barrier_pthread(void *ctx, long iters, double *out, char *err,
         if (rc)
             break;
     }
-    double t0 = 0.0, t1 = 0.0;
+    pp_cal_laps l = { NULL, 0, 0, 0.0 };
+    if (rc == 0 && pp_cal_laps_init(&l, iters, err, errlen))
+        rc = ENOMEM;
     open_gate(&b, rc ? 2 : 1);
     if (rc == 0) {
         pthread_barrier_wait(&b.bar);
-        t0 = pp_cal_now_ns();
-        for (long i = 0; i < iters; i++)
+        l.last = pp_cal_now_ns();
+        for (long i = 0; i < iters; i++) {
             pthread_barrier_wait(&b.bar);
-        t1 = pp_cal_now_ns();
+            pp_cal_lap(&l);
+        }
+        out[0] = pp_cal_laps_median(&l);
     }
+    pp_cal_laps_free(&l);
     for (int i = 0; i < made; i++)
         pthread_join(th[i], NULL);
     pthread_barrier_destroy(&b.bar);
@@ -143,6 +155,5 @@ int pp_cal_barrier_pthread(void *ctx, long iters, double *out, char *err,
         snprintf(err, errlen, "cannot start %d threads: %s", P, strerror(rc));
         return -1;
     }
-    out[0] = (t1 - t0) / (double)iters;
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- create + join ----------------------------------------------------- */
@@ -41,7 +42,14 @@ int pp_cal_create_join(void *ctx, long iters, double *out, char *err,
                        size_t errlen)
 {
     (void)ctx;
-    double create = 0.0, call = 0.0, join = 0.0;
+    /* Per-iteration values; the sample is their median, so that a thread
+     * left waiting for a processor (a loaded host) does not dominate. */
+    double *v = malloc((size_t)iters * 3 * sizeof *v);
+    if (!v) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    double *create = v, *join = v + iters, *call = v + 2 * iters;
     for (long i = 0; i < iters; i++) {
         cj_slot s = { 0.0, 0.0 };
         pthread_t th;
@@ -49,18 +57,20 @@ int pp_cal_create_join(void *ctx, long iters, double *out, char *err,
         int rc = pthread_create(&th, NULL, cj_child, &s);
         double t1 = pp_cal_now_ns();
         if (rc) {
+            free(v);
             snprintf(err, errlen, "pthread_create: %s", strerror(rc));
             return -1;
         }
         pthread_join(th, NULL);
         double t2 = pp_cal_now_ns();
-        create += s.start_ns - t0;
-        call += t1 - t0;
-        join += t2 - s.end_ns;
+        create[i] = s.start_ns - t0;
+        call[i] = t1 - t0;
+        join[i] = t2 - s.end_ns;
     }
-    out[0] = create / (double)iters;
-    out[1] = join / (double)iters;
-    out[2] = call / (double)iters;
+    out[0] = pp_cal_median(create, (int)iters);
+    out[1] = pp_cal_median(join, (int)iters);
+    out[2] = pp_cal_median(call, (int)iters);
+    free(v);
     return 0;
 }
 
@@ -101,9 +111,10 @@ typedef struct handoff {
     pthread_mutex_t mu;
     pthread_barrier_t start;
     atomic_long waiting;        /* r + 1: the waiter of round r is locking */
+    atomic_long acquired;       /* r + 1: the waiter of round r has it     */
     long iters;
     double t_release;           /* written by the holder before unlocking  */
-    double sum;                 /* written by the acquirer, under mu       */
+    double *dt;                 /* per round, written by the acquirer      */
 } handoff;
 
 static void handoff_loop(handoff *h, int me)
@@ -120,10 +131,18 @@ static void handoff_loop(handoff *h, int me)
                 sched_yield();
             h->t_release = pp_cal_now_ns();
             pthread_mutex_unlock(&h->mu);
+            /* glibc mutexes are not fair: do not lock again (barge) before
+             * the waiter has the mutex. */
+            for (int spin = 0;
+                 atomic_load_explicit(&h->acquired, memory_order_acquire)
+                     != r + 1; spin++)
+                if (spin > 64)
+                    sched_yield();
         } else {                                /* waiter of round r      */
             atomic_store_explicit(&h->waiting, r + 1, memory_order_release);
             pthread_mutex_lock(&h->mu);
-            h->sum += pp_cal_now_ns() - h->t_release;
+            h->dt[r] = pp_cal_now_ns() - h->t_release;
+            atomic_store_explicit(&h->acquired, r + 1, memory_order_release);
         }
     }
     if ((h->iters - 1) % 2 != me)               /* last acquirer          */
@@ -145,7 +164,13 @@ int pp_cal_mutex_handoff(void *ctx, long iters, double *out, char *err,
     handoff h;
     memset(&h, 0, sizeof h);
     h.iters = iters;
+    h.dt = malloc((size_t)iters * sizeof *h.dt);
+    if (!h.dt) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     atomic_init(&h.waiting, 0);
+    atomic_init(&h.acquired, 0);
     pthread_mutex_init(&h.mu, NULL);
     pthread_barrier_init(&h.start, NULL, 2);
     pthread_mutex_lock(&h.mu);                  /* thread 0 holds first   */
@@ -155,6 +180,7 @@ int pp_cal_mutex_handoff(void *ctx, long iters, double *out, char *err,
         pthread_mutex_unlock(&h.mu);
         pthread_barrier_destroy(&h.start);
         pthread_mutex_destroy(&h.mu);
+        free(h.dt);
         snprintf(err, errlen, "pthread_create: %s", strerror(rc));
         return -1;
     }
@@ -163,6 +189,7 @@ int pp_cal_mutex_handoff(void *ctx, long iters, double *out, char *err,
     pthread_join(th, NULL);
     pthread_barrier_destroy(&h.start);
     pthread_mutex_destroy(&h.mu);
-    out[0] = h.sum / (double)iters;
+    out[0] = pp_cal_median(h.dt, (int)iters);   /* robust to pre-emption */
+    free(h.dt);
     return 0;
 }

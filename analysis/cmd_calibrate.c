@@ -85,6 +85,13 @@ int pp_cmd_calibrate(int argc, char **argv)
     }
     if (isatty(STDERR_FILENO))
         o.progress = stderr;
+    double load[1];
+    int cores = pp_cal_online_cores();
+    if (getloadavg(load, 1) == 1 && load[0] > 0.5 * cores)
+        fprintf(stderr, "perfpred calibrate: warning: the host is busy (load "
+                "average %.2f on %d processor%s): the measurements will "
+                "include waiting for a processor\n", load[0], cores,
+                cores == 1 ? "" : "s");
 
     pp_machine *m = malloc(sizeof *m);
     if (!m) {

@@ -165,7 +165,7 @@ static int parse_loop(const pp_line *l, pp_dfunc *f, pp_where *w)
         if (strstr(fl, "omp_chunk")) lp.flags |= PP_LF_OMP_CHUNK;
         if (strstr(fl, "omp_dispatch")) lp.flags |= PP_LF_OMP_DISPATCH;
     }
-    if (parse_ops(l, lp.ops, w))
+    if (parse_ops(l, lp.ops, w) || parse_guard(l, &lp.guard_branch, &lp.guard_true, w))
         return -1;
     if (lp.slot < 1 || lp.slot + 1 >= f->nslots)
         return pp_where_error(w, "loop %d: slot %d outside 1..%d", lp.id, lp.slot, f->nslots - 2);

@@ -27,6 +27,7 @@ typedef struct {
     pp_cmp cmp;
     char *why;
     unsigned flags;
+    int guard_branch, guard_true; /* innermost controlling branch, or -1  */
     long ops[PP_NOPS];
 } pp_dloop;
 

@@ -283,6 +283,8 @@ static long double loop_count(const ictx *c, const frame *fr, int k, int *exact)
         int64_t v;
         if (eval(c, fr, ml->count, &v) == 0)
             return v > 0 ? (long double)v : 0;
+        if (c->in->fellback)
+            c->in->fellback[fr->fi][k] = 1;
     }
     *exact = 0;
     return ml->trip;
@@ -362,6 +364,21 @@ static int exec_func(ictx *c, int t, frame *fr, long double mult, int emit, doub
     return rc;
 }
 
+/* Does loop k (or a loop in it) create or join pthreads?  The drawn
+ * graph unrolls such loops: each iteration makes a thread. */
+static int makes_threads(const pp_mfunc *mf, int k)
+{
+    for (int i = 0; i < mf->nitems[1 + k]; i++) {
+        const pp_item *it = &mf->items[1 + k][i];
+        if (it->type == PP_I_EVENT &&
+            (mf->d->events[it->idx].kind == PP_EV_CREATE || mf->d->events[it->idx].kind == PP_EV_JOIN))
+            return 1;
+        if (it->type == PP_I_LOOP && makes_threads(mf, it->idx))
+            return 1;
+    }
+    return 0;
+}
+
 static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emit, double *acc)
 {
     const pp_mloop *ml = &fr->mf->loops[k];
@@ -374,7 +391,7 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
     int has_items = fr->mf->nitems[1 + k] > 0;
     if (n <= 0)
         return 0;
-    if (emit && ml->sync && (c->flags & PP_INST_STRUCT)) {
+    if (emit && ml->sync && (c->flags & PP_INST_STRUCT) && !makes_threads(fr->mf, k)) {
         /* the drawn graph: the body once, between markers */
         if (sync_action(c, t, PP_A_LOOP_OPEN, k, (int)llroundl(n), fr->fi, dl->id))
             return -1;
@@ -706,9 +723,22 @@ static int exec_scope(ictx *c, int t, frame *fr, int scope, long double mult, in
         const pp_item *it = &mf->items[s][i];
         int rc = 0;
         switch (it->type) {
-        case PP_I_LOOP:
-            rc = exec_loop(c, t, fr, it->idx, mult, emit, acc);
+        case PP_I_LOOP: {
+            const pp_dloop *dl = &mf->d->loops[it->idx];
+            double r = site_runs(c, fr, dl->guard_branch, dl->guard_true, mf->loop_ratio[it->idx],
+                                 &c->dither[fr->fi][mf->d->nevents + mf->d->ncalls + it->idx],
+                                 emit && mf->loops[it->idx].sync);
+            if (r >= 1)
+                rc = exec_loop(c, t, fr, it->idx, mult, emit, acc);
+            else if (r > 0) {
+                /* a loop entered on a fraction of the opportunities: its
+                 * cost and counts in proportion */
+                double sub = 0;
+                rc = exec_loop(c, t, fr, it->idx, mult * r, 0, &sub);
+                add_work(c, t, emit, acc, r * sub);
+            }
             break;
+        }
         case PP_I_EVENT:
             rc = exec_event(c, t, fr, it->idx, mult, emit, acc);
             break;
@@ -763,13 +793,16 @@ int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *e
     c.P = P;
     int rc = 0;
     out->totals = calloc((size_t)m->nfuncs + 1, sizeof *out->totals);
+    out->fellback = calloc((size_t)m->nfuncs + 1, sizeof *out->fellback);
     c.dither = calloc((size_t)m->nfuncs + 1, sizeof *c.dither);
-    if (!out->totals || !c.dither)
+    if (!out->totals || !out->fellback || !c.dither)
         rc = fail(&c, "out of memory");
     for (int f = 0; rc == 0 && f < m->nfuncs; f++) {
         out->totals[f] = calloc((size_t)m->funcs[f].d->nloops + 1, sizeof **out->totals);
-        c.dither[f] = calloc((size_t)(m->funcs[f].d->nevents + m->funcs[f].d->ncalls) + 1, sizeof **c.dither);
-        if (!out->totals[f] || !c.dither[f])
+        out->fellback[f] = calloc((size_t)m->funcs[f].d->nloops + 1, 1);
+        c.dither[f] = calloc((size_t)(m->funcs[f].d->nevents + m->funcs[f].d->ncalls + m->funcs[f].d->nloops) + 1,
+                             sizeof **c.dither);
+        if (!out->totals[f] || !out->fellback[f] || !c.dither[f])
             rc = fail(&c, "out of memory");
     }
     if (rc == 0 && m->main_func < 0)
@@ -819,6 +852,9 @@ void pp_instance_free(pp_instance *in)
     /* totals has a NULL after the last function */
     for (int f = 0; in->totals && in->totals[f]; f++)
         free(in->totals[f]);
+    for (int f = 0; in->fellback && in->fellback[f]; f++)
+        free(in->fellback[f]);
+    free(in->fellback);
     free(in->totals);
     memset(in, 0, sizeof *in);
 }

@@ -112,9 +112,10 @@ static int build_structure(pp_prog *m, int fi)
     mf->param_of = calloc((size_t)d->nparams + 1, sizeof *mf->param_of);
     mf->branch_ratio = calloc((size_t)d->nbranches + 1, sizeof *mf->branch_ratio);
     mf->site_ratio = calloc((size_t)(d->nevents + d->ncalls) + 1, sizeof *mf->site_ratio);
+    mf->loop_ratio = calloc((size_t)d->nloops + 1, sizeof *mf->loop_ratio);
     if (!mf->loop_index || !mf->call_index_by_id || !mf->event_index_by_id || !mf->branch_index_by_id ||
         !mf->nitems || !mf->items || !mf->loops || !mf->call_callee || !mf->call_cost || !mf->ev_child ||
-        !mf->param_of || !mf->branch_ratio || !mf->site_ratio)
+        !mf->param_of || !mf->branch_ratio || !mf->site_ratio || !mf->loop_ratio)
         return -1;
     for (int i = 0; i < d->nloops; i++)
         if (add_item(mf, scope_of(mf, d->loops[i].parent), (pp_item){PP_I_LOOP, i, d->loops[i].pos}))
@@ -130,7 +131,8 @@ static int build_structure(pp_prog *m, int fi)
         mf->call_callee[i] = pp_record_func_index(m->rec, d->calls[i].callee);
     }
     for (int s = 0; s < mf->nscopes; s++)
-        qsort(mf->items[s], (size_t)mf->nitems[s], sizeof *mf->items[s], item_cmp);
+        if (mf->nitems[s] > 1)
+            qsort(mf->items[s], (size_t)mf->nitems[s], sizeof *mf->items[s], item_cmp);
     for (int i = 0; i < d->nparams; i++)
         mf->param_of[i] = -1;
     return 0;
@@ -399,6 +401,19 @@ static void site_ratios(pp_prog *m)
             if (mf->site_ratio[i] > 1)
                 mf->site_ratio[i] = 1;  /* a site runs at most once per opportunity in our model */
         }
+        for (int k = 0; k < d->nloops; k++) {
+            int li = scope_of(mf, d->loops[k].parent);
+            double opp;
+            if (li >= 0)
+                opp = (double)mf->loops[li].obs_iters;
+            else {
+                if (inv < 0)
+                    inv = invocations(m, f);
+                opp = inv;
+            }
+            double r = opp > 0 ? (double)mf->loops[k].obs_entries / opp : -1;
+            mf->loop_ratio[k] = r > 1 ? 1 : r;
+        }
     }
 }
 
@@ -527,10 +542,17 @@ static int verify_counts(pp_prog *m, char *err, size_t errlen)
                 ml->model_iters = in.totals[f][k];
                 long double diff = fabsl(ml->model_iters - (long double)ml->obs_iters);
                 ml->matched = diff < 0.5L;
-                if (!ml->matched && ml->rule == PP_RULE_SYMBOLIC) {
-                    char why[128];
-                    snprintf(why, sizeof why, "symbolic count gave %.0Lf, the run %llu",
-                             ml->model_iters, (unsigned long long)ml->obs_iters);
+                int fell = in.fellback[f][k];
+                if ((!ml->matched || fell) && ml->rule == PP_RULE_SYMBOLIC) {
+                    char why[200];
+                    if (fell) {
+                        char *s = pp_expr_to_infix(ml->count);
+                        snprintf(why, sizeof why, "symbolic count %s could not be evaluated (a symbol the "
+                                 "model cannot follow)", s ? s : "?");
+                        free(s);
+                    } else
+                        snprintf(why, sizeof why, "symbolic count gave %.0Lf, the run %llu",
+                                 ml->model_iters, (unsigned long long)ml->obs_iters);
                     refit_loop(m, ml, why);
                     changed = 1;
                 }
@@ -572,6 +594,18 @@ int pp_prog_build(pp_prog *m, pp_record *r, char *err, size_t errlen)
         for (int k = 0; k < m->funcs[f].d->nloops; k++)
             loop_ivs(&m->funcs[f], k, &m->funcs[f].loops[k]);
     site_ratios(m);
+    /* loops the plugin could not count: try an integer multiple of a
+     * parameter before settling for a constant (Clement & Quinn, rule 2) */
+    for (int f = 0; f < m->nfuncs; f++)
+        for (int k = 0; k < m->funcs[f].d->nloops; k++) {
+            pp_mloop *ml = &m->funcs[f].loops[k];
+            if (ml->rule == PP_RULE_CONSTANT && ml->trip >= 2) {
+                const char *why = m->funcs[f].d->loops[k].why;
+                char buf[120];
+                snprintf(buf, sizeof buf, "no symbolic count (%s)", why ? why : "unknown");
+                refit_loop(m, ml, buf);
+            }
+        }
     bind_P(m);
     if (m->main_func < 0) {
         snprintf(err, errlen, "%s: the record has no instrumented function 'main' "
@@ -582,6 +616,18 @@ int pp_prog_build(pp_prog *m, pp_record *r, char *err, size_t errlen)
         return -1;
     if (verify_counts(m, err, errlen))
         return -1;
+    /* verification may have replaced the count of the loop around
+     * pthread_create by a fitted one: bind P again */
+    pp_pkind before = m->pkind;
+    int nw = m->nwarn;
+    bind_P(m);
+    if (m->pkind != before) {
+        if (verify_counts(m, err, errlen))
+            return -1;
+    } else {
+        while (m->nwarn > nw)     /* the same warnings again */
+            free(m->warn[--m->nwarn]);
+    }
     return 0;
 }
 
@@ -598,7 +644,7 @@ void pp_prog_free(pp_prog *m)
         }
         free(mf->items); free(mf->nitems); free(mf->loops); free(mf->call_callee);
         free(mf->call_cost); free(mf->ev_child); free(mf->loop_index); free(mf->param_of);
-        free(mf->branch_ratio); free(mf->site_ratio); free(mf->call_index_by_id);
+        free(mf->branch_ratio); free(mf->site_ratio); free(mf->loop_ratio); free(mf->call_index_by_id);
         free(mf->event_index_by_id); free(mf->branch_index_by_id);
     }
     free(m->funcs);

@@ -72,6 +72,8 @@ typedef struct {
     double *branch_ratio;/* per branch: observed true ratio (-1: never run) */
     double *site_ratio;  /* per event / call: executions per iteration of
                             its enclosing scope, observed (-1 unknown)      */
+    double *loop_ratio;  /* per loop: entries per iteration of its enclosing
+                            scope, observed (-1 unknown)                    */
     int *call_index_by_id, *event_index_by_id, *branch_index_by_id;
     int max_call_id, max_event_id, max_branch_id;
 } pp_mfunc;
@@ -163,6 +165,9 @@ typedef struct {
     char **keys;
     int *key_parties;    /* barrier parties per key                        */
     long double **totals;/* [func][loop index]: body iterations            */
+    unsigned char **fellback; /* [func][loop index]: the count rule could not
+                            be evaluated somewhere and the observed average
+                            was used instead                               */
     double work_ns;      /* sum of all WORK                                */
     int approx;          /* some sums were sampled, not enumerated         */
     int nteams;

@@ -18,6 +18,32 @@ typedef struct {
 
 static pp_expr *resolve(const pp_prog *m, int func, const pp_expr *e, int depth);
 
+/* An expression brought in from another function: its (iv L) atoms mean
+ * that function's loops, so name them now (display only). */
+static pp_expr *foreign_iv(void *vp, const pp_expr *a)
+{
+    const pp_dfunc *d = vp;
+    if (a->kind != PP_E_IV)
+        return NULL;
+    const pp_dloop *l = pp_desc_loop(d, (int)a->ival);
+    char buf[160];
+    if (l && l->iv)
+        snprintf(buf, sizeof buf, "%s", l->iv);
+    else
+        snprintf(buf, sizeof buf, "%s.i%ld", d->name, a->ival);
+    return pp_expr_sym(buf);
+}
+
+static pp_expr *resolve_foreign(const pp_prog *m, int sf, const pp_expr *val, int depth)
+{
+    pp_expr *r = resolve(m, sf, val, depth);
+    if (!r)
+        return NULL;
+    pp_expr *n = pp_expr_subst(r, foreign_iv, (void *)m->funcs[sf].d);
+    pp_expr_free(r);
+    return n;
+}
+
 static int arg_position(const pp_dfunc *d, const char *name)
 {
     for (int i = 0; name && i < d->nargs; i++)
@@ -69,7 +95,7 @@ static pp_expr *subst_atom(void *vp, const pp_expr *a)
         }
         if (sites != 1 || !val)
             return NULL;
-        return resolve(m, sf, val, c->depth + 1);
+        return resolve_foreign(m, sf, val, c->depth + 1);
     }
     if (a->kind == PP_E_SHARED) {
         int sites = 0, sf = -1;
@@ -90,7 +116,7 @@ static pp_expr *subst_atom(void *vp, const pp_expr *a)
         }
         if (sites != 1 || !val)
             return NULL;
-        return resolve(m, sf, val, c->depth + 1);
+        return resolve_foreign(m, sf, val, c->depth + 1);
     }
     return NULL;
 }

@@ -202,15 +202,29 @@ pp_execute (function *fun)
   const char *kind = f.omp_child ? "omp_child"
 		     : pp_is_thread_start (fun->decl) ? "thread_start"
 						      : "normal";
+  /* The parameter names in order: call sites' positional args= and a
+     create site's arg= bind to them.  */
+  std::string args = "(";
+  for (tree p = DECL_ARGUMENTS (fun->decl); p; p = DECL_CHAIN (p))
+    {
+      const char *pn = DECL_NAME (p) ? IDENTIFIER_POINTER (DECL_NAME (p)) : "?";
+      bool plain = *pn != 0;
+      for (const char *c = pn; *c; c++)
+	if (!(ISALNUM (*c) || *c == '_'))
+	  plain = false;
+      args += std::string (args.size () > 1 ? " " : "") + (plain ? pn : "?");
+    }
+  args += ")";
   std::string text
     = "func name=" + pp_qname (fname) + " file="
       + pp_qname (main_input_filename ? main_input_filename : "?")
-      + pp_fmt (" line=%d kind=%s nslots=%d ops=",
+      + pp_fmt (" line=%d kind=%s nslots=%d args=",
 		pp_line (DECL_SOURCE_LOCATION (fun->decl)), kind, f.nslots)
-      + fops + "\n";
+      + args + " ops=" + fops + "\n";
   for (size_t i = 0; i < f.params.size (); i++)
     text += pp_fmt ("param id=%d name=", (int) i)
 	    + pp_qname (f.params[i].name.c_str ())
+	    + " var=" + pp_qname (f.params[i].var.c_str ())
 	    + pp_fmt (" kind=var line=%d", f.params[i].line)
 	    + (f.params[i].pragma ? " pragma=1" : "") + "\n";
   text += f.body + "end\n";

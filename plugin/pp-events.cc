@@ -42,6 +42,10 @@ static const pp_event_def events[] = {
   { "GOMP_atomic_end", "unlock", IMPL_NO },
   { "GOMP_single_start", "single", IMPL_NO },
   { "GOMP_sections_end", "barrier", IMPL_YES },
+  /* Also wrapped by the runtime (runtime-abi.md, after the table).  */
+  { "GOMP_parallel_loop_nonmonotonic_runtime", "fork", IMPL_NO },
+  { "GOMP_parallel_sections", "fork", IMPL_NO },
+  { "GOMP_sections_end_nowait", "loop_end", IMPL_NO },
 };
 #define N_EVENTS (int) (sizeof events / sizeof events[0])
 

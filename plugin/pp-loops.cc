@@ -27,6 +27,17 @@ header_phi_of (class loop *loop, tree op, tree *off)
   if (TREE_CODE (op) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF (op))
     return NULL;
   gimple *d = SSA_NAME_DEF_STMT (op);
+  /* Look through a widening conversion ((long) i < bound).  */
+  if (is_gimple_assign (d) && CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d))
+      && TREE_CODE (gimple_assign_rhs1 (d)) == SSA_NAME
+      && INTEGRAL_TYPE_P (TREE_TYPE (gimple_assign_rhs1 (d)))
+      && TYPE_PRECISION (TREE_TYPE (op))
+	 >= TYPE_PRECISION (TREE_TYPE (gimple_assign_rhs1 (d))))
+    {
+      gimple *p = SSA_NAME_DEF_STMT (gimple_assign_rhs1 (d));
+      if (gimple_code (p) == GIMPLE_PHI && gimple_bb (p) == loop->header)
+	return as_a<gphi *> (p);
+    }
   if (gimple_code (d) == GIMPLE_PHI)
     return gimple_bb (d) == loop->header ? as_a<gphi *> (d) : NULL;
   if (is_gimple_assign (d)
@@ -219,9 +230,20 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
   if (exit && exit->src == loop->header && loop->num_nodes == 2
       && empty_block_p (loop->latch))
     shape = "bottom";
+  /* A loop with several exits (a break or return inside a for): the exit
+     test in the header, if there is one, still describes the induction
+     variable and the count when no early exit is taken.  */
+  edge iv_exit = exit;
+  if (!exit)
+    {
+      auto_vec<edge> exits = get_loop_exit_edges (loop);
+      for (unsigned i = 0; i < exits.length (); i++)
+	if (exits[i]->src == loop->header)
+	  iv_exit = exits[i];
+    }
   /* Location: the exit test; else any exit test; else the header.  */
   int line = 0;
-  gimple *cond = exit ? last_stmt (exit->src) : NULL;
+  gimple *cond = iv_exit ? last_stmt (iv_exit->src) : NULL;
   if (cond && gimple_code (cond) != GIMPLE_COND)
     cond = NULL;
   line = pp_stmt_line (cond);
@@ -274,7 +296,7 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
 	      if (k == 1)
 		cmp = swap_tree_comparison (cmp);
 	      /* Continue condition: the exit is on the true edge?  */
-	      if (exit->flags & EDGE_TRUE_VALUE)
+	      if (iv_exit->flags & EDGE_TRUE_VALUE)
 		cmp = invert_tree_comparison (cmp, false);
 	    }
 	}
@@ -375,9 +397,29 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
       else
 	why = ivphi ? "not-affine" : "data-dependent";
     }
+  else if (iv_exit)
+    {
+      /* The count if the header's exit is the one taken; the analyser
+	 checks it against the run.  Counted per header execution.  */
+      tree_niter_desc desc;
+      if (number_of_iterations_exit_assumptions (loop, iv_exit, &desc, NULL)
+	  && desc.niter && !chrec_contains_undetermined (desc.niter)
+	  && (!desc.assumptions || integer_nonzerop (desc.assumptions)))
+	{
+	  tree type = TREE_TYPE (desc.niter);
+	  tree latch = desc.niter;
+	  if (desc.may_be_zero && !integer_zerop (desc.may_be_zero))
+	    latch = fold_build3 (COND_EXPR, type, desc.may_be_zero,
+				 build_int_cst (type, 0), latch);
+	  count = pp_trace (f, latch);
+	}
+      else if (ivphi && !init_text.empty ())
+	count = affine_count (init_text, bound_text, iv.step, cmp);
+      why = "early-exit";
+    }
   else
     why = "multi-exit";
-  if (getenv ("PP_DEBUG") && !count.empty ()) fprintf (stderr, "DEBUG count %s\n", count.c_str ());
+
   if (!count.empty () && pp_expr_unknown (count))
     {
       count.clear ();

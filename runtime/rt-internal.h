@@ -94,6 +94,8 @@ struct pp_thread {
     size_t total_slots;
     struct pp_chunk *_Atomic chunks;
     struct pp_chunk *cur;
+    size_t resv;                    /* bytes of cur handed out (>= used) */
+    int open;                       /* events begun and not yet committed */
     uint64_t dropped;               /* events lost (out of memory) */
     struct pp_pent *_Atomic params;
     struct pp_pent *pcache[32];
@@ -168,7 +170,9 @@ extern const char *const pp_evkind_names[PP_EV_NKINDS];
 
 /* Start an event in t's buffer: t0 = now, counter snapshot into the deltas.
  * Returns NULL when out of memory (the event is then dropped).  The event
- * becomes visible with pp_ev_commit, which sets t1 = now unless set. */
+ * becomes visible with pp_ev_commit, which sets t1 = now unless set.
+ * Events may nest (a barrier that runs OpenMP tasks which log events of
+ * their own): the outer event keeps its place, before the inner ones. */
 struct pp_ev *pp_ev_begin(struct pp_thread *t, const struct pp_fdesc *d, uint32_t site, int kind);
 void pp_ev_commit(struct pp_thread *t, struct pp_ev *e);
 /* Counter increments of t since the last snapshot into out (at most cap

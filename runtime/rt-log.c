@@ -61,11 +61,15 @@ static struct pp_chunk *new_chunk(struct pp_thread *t, size_t need)
     atomic_init(&c->next, NULL);
     atomic_init(&c->used, 0);
     c->cap = cap;
-    if (t->cur)
+    if (t->cur) {
+        /* an event still open in the old chunk is published as it is */
+        atomic_store_explicit(&t->cur->used, t->resv, memory_order_release);
         atomic_store_explicit(&t->cur->next, c, memory_order_release);
-    else
+    } else {
         atomic_store_explicit(&t->chunks, c, memory_order_release);
+    }
     t->cur = c;
+    t->resv = 0;
     return c;
 }
 
@@ -74,8 +78,7 @@ struct pp_ev *pp_ev_begin(struct pp_thread *t, const struct pp_fdesc *d, uint32_
     uint64_t t0 = pp_now();
     size_t need = sizeof(struct pp_ev) + t->total_slots * sizeof(struct pp_delta);
     struct pp_chunk *c = t->cur;
-    size_t used = c ? atomic_load_explicit(&c->used, memory_order_relaxed) : 0;
-    if (!c || c->cap - used < need) {
+    if (!c || c->cap - t->resv < need) {
         c = new_chunk(t, need);
         if (!c) {
             /* The counters stay unsnapshotted: their increments go to the
@@ -83,15 +86,16 @@ struct pp_ev *pp_ev_begin(struct pp_thread *t, const struct pp_fdesc *d, uint32_
             t->dropped++;
             return NULL;
         }
-        used = 0;
     }
-    struct pp_ev *e = (struct pp_ev *)(c->data + used);
+    struct pp_ev *e = (struct pp_ev *)(c->data + t->resv);
     memset(e, 0, sizeof *e);
     e->d = d;
     e->site = site;
     e->kind = (uint16_t)kind;
     e->t0 = t0;
     e->ndelta = pp_snapshot(t, (struct pp_delta *)(e + 1), t->total_slots);
+    t->resv += sizeof *e + e->ndelta * sizeof(struct pp_delta);
+    t->open++;
     return e;
 }
 
@@ -101,10 +105,9 @@ void pp_ev_commit(struct pp_thread *t, struct pp_ev *e)
         return;
     if (e->t1 < e->t0)
         e->t1 = pp_now();
-    struct pp_chunk *c = t->cur;
-    size_t used = atomic_load_explicit(&c->used, memory_order_relaxed);
-    used += sizeof *e + e->ndelta * sizeof(struct pp_delta);
-    atomic_store_explicit(&c->used, used, memory_order_release);
+    /* publish when the outermost open event is complete */
+    if (--t->open == 0)
+        atomic_store_explicit(&t->cur->used, t->resv, memory_order_release);
 }
 
 void pp_ev_team_fields(const struct pp_thread *t, struct pp_ev *e)

@@ -149,8 +149,19 @@ static void team_trampoline(void *p)
     int tid = omp_get_thread_num ? omp_get_thread_num() : 0;
     int n = omp_get_num_threads ? omp_get_num_threads() : 1;
     struct pp_thread *t = pp_self;
-    if (!t)
+    if (!t) {
         t = bind_pool_thread(tm, tid, n);
+    } else if (t->kind == PP_TK_OTHER && !t->team && t != tm->master) {
+        /* a pool thread first seen running code outside any wrapped region
+         * (e.g. a construct the plugin does not replace): now we know it */
+        t->kind = PP_TK_OMP;
+        t->parent = tm->master;
+        t->site_d = tm->d;
+        t->site = tm->site;
+        t->team = tm->id;
+        t->tid = tid;
+        t->nthreads = n;
+    }
     if (!t) {
         tm->fn(tm->data);
         return;

@@ -55,7 +55,9 @@ sub check_record {
 }
 
 # ---------------------------------------------------------------- build
-my $CF = '-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -Iruntime -Itests/runtime';
+# `make check SANITIZE=1` builds the runtime with ASan+UBSan: link the same way
+my $SAN = ($ENV{SANITIZE} // '') eq '1' ? ' -fsanitize=address,undefined -fno-sanitize-recover=undefined' : '';
+my $CF = '-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -Iruntime -Itests/runtime' . $SAN;
 my $mk = `make -s build/libperfpred-rt.a build/libperfpred-rt.so 2>&1`;
 ok($? == 0, 'make libperfpred-rt.a and .so') or BAIL_OUT("runtime does not build:\n$mk");
 build('t-pthread (static)', "gcc $CF -pthread tests/runtime/t-pthread.c build/libperfpred-rt.a -o $B/t-pthread")
@@ -63,6 +65,8 @@ build('t-pthread (static)', "gcc $CF -pthread tests/runtime/t-pthread.c build/li
 my $have_so = build('t-pthread (shared)', "gcc $CF -pthread tests/runtime/t-pthread.c -Lbuild -lperfpred-rt "
                     . "-Wl,-rpath,\$PWD/build -o $B/t-pthread-so");
 my $have_omp = build('t-omp', "gcc $CF -fopenmp tests/runtime/t-omp.c build/libperfpred-rt.a -o $B/t-omp");
+my $have_task = build('t-task', "gcc $CF -fopenmp tests/runtime/t-task.c build/libperfpred-rt.a -o $B/t-task");
+my $have_fork = build('t-fork', "gcc $CF -pthread tests/runtime/t-fork.c build/libperfpred-rt.a -o $B/t-fork");
 my $have_tsan = build('t-pthread (ThreadSanitizer)',
                       "gcc -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -pthread -Iruntime -Itests/runtime "
                       . "tests/runtime/t-pthread.c runtime/*.c -o $B/t-pthread-tsan");
@@ -162,6 +166,18 @@ mkdir "$TMP/def";
 my ($name) = $err =~ /^perfpred-rt: record written to (t-pthread\.\d+\.ppr)$/m;
 ok($name && -s "$TMP/def/$name", 'default record name PROGRAM.PID.ppr in the cwd, named on stderr') or diag($err);
 check_record("$TMP/def/$name", 'default name') if $name;
+
+SKIP: {
+    skip 'fork test did not build', 4 unless $have_fork;
+    mkdir "$TMP/fork";
+    ($rc, $out, $err) = run_in("$TMP/fork", { PERFPRED_RECORD => "$TMP/fork/f.ppr" }, "$ROOT/$B/t-fork");
+    my ($ppid) = $out =~ /^parent=(\d+) child_status=7$/m;
+    ok($rc == 0 && $ppid, 'fork: child ran through the wrappers and exited normally') or diag($out . $err);
+    my @files = glob("$TMP/fork/*");
+    is_deeply(\@files, ["$TMP/fork/f.ppr"], 'fork: one record, no temporary file');
+    my $rf = check_record("$TMP/fork/f.ppr", 'fork');
+    like($rf->{program} // '', qr/ pid=\Q$ppid\E /, 'fork: the record is the parent\'s');
+}
 
 # ---------------------------------------------------------------- shared runtime
 SKIP: {
@@ -275,13 +291,32 @@ SKIP: {
     is($loop_iters, $M, 'omp: dynamic loop iterations over all threads');
 }
 
+# ---------------------------------------------------------------- nested events
+SKIP: {
+    skip 'task test did not build', 4 unless $have_task;
+    ($rc, $out, $err) = run_in($TMP, { PERFPRED_RECORD => "$TMP/task.ppr" }, "$ROOT/$B/t-task");
+    is("$rc $out", "0 total=21\n", 'tasks: exit status and output');
+    my $rk = check_record("$TMP/task.ppr", 'tasks (events nested in a barrier)');
+    my $ft = ppr_func($rk, 'main._omp_fn.1');
+    my ($locks, $nested) = (0, 0);
+    for my $t (values %{$rk->{threads}}) {
+        my @bars = grep { $_->{kind} eq 'barrier' } @{$t->{evs}};
+        for my $e (grep { $_->{func} ne '-' && $_->{func} == $ft && $_->{kind} eq 'lock' } @{$t->{evs}}) {
+            $locks++;
+            $nested++ if grep { $_->{t0} <= $e->{t0} && $e->{t1} <= $_->{t1} && $_->{n} < $e->{n} } @bars;
+        }
+    }
+    is($locks, 6, 'tasks: one critical section per task');
+    is($nested, 6, 'tasks: task events lie inside a barrier, after it in sequence');
+}
+
 # ---------------------------------------------------------------- analyser cross-check
 SKIP: {
     my @src = grep { -e } map { "analysis/$_" } qw(record.c desc.c lex.c);
     skip 'analyser reader not present', 1 unless @src == 3;
     my $log = `gcc -std=c11 -D_GNU_SOURCE -O1 -Ianalysis tests/runtime/read-record.c analysis/record.c analysis/desc.c analysis/lex.c analysis/sym-*.c -lgmp -lm -o $B/read-record 2>&1`;
     skip "analyser reader does not build yet: " . (split /\n/, $log)[0], 1 if $?;
-    my @recs = grep { -e } map { "$TMP/$_" } qw(p.ppr so.ppr tsan.ppr omp.ppr);
+    my @recs = grep { -e } map { "$TMP/$_" } qw(p.ppr so.ppr tsan.ppr omp.ppr task.ppr);
     my $res = `$B/read-record @recs`;
     ok($? == 0, 'records load with the analyser\'s reader') or diag($res);
 }

@@ -149,9 +149,9 @@ __attribute__((destructor)) static void dump(void)
         for (const struct pp_gdesc *g = __start___pp_gdesc; g < __stop___pp_gdesc; g++) {
             long long v = 0;
             switch (g->size) {
-            case 1: v = g->is_signed ? *(const int8_t *)g->addr : *(const uint8_t *)g->addr; break;
-            case 2: v = g->is_signed ? *(const int16_t *)g->addr : *(const uint16_t *)g->addr; break;
-            case 4: v = g->is_signed ? *(const int32_t *)g->addr : *(const uint32_t *)g->addr; break;
+            case 1: v = g->is_signed ? (long long)*(const int8_t *)g->addr : (long long)*(const uint8_t *)g->addr; break;
+            case 2: v = g->is_signed ? (long long)*(const int16_t *)g->addr : (long long)*(const uint16_t *)g->addr; break;
+            case 4: v = g->is_signed ? (long long)*(const int32_t *)g->addr : (long long)*(const uint32_t *)g->addr; break;
             default: v = *(const int64_t *)g->addr; break;
             }
             fprintf(o, "=== global %s %lld\n", g->name, v);
@@ -201,6 +201,9 @@ void GOMP_atomic_start(void);
 void GOMP_atomic_end(void);
 bool GOMP_single_start(void);
 void GOMP_sections_end(void);
+void GOMP_sections_end_nowait(void);
+void GOMP_parallel_loop_nonmonotonic_runtime(ompfn, void *, unsigned, long, long, long, unsigned);
+void GOMP_parallel_sections(ompfn, void *, unsigned, unsigned, unsigned);
 
 void __pp_w_GOMP_parallel(D d, uint32_t s, ompfn f, void *x, unsigned n, unsigned fl)
 { (void)d; (void)s; COUNT(); GOMP_parallel(f, x, n, fl); }
@@ -217,6 +220,9 @@ void __pp_w_##NAME(D d, uint32_t s, ompfn f, void *x, unsigned n, long a, long b
 { (void)d; (void)s; COUNT(); NAME(f, x, n, a, b, c, fl); }
 PLOOPR(GOMP_parallel_loop_runtime)
 PLOOPR(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
+PLOOPR(GOMP_parallel_loop_nonmonotonic_runtime)
+void __pp_w_GOMP_parallel_sections(D d, uint32_t s, ompfn f, void *x, unsigned n, unsigned c, unsigned fl)
+{ (void)d; (void)s; COUNT(); GOMP_parallel_sections(f, x, n, c, fl); }
 #define VOID0(NAME) void __pp_w_##NAME(D d, uint32_t s) { (void)d; (void)s; COUNT(); NAME(); }
 VOID0(GOMP_barrier)
 VOID0(GOMP_loop_end)
@@ -226,6 +232,7 @@ VOID0(GOMP_critical_end)
 VOID0(GOMP_atomic_start)
 VOID0(GOMP_atomic_end)
 VOID0(GOMP_sections_end)
+VOID0(GOMP_sections_end_nowait)
 void __pp_w_GOMP_critical_name_start(D d, uint32_t s, void **p)
 { (void)d; (void)s; COUNT(); GOMP_critical_name_start(p); }
 void __pp_w_GOMP_critical_name_end(D d, uint32_t s, void **p)

@@ -8,16 +8,16 @@
 static void scale (int n, double a, double *x)
 {
 #pragma omp parallel for schedule(static)
-  for (int i = 0; i < n; i++)                 /* L:static */
-    x[i] = a * x[i] + 1.0;
+  for (int i = 0; i < n; i++)
+    x[i] = a * x[i] + 1.0;   /* L:static (ompexp: the loop line is its body's) */
 }
 
 static long dyn (int n)
 {
   long s = 0;
 #pragma omp parallel for schedule(dynamic, 3) reduction(+:s)
-  for (int i = 0; i < n; i++)                 /* L:dynamic */
-    s += i;
+  for (int i = 0; i < n; i++)
+    s += i;   /* L:dynamic (ompexp: the loop line is its body's) */
   return s;
 }
 
@@ -25,9 +25,16 @@ static long chunked (int n)
 {
   long s = 0;
 #pragma omp parallel for schedule(static, 4) reduction(+:s)
-  for (int i = 0; i < n; i++)                 /* L:chunked */
-    s += 2 * i;
+  for (int i = 0; i < n; i++)
+    s += 2 * i;   /* L:chunked (ompexp: the loop line is its body's) */
   return s;
+}
+
+static int master_calls;
+
+static void note (void)
+{
+  master_calls++;
 }
 
 static double regions (int n, const double *x)
@@ -37,8 +44,8 @@ static double regions (int n, const double *x)
 #pragma omp parallel
   {
 #pragma omp for reduction(+:sum)
-    for (int i = 0; i < n; i++)               /* L:reduction */
-      sum += x[i];
+    for (int i = 0; i < n; i++)
+      sum += x[i];   /* L:reduction (ompexp: the loop line is its body's) */
 #pragma omp critical
     crit += 1.0;
 #pragma omp atomic
@@ -46,10 +53,13 @@ static double regions (int n, const double *x)
 #pragma omp single
     singles++;
 #pragma omp master
-    masters++;
+    {
+      masters++;
+      note ();                                /* L:master_call */
+    }
 #pragma omp barrier
   }
-  return sum + (crit > 0) + (hits > 0) + singles + masters;
+  return sum + (crit > 0) + (hits > 0) + singles + masters + master_calls;
 }
 
 int main (int argc, char **argv)

@@ -1,0 +1,5 @@
+int main (void)
+{
+#pragma perfpred param = 3
+  return 0;
+}

@@ -1,0 +1,577 @@
+/* test_machine.c - the machine model: file round trip, every malformed
+ * file, model evaluation, the slowdown factors, the least-squares fits, and
+ * a quick calibration of this host.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "calibrate.h"
+#include "machine.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/pp-test-machine.XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A hypothetical machine written by hand: one line per entry. */
+static const char *const hand[] = {
+    "perfpred-machine 1",                       /*  1 */
+    "# a hypothetical machine, written by hand",/*  2 */
+    "name = hypothetical 64-core",              /*  3 */
+    "cores = 64",                               /*  4 */
+    "thread.create.model = const",              /*  5 */
+    "thread.create.a_ns = 20000",               /*  6 */
+    "thread.create_call.model = const",         /*  7 */
+    "thread.create_call.a_ns = 8000",           /*  8 */
+    "thread.join.model = const",                /*  9 */
+    "thread.join.a_ns = 5000   # trailing",     /* 10 */
+    "forkjoin.omp.model = linear",              /* 11 */
+    "forkjoin.omp.a_ns = 1000",                 /* 12 */
+    "forkjoin.omp.b_ns = 100",                  /* 13 */
+    "barrier.omp.model = log2",                 /* 14 */
+    "barrier.omp.a_ns = 100",                   /* 15 */
+    "barrier.omp.b_ns = 50",                    /* 16 */
+    "barrier.pthread.model = linear",           /* 17 */
+    "barrier.pthread.a_ns = 500",               /* 18 */
+    "barrier.pthread.b_ns = 200",               /* 19 */
+    "mutex.lock.model = const",                 /* 20 */
+    "mutex.lock.a_ns = 20",                     /* 21 */
+    "mutex.handoff.model = const",              /* 22 */
+    "mutex.handoff.a_ns = 1000",                /* 23 */
+    "scale.compute.model = linear",             /* 24 */
+    "scale.compute.a = 1",                      /* 25 */
+    "scale.compute.b = 0.01",                   /* 26 */
+    "scale.memory.model = log2",                /* 27 */
+    "scale.memory.a = 1",                       /* 28 */
+    "scale.memory.b = 0.5",                     /* 29 */
+    "point.barrier.omp = 2 150",                /* 30 */
+    "point.barrier.omp = 128 500 oversub",      /* 31 */
+};
+#define NHAND ((int)(sizeof hand / sizeof *hand))
+
+/* Write the hand file with line `line` (1-based) replaced by `repl` (NULL
+ * deletes it; line 0 replaces nothing) and `extra` appended. */
+static const char *write_variant(const char *name, int line, const char *repl,
+                                 const char *extra)
+{
+    static char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < NHAND; i++) {
+        if (i + 1 == line) {
+            if (repl)
+                fprintf(f, "%s\n", repl);
+        } else {
+            fprintf(f, "%s\n", hand[i]);
+        }
+    }
+    if (extra)
+        fprintf(f, "%s\n", extra);
+    fclose(f);
+    return path;
+}
+
+/* Loading must fail with one message naming the file and the line. */
+static void expect_error(const char *path, int line, const char *words)
+{
+    pp_machine m;
+    char err[512] = "";
+    assert_int_not_equal(pp_machine_load(path, &m, err, sizeof err), 0);
+    char where[200];
+    snprintf(where, sizeof where, "%s:%d:", path, line);
+    if (!strstr(err, where) || (words && !strstr(err, words)))
+        fail_msg("error '%s' should contain '%s' and '%s'", err, where,
+                 words ? words : "");
+}
+
+/* ---- hand-written files ------------------------------------------------ */
+
+static void test_hand_file(void **state)
+{
+    (void)state;
+    const char *p = write_variant("hand.machine", 0, NULL, NULL);
+    pp_machine m;
+    char err[512] = "";
+    int rc = pp_machine_load(p, &m, err, sizeof err);
+    if (rc)
+        fail_msg("%s", err);
+    assert_string_equal(m.name, "hypothetical 64-core");
+    assert_int_equal(m.source, PP_MACHINE_HAND);
+    assert_int_equal(m.cores, 64);
+    assert_int_equal(m.cost[PP_COST_BARRIER_OMP].kind, PP_MODEL_LOG2);
+    /* hand-computed: 100 + 50 * log2(8) = 250 */
+    assert_float_equal(pp_machine_barrier_ns(&m, 8, PP_SYNC_OMP), 250.0,
+                       1e-9);
+    /* 500 + 200 * 8 = 2100 */
+    assert_float_equal(pp_machine_barrier_ns(&m, 8, PP_SYNC_PTHREAD), 2100.0,
+                       1e-9);
+    /* 1000 + 100 * 16 = 2600 */
+    assert_float_equal(pp_machine_fork_join_ns(&m, 16), 2600.0, 1e-9);
+    assert_float_equal(pp_machine_create_ns(&m), 20000.0, 1e-9);
+    assert_float_equal(pp_machine_create_call_ns(&m), 8000.0, 1e-9);
+    assert_float_equal(pp_machine_join_ns(&m), 5000.0, 1e-9);
+    assert_float_equal(pp_machine_lock_ns(&m), 20.0, 1e-9);
+    assert_float_equal(pp_machine_handoff_ns(&m), 1000.0, 1e-9);
+    /* 1 + 0.01 * 11 = 1.11; memory: 1 + 0.5 * log2(16) = 3 */
+    assert_float_equal(pp_machine_compute_scale(&m, 11), 1.11, 1e-12);
+    assert_float_equal(pp_machine_memory_scale(&m, 16), 3.0, 1e-12);
+    assert_float_equal(pp_machine_scale(&m, 16, 0.5),
+                       0.5 * 1.16 + 0.5 * 3.0, 1e-12);
+    assert_int_equal(m.points[PP_COST_BARRIER_OMP].n, 2);
+    assert_int_equal(m.points[PP_COST_BARRIER_OMP].pt[1].p, 128);
+    assert_int_equal(m.points[PP_COST_BARRIER_OMP].pt[1].oversub, 1);
+    assert_int_equal(m.points[PP_COST_BARRIER_OMP].pt[0].oversub, 0);
+}
+
+static void test_unknown_key_ignored(void **state)
+{
+    (void)state;
+    const char *p = write_variant("unknown.machine", 0, NULL,
+                                  "network.latency_ns = 1500");
+    pp_machine m;
+    char err[512] = "";
+    assert_int_equal(pp_machine_load(p, &m, err, sizeof err), 0);
+    assert_int_equal(m.cores, 64);
+}
+
+/* ---- malformed files --------------------------------------------------- */
+
+static void test_missing_file(void **state)
+{
+    (void)state;
+    char path[128];
+    snprintf(path, sizeof path, "%s/does-not-exist.machine", dir);
+    pp_machine m;
+    char err[512] = "";
+    assert_int_not_equal(pp_machine_load(path, &m, err, sizeof err), 0);
+    assert_non_null(strstr(err, path));
+    assert_non_null(strstr(err, "No such file"));
+}
+
+static void test_bad_magic(void **state)
+{
+    (void)state;
+    expect_error(write_variant("magic.machine", 1, "perfpred-record 1", NULL),
+                 1, "not a perfpred machine file");
+    expect_error(write_variant("magic2.machine", 1, "perfpred-machinex 1",
+                               NULL), 1, "not a perfpred machine file");
+    expect_error(write_variant("version.machine", 1, "perfpred-machine 2",
+                               NULL), 1, "unsupported version 2");
+    expect_error(write_variant("version2.machine", 1, "perfpred-machine one",
+                               NULL), 1, "bad version");
+    char path[128];
+    snprintf(path, sizeof path, "%s/empty.machine", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    expect_error(path, 1, "empty file");
+}
+
+static void test_unknown_model(void **state)
+{
+    (void)state;
+    expect_error(write_variant("model.machine", 14,
+                               "barrier.omp.model = cubic", NULL),
+                 14, "unknown model 'cubic'");
+    expect_error(write_variant("model2.machine", 20,
+                               "mutex.lock.model = linear", NULL),
+                 20, "not allowed");
+}
+
+static void test_bad_values(void **state)
+{
+    (void)state;
+    expect_error(write_variant("nan.machine", 15, "barrier.omp.a_ns = fast",
+                               NULL), 15, "not a number");
+    expect_error(write_variant("nan2.machine", 15, "barrier.omp.a_ns = 12x",
+                               NULL), 15, "not a number");
+    expect_error(write_variant("inf.machine", 15, "barrier.omp.a_ns = inf",
+                               NULL), 15, "not a number");
+    expect_error(write_variant("neg.machine", 16, "barrier.omp.b_ns = -5",
+                               NULL), 16, "negative");
+    expect_error(write_variant("negc.machine", 4, "cores = -2", NULL), 4,
+                 "negative");
+    expect_error(write_variant("zeroc.machine", 4, "cores = 0", NULL), 4,
+                 "out of range");
+    expect_error(write_variant("empty.machine", 21, "mutex.lock.a_ns =",
+                               NULL), 21, "empty value");
+    expect_error(write_variant("noeq.machine", 21, "mutex.lock.a_ns 20",
+                               NULL), 21, "key = value");
+    expect_error(write_variant("src.machine", 3, "source = guessed", NULL),
+                 3, "source");
+    expect_error(write_variant("pt.machine", 30, "point.barrier.omp = 2",
+                               NULL), 30, "expected 'P VALUE'");
+    expect_error(write_variant("pt2.machine", 30,
+                               "point.barrier.omp = 2 150 extra", NULL),
+                 30, "expected 'P VALUE'");
+    expect_error(write_variant("pt3.machine", 30,
+                               "point.barrier.omp = 128 150", NULL),
+                 31, "duplicate point");
+}
+
+static void test_missing_key(void **state)
+{
+    (void)state;
+    /* b of a linear model: the error points at the model's line */
+    expect_error(write_variant("miss-b.machine", 13, NULL, NULL), 11,
+                 "forkjoin.omp.b_ns");
+    expect_error(write_variant("miss-a.machine", 21, NULL, NULL), 20,
+                 "mutex.lock.a_ns");
+    /* a whole model or cores: at the end of the file */
+    expect_error(write_variant("miss-model.machine", 22, NULL, NULL),
+                 NHAND - 1, "mutex.handoff.model");
+    expect_error(write_variant("miss-cores.machine", 4, NULL, NULL),
+                 NHAND - 1, "'cores'");
+}
+
+static void test_duplicate_key(void **state)
+{
+    (void)state;
+    expect_error(write_variant("dup.machine", 0, NULL, "cores = 8"),
+                 NHAND + 1, "duplicate key 'cores' (first on line 4)");
+    expect_error(write_variant("dup2.machine", 0, NULL,
+                               "barrier.omp.a_ns = 300"),
+                 NHAND + 1, "duplicate key 'barrier.omp.a_ns'");
+}
+
+static void test_binary_garbage(void **state)
+{
+    (void)state;
+    char path[128];
+    snprintf(path, sizeof path, "%s/binary.machine", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("perfpred-machine 1\ncores = 2\n", f);
+    fputc('\0', f);
+    fputs("x = 1\n", f);
+    fclose(f);
+    expect_error(path, 3, "NUL");
+}
+
+/* ---- round trip --------------------------------------------------------- */
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    pp_machine a, b;
+    pp_machine_default(&a);
+    snprintf(a.name, sizeof a.name, "%s", "round trip");
+    a.source = PP_MACHINE_MEASURED;
+    a.cores = 6;
+    a.max_threads = 24;
+    a.quick = 1;
+    a.cache_l1d_bytes = 32768;
+    a.cache_l2_bytes = 1 << 20;
+    a.cache_l3_bytes = 8 << 20;
+    a.mem_bw1_bytes_per_ns = 12.5;
+    a.mem_bw_all_bytes_per_ns = 30.25;
+    a.mem_footprint_bytes = 64 << 20;
+    a.cost[PP_COST_BARRIER_OMP].a_se = 3.25;
+    a.cost[PP_COST_BARRIER_OMP].b_se = 1.0 / 3.0;
+    a.cost[PP_COST_BARRIER_OMP].r2 = 0.987654;
+    a.cost[PP_COST_BARRIER_OMP].n = 45;
+    a.cost[PP_COST_FORKJOIN_OMP].oversub_fit = 1;
+    a.cost[PP_COST_LOCK].a = 21.123456789;
+    for (int p = 1; p <= 6; p++)
+        pp_machine_add_point(&a, PP_COST_BARRIER_OMP, p, 100.0 + p / 7.0, 0);
+    pp_machine_add_point(&a, PP_COST_BARRIER_OMP, 12, 4000.5, 1);
+    pp_machine_add_point(&a, PP_COST_SCALE_MEMORY, 2, 1.75, 0);
+
+    char path[128], err[512] = "";
+    snprintf(path, sizeof path, "%s/rt.machine", dir);
+    if (pp_machine_save(path, &a, err, sizeof err))
+        fail_msg("%s", err);
+    if (pp_machine_load(path, &b, err, sizeof err))
+        fail_msg("%s", err);
+    assert_string_equal(a.name, b.name);
+    assert_int_equal(b.source, PP_MACHINE_MEASURED);
+    assert_int_equal(b.cores, 6);
+    assert_int_equal(b.max_threads, 24);
+    assert_int_equal(b.quick, 1);
+    assert_int_equal(b.cache_l2_bytes, 1 << 20);
+    assert_int_equal(b.mem_footprint_bytes, 64 << 20);
+    assert_float_equal(b.mem_bw_all_bytes_per_ns, 30.25, 1e-9);
+    for (int i = 0; i < PP_COST_N; i++) {
+        const pp_model *x = &a.cost[i], *y = &b.cost[i];
+        assert_int_equal(x->kind, y->kind);
+        assert_float_equal(x->a, y->a, 1e-8 * (1 + fabs(x->a)));
+        assert_float_equal(x->b, y->b, 1e-8 * (1 + fabs(x->b)));
+        assert_float_equal(x->a_se, y->a_se, 1e-8 * (1 + x->a_se));
+        assert_float_equal(x->b_se, y->b_se, 1e-8 * (1 + x->b_se));
+        assert_int_equal(x->n, y->n);
+        assert_int_equal(x->oversub_fit, y->oversub_fit);
+        if (x->r2 >= 0)
+            assert_float_equal(x->r2, y->r2, 1e-6);
+        else
+            assert_true(y->r2 < 0);
+        assert_int_equal(a.points[i].n, b.points[i].n);
+        for (int j = 0; j < a.points[i].n; j++) {
+            assert_int_equal(a.points[i].pt[j].p, b.points[i].pt[j].p);
+            assert_int_equal(a.points[i].pt[j].oversub,
+                             b.points[i].pt[j].oversub);
+            assert_float_equal(a.points[i].pt[j].v, b.points[i].pt[j].v,
+                               1e-8 * a.points[i].pt[j].v);
+        }
+    }
+    /* the defaults survive as such */
+    pp_machine d, e;
+    pp_machine_default(&d);
+    snprintf(path, sizeof path, "%s/default.machine", dir);
+    assert_int_equal(pp_machine_save(path, &d, err, sizeof err), 0);
+    assert_int_equal(pp_machine_load(path, &e, err, sizeof err), 0);
+    assert_int_equal(e.source, PP_MACHINE_DEFAULT);
+    assert_float_equal(pp_machine_barrier_ns(&e, 32, PP_SYNC_OMP),
+                       pp_machine_barrier_ns(&d, 32, PP_SYNC_OMP), 1e-9);
+    /* no temporary file left behind */
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "ls '%s' | grep -q tmp", dir);
+    assert_int_not_equal(system(cmd), 0);
+}
+
+static void test_save_error(void **state)
+{
+    (void)state;
+    pp_machine m;
+    pp_machine_default(&m);
+    char err[512] = "";
+    assert_int_not_equal(pp_machine_save("/nonexistent-dir/x.machine", &m,
+                                         err, sizeof err), 0);
+    assert_non_null(strstr(err, "/nonexistent-dir/x.machine"));
+}
+
+/* ---- evaluation --------------------------------------------------------- */
+
+static void test_model_eval(void **state)
+{
+    (void)state;
+    pp_model lg = { PP_MODEL_LOG2, 100, 50, 0, 0, -1, 0, 0 };
+    pp_model li = { PP_MODEL_LINEAR, 100, 50, 0, 0, -1, 0, 0 };
+    pp_model co = { PP_MODEL_CONST, 100, 50, 0, 0, -1, 0, 0 };
+    assert_float_equal(pp_model_eval(&lg, 8), 250.0, 1e-12);
+    assert_float_equal(pp_model_eval(&lg, 1), 100.0, 1e-12);
+    assert_float_equal(pp_model_eval(&lg, 0), 100.0, 1e-12); /* P<1 -> 1 */
+    assert_float_equal(pp_model_eval(&lg, 6), 100 + 50 * log2(6.0), 1e-9);
+    assert_float_equal(pp_model_eval(&li, 8), 500.0, 1e-12);
+    assert_float_equal(pp_model_eval(&co, 8), 100.0, 1e-12);
+}
+
+static void check_scale(const pp_machine *m)
+{
+    double pc = 1.0, pm = 1.0;
+    assert_float_equal(pp_machine_compute_scale(m, 1), 1.0, 0.0);
+    assert_float_equal(pp_machine_memory_scale(m, 1), 1.0, 0.0);
+    for (int P = 0; P <= 4096; P = P < 64 ? P + 1 : P * 2) {
+        double c = pp_machine_compute_scale(m, P);
+        double s = pp_machine_memory_scale(m, P);
+        assert_true(c >= 1.0 && s >= 1.0);
+        assert_true(c >= pc - 1e-12 && s >= pm - 1e-12);
+        double b = pp_machine_scale(m, P, 0.3);
+        assert_true(b >= 1.0);
+        pc = c;
+        pm = s;
+    }
+}
+
+static void test_compute_scale(void **state)
+{
+    (void)state;
+    pp_machine m;
+    pp_machine_default(&m);
+    check_scale(&m);
+    assert_true(pp_machine_memory_scale(&m, 64) > 1.0);
+    /* odd hand-written coefficients: below 1, and b = 0 */
+    m.cost[PP_COST_SCALE_COMPUTE] =
+        (pp_model){ PP_MODEL_LINEAR, 0.5, 0.1, 0, 0, -1, 0, 0 };
+    m.cost[PP_COST_SCALE_MEMORY] =
+        (pp_model){ PP_MODEL_CONST, 0.9, 0, 0, 0, -1, 0, 0 };
+    check_scale(&m);
+    assert_float_equal(pp_machine_compute_scale(&m, 10), 1.5, 1e-12);
+    assert_float_equal(pp_machine_memory_scale(&m, 10), 1.0, 0.0);
+}
+
+static void test_defaults(void **state)
+{
+    (void)state;
+    pp_machine m;
+    pp_machine_default(&m);
+    assert_int_equal(m.source, PP_MACHINE_DEFAULT);
+    assert_string_equal(pp_machine_source_name(m.source), "default");
+    for (int P = 1; P <= 1024; P *= 2) {
+        assert_true(pp_machine_fork_join_ns(&m, P) > 0);
+        assert_true(pp_machine_barrier_ns(&m, P, PP_SYNC_OMP) > 0);
+        assert_true(pp_machine_barrier_ns(&m, P, PP_SYNC_PTHREAD) > 0);
+        assert_true(pp_machine_barrier_ns(&m, 2 * P, PP_SYNC_OMP)
+                    >= pp_machine_barrier_ns(&m, P, PP_SYNC_OMP));
+    }
+    assert_true(pp_machine_lock_ns(&m) > 0);
+    assert_true(pp_machine_handoff_ns(&m) > pp_machine_lock_ns(&m));
+    assert_true(pp_machine_create_ns(&m) > 0);
+    assert_true(pp_machine_join_ns(&m) > 0);
+}
+
+/* ---- fits --------------------------------------------------------------- */
+
+static void test_fit_exact(void **state)
+{
+    (void)state;
+    int P[12];
+    double y[12];
+    for (int i = 0; i < 12; i++) {
+        P[i] = 1 + i % 6;
+        y[i] = 100.0 + 50.0 * log2((double)P[i]);
+    }
+    pp_model m;
+    assert_int_equal(pp_cal_fit_best(P, y, 12, 1, PP_MODEL_LINEAR, &m), 0);
+    assert_int_equal(m.kind, PP_MODEL_LOG2);
+    assert_float_equal(m.a, 100.0, 1e-9);
+    assert_float_equal(m.b, 50.0, 1e-9);
+    assert_float_equal(m.r2, 1.0, 1e-12);
+    for (int i = 0; i < 12; i++)
+        y[i] = 300.0 + 20.0 * P[i];
+    assert_int_equal(pp_cal_fit_best(P, y, 12, 1, PP_MODEL_LOG2, &m), 0);
+    assert_int_equal(m.kind, PP_MODEL_LINEAR);
+    assert_float_equal(m.a, 300.0, 1e-9);
+    assert_float_equal(m.b, 20.0, 1e-9);
+    assert_int_equal(m.n, 12);
+}
+
+/* Standard errors against the textbook formulas for y = a + b x:
+ * s^2 = RSS / (n-2), se(b) = s / sqrt(Sxx), se(a) = s sqrt(1/n + xbar^2/Sxx).
+ * Data: x = 1,2,3,4,5; y = 2,4,5,4,5 -> b = 0.6, a = 2.2, RSS = 2.4. */
+static void test_fit_se(void **state)
+{
+    (void)state;
+    int P[5] = { 1, 2, 3, 4, 5 };
+    double y[5] = { 2, 4, 5, 4, 5 };
+    pp_model m;
+    assert_int_equal(pp_cal_fit(P, y, 5, PP_MODEL_LINEAR, &m), 0);
+    assert_float_equal(m.a, 2.2, 1e-12);
+    assert_float_equal(m.b, 0.6, 1e-12);
+    double s = sqrt(2.4 / 3.0), sxx = 10.0;
+    assert_float_equal(m.b_se, s / sqrt(sxx), 1e-12);
+    assert_float_equal(m.a_se, s * sqrt(1.0 / 5 + 9.0 / sxx), 1e-12);
+    assert_float_equal(m.r2, 1.0 - 2.4 / 6.0, 1e-12);
+}
+
+static void test_fit_nonneg(void **state)
+{
+    (void)state;
+    int P[4] = { 1, 2, 3, 4 };
+    double down[4] = { 40, 30, 20, 10 };         /* slope < 0 -> const  */
+    double steep[4] = { 10, 40, 70, 100 };       /* a = -20 -> origin   */
+    pp_model m;
+    assert_int_equal(pp_cal_fit(P, down, 4, PP_MODEL_LINEAR, &m), 0);
+    assert_int_equal(m.kind, PP_MODEL_CONST);
+    assert_float_equal(m.a, 25.0, 1e-12);
+    assert_int_equal(pp_cal_fit(P, steep, 4, PP_MODEL_LINEAR, &m), 0);
+    assert_int_equal(m.kind, PP_MODEL_LINEAR);
+    assert_float_equal(m.a, 0.0, 0.0);
+    assert_true(m.b > 0.0);
+    /* the through-origin estimate: sum(xy)/sum(xx) = 700/30 */
+    assert_float_equal(m.b, 700.0 / 30.0, 1e-12);
+    /* one P only: const, with the standard error of the mean */
+    int one[3] = { 2, 2, 2 };
+    double v[3] = { 9, 10, 11 };
+    assert_int_equal(pp_cal_fit_best(one, v, 3, 1, PP_MODEL_LOG2, &m), 0);
+    assert_int_equal(m.kind, PP_MODEL_CONST);
+    assert_float_equal(m.a, 10.0, 1e-12);
+    assert_float_equal(m.a_se, 1.0 / sqrt(3.0), 1e-12);
+    double med[4] = { 5, 1, 4, 2 };
+    assert_float_equal(pp_cal_median(med, 4), 3.0, 0.0);
+}
+
+/* ---- a quick calibration of this host ----------------------------------- */
+
+static void test_quick_calibration(void **state)
+{
+    (void)state;
+    pp_calib_opts o = { 1, 4, 0, NULL };
+    pp_machine *m = malloc(sizeof *m), *n = malloc(sizeof *n);
+    assert_non_null(m);
+    assert_non_null(n);
+    char err[512] = "";
+    if (pp_calibrate(m, &o, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(m->source, PP_MACHINE_MEASURED);
+    assert_true(m->cores >= 1);
+    assert_true(m->max_threads >= 1 && m->max_threads <= 4);
+    char path[128];
+    snprintf(path, sizeof path, "%s/host.machine", dir);
+    if (pp_machine_save(path, m, err, sizeof err)
+        || pp_machine_load(path, n, err, sizeof err))
+        fail_msg("%s", err);
+    /* plausible ranges, in ns: not wall-clock limits */
+    double lock = pp_machine_lock_ns(n);
+    assert_true(lock > 1.0 && lock < 1e6);
+    assert_true(pp_machine_create_ns(n) > 100.0);
+    assert_true(pp_machine_handoff_ns(n) > 1.0);
+    for (int P = 1; P <= 64; P *= 2) {
+        assert_true(pp_machine_fork_join_ns(n, P) > 1.0);
+        assert_true(pp_machine_barrier_ns(n, P, PP_SYNC_OMP) > 0.0);
+        assert_true(pp_machine_barrier_ns(n, P, PP_SYNC_PTHREAD) > 0.0);
+    }
+    check_scale(n);
+    for (int i = 0; i < PP_COST_N; i++) {
+        assert_true(n->cost[i].n > 0);
+        assert_true(n->points[i].n > 0);
+    }
+    /* every non-oversubscribed team size up to the cores was measured */
+    int top = m->cores < 4 ? m->cores : 4;
+    int seen = 0;
+    for (int j = 0; j < n->points[PP_COST_BARRIER_OMP].n; j++)
+        if (n->points[PP_COST_BARRIER_OMP].pt[j].p == top
+            && !n->points[PP_COST_BARRIER_OMP].pt[j].oversub)
+            seen = 1;
+    assert_true(seen);
+    free(m);
+    free(n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand_file),
+        cmocka_unit_test(test_unknown_key_ignored),
+        cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_bad_magic),
+        cmocka_unit_test(test_unknown_model),
+        cmocka_unit_test(test_bad_values),
+        cmocka_unit_test(test_missing_key),
+        cmocka_unit_test(test_duplicate_key),
+        cmocka_unit_test(test_binary_garbage),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_save_error),
+        cmocka_unit_test(test_model_eval),
+        cmocka_unit_test(test_compute_scale),
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_fit_exact),
+        cmocka_unit_test(test_fit_se),
+        cmocka_unit_test(test_fit_nonneg),
+        cmocka_unit_test(test_quick_calibration),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
