@@ -12,6 +12,7 @@
 #include "calibrate.h"
 
 #include <math.h>
+#include <omp.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,8 +159,9 @@ static int fit_cost(cal *c, pp_cost_id id, pp_model_kind prefer)
             P[n] = a->P[i];
             y[n++] = a->y[i];
         }
-    int use_over = pp_cost_depends_on_p(id) && !distinct && n < a->n;
-    if (use_over || n == 0) {
+    int use_over = (n == 0 || (pp_cost_depends_on_p(id) && !distinct))
+                   && n < a->n;
+    if (use_over) {
         n = 0;
         for (int i = 0; i < a->n; i++) {
             P[n] = a->P[i];
@@ -277,6 +279,9 @@ int pp_calibrate(pp_machine *m, const pp_calib_opts *o, char *err,
                                   : (4 * cores < 64 ? 4 * cores
                                                     : (cores > 64 ? cores
                                                                   : 64));
+    int limit = omp_get_thread_limit();     /* OMP_THREAD_LIMIT            */
+    if (limit > 0 && maxt > limit)
+        maxt = limit;
     if (gethostname(m->name, sizeof m->name - 1) != 0 || !m->name[0])
         snprintf(m->name, sizeof m->name, "%s", "unnamed");
     for (char *s = m->name; *s; s++)        /* '#' starts a comment      */
@@ -330,7 +335,7 @@ void pp_calibrate_summary(FILE *out, const pp_machine *m)
     fprintf(out, "machine %s (%s%s), %d processor%s\n", m->name,
             pp_machine_source_name(m->source), m->quick ? ", quick" : "",
             cores, cores == 1 ? "" : "s");
-    fprintf(out, "%-16s %-6s %12s %10s %12s %10s %12s %12s %12s\n", "cost",
+    fprintf(out, "%-18s %-6s %12s %10s %12s %10s %12s %12s %12s\n", "cost",
             "model", "a", "se(a)", "b", "se(b)", "P=1", "P=cores", "P=64");
     for (int id = 0; id < PP_COST_N; id++) {
         const pp_model *mo = &m->cost[id];
@@ -349,8 +354,8 @@ void pp_calibrate_summary(FILE *out, const pp_machine *m)
             v64 = pp_model_eval(mo, 64);
         }
         const char *fmt = pp_cost_is_factor((pp_cost_id)id)
-            ? "%-16s %-6s %12.4f %10.4f %12.4f %10.4f %12.3f %12.3f %12.3f%s\n"
-            : "%-16s %-6s %12.1f %10.1f %12.1f %10.1f %12.1f %12.1f %12.1f%s\n";
+            ? "%-18s %-6s %12.4f %10.4f %12.4f %10.4f %12.3f %12.3f %12.3f%s\n"
+            : "%-18s %-6s %12.1f %10.1f %12.1f %10.1f %12.1f %12.1f %12.1f%s\n";
         fprintf(out, fmt, pp_cost_key((pp_cost_id)id),
                 pp_model_kind_name(mo->kind), mo->a, mo->a_se, mo->b,
                 mo->b_se, v1, vc, v64,

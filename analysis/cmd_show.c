@@ -101,15 +101,20 @@ int pp_cmd_show(int argc, char **argv)
             if (p->value != p->recorded)
                 printf("  -> %ld", p->value);
             if (p->is_global)
-                printf("   (global %s)", p->src);
+                printf("   (global %s", p->src);
             else
-                printf("   (%s in %s)", p->src, m->funcs[p->func].d->name);
-            printf("\n");
+                printf("   (%s in %s", p->src, m->funcs[p->func].d->name);
+            if (m->pkind == PP_P_PARAM && i == m->p_param)
+                printf("; %s: P%s", pkind_text(m, pb, sizeof pb),
+                       P != m->p_recorded ? " with --P" : "");
+            printf(")\n");
         }
-        printf("  %-12s = %d", "P", m->p_recorded);
-        if (P != m->p_recorded)
-            printf("  -> %d", P);
-        printf("   (%s)\n", pkind_text(m, pb, sizeof pb));
+        if (m->pkind != PP_P_PARAM) {
+            printf("  %-12s = %d", "P", m->p_recorded);
+            if (P != m->p_recorded)
+                printf("  -> %d", P);
+            printf("   (%s)\n", pkind_text(m, pb, sizeof pb));
+        }
         printf("loops:\n  %-24s %-22s %-9s %-28s %14s %14s %-7s %16s\n", "id", "where", "rule",
                "iterations per entry", "observed", "model", "match", "predicted");
     }

@@ -813,6 +813,12 @@ int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *e
         if (t0 < 0 || frame_init(&fr, m, m->main_func))
             rc = fail(&c, "out of memory");
         else {
+            /* main's argc is the recorded command line's */
+            const pp_dfunc *md = m->funcs[m->main_func].d;
+            if (md->nargs > 0 && m->rec && m->rec->argc > 0) {
+                fr.args[0] = m->rec->argc;
+                fr.args_known[0] = 1;
+            }
             rc = exec_func(&c, t0, &fr, 1, 1, NULL);
             frame_free(&fr);
         }

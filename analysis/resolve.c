@@ -140,6 +140,14 @@ pp_expr *pp_resolve_roots(const pp_prog *m, int func, const pp_expr *e)
 int pp_resolve_param_plus(const pp_prog *m, const pp_expr *e, long *offset)
 {
     *offset = 0;
+    /* max(0, X): a count that cannot go negative; the thread count is X */
+    if (e->kind == PP_E_MAX && e->nkids == 2) {
+        long z;
+        if (pp_expr_is_int(e->kids[0], &z) && z == 0)
+            e = e->kids[1];
+        else if (pp_expr_is_int(e->kids[1], &z) && z == 0)
+            e = e->kids[0];
+    }
     const pp_expr *sym = NULL;
     if (e->kind == PP_E_SYM)
         sym = e;

@@ -54,10 +54,10 @@ static int eff_at(path *p, long s, int P, double *eff, double *lat, char *err, s
 }
 
 /* Smallest s with eff(s) >= target; returns 1 found, 0 unreachable, -1 error. */
-static int search(path *p, int P, double target, long *s_out, double *eff_out, double *lat_out, char *err,
-                  size_t errlen)
+static int search(path *p, int P, double target, long start, long *s_out, double *eff_out, double *lat_out,
+                  char *err, size_t errlen)
 {
-    long s = p->base[0] > 0 ? p->base[0] : 1;
+    long s = start > 0 ? start : p->base[0] > 0 ? p->base[0] : 1;
     double e, l;
     int r = eff_at(p, s, P, &e, &l, err, errlen);
     if (r < 0)
@@ -156,6 +156,7 @@ int pp_scale_compute(pp_prog *m, const pp_machine *mach, pp_scale_kind kind, dou
         base[i] = m->params[scale_param[i]].recorded;
     path p = {m, mach, kind, scale_param, nscale, base};
     int rc = 0;
+    long start = 0;   /* the size found for the previous P: a good first guess */
     for (int i = 0; i < nP && rc == 0; i++) {
         if (progress)
             progress(pctx, kind == PP_SCALE_ALGORITHMIC ? "algorithmic table" : "combination table", i, nP);
@@ -167,7 +168,9 @@ int pp_scale_compute(pp_prog *m, const pp_machine *mach, pp_scale_kind kind, dou
             break;
         }
         long s;
-        int r = search(&p, P[i], target, &s, &out->eff[i], &out->latency[i], err, errlen);
+        int r = search(&p, P[i], target, start, &s, &out->eff[i], &out->latency[i], err, errlen);
+        if (r == 1)
+            start = s;
         pp_prog_reset(m);
         if (r < 0) {
             rc = -1;

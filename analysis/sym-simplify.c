@@ -157,63 +157,75 @@ static int cmp_expr_ptr(const void *a, const void *b)
 }
 
 /* min / max: flatten, drop arguments dominated by a constant difference,
- * sort the rest; (max 0 x) stays as it is */
-static void minmax_collect(const pp_expr *e, pp_ekind k, pp_expr ***v, int *n, int *cap)
+ * sort the rest; (max 0 x) stays as it is.  Each operand is converted once
+ * (re-reading normalised operands would make nested min/max exponential). */
+typedef struct { pp_expr *e; pp_poly *p; } mm_arg;
+
+static void minmax_collect(const pp_expr *e, pp_ekind k, mm_arg **v, int *n, int *cap)
 {
     for (int i = 0; i < e->nkids; i++) {
-        pp_expr *s = norm(e->kids[i]);
-        if (s->kind == k) {
+        const pp_expr *kid = e->kids[i];
+        if (kid->kind == k) {
+            minmax_collect(kid, k, v, n, cap);
+            continue;
+        }
+        pp_poly *p = from_expr(kid);
+        pp_expr *s = pp_poly_to_expr(p);
+        if (s->kind == k) {         /* rare: normalisation made one, e.g. (+ (min a b) 0) */
             minmax_collect(s, k, v, n, cap);
             pp_expr_free(s);
+            pp_poly_free(p);
             continue;
         }
         if (*n == *cap)
             *v = pp__xrealloc(*v, sizeof **v * (size_t)(*cap = *cap ? 2 * *cap : 8));
-        (*v)[(*n)++] = s;
+        (*v)[*n].e = s;
+        (*v)[(*n)++].p = p;
     }
 }
 
 static pp_poly *minmax(const pp_expr *e)
 {
-    pp_expr **v = NULL;
+    mm_arg *v = NULL;
     int n = 0, cap = 0;
     minmax_collect(e, e->kind, &v, &n, &cap);
     mpq_t c;
     mpq_init(c);
-    for (int i = 0; i < n; i++) {
-        if (!v[i])
-            continue;
-        pp_poly *pi = from_expr(v[i]);
-        for (int j = i + 1; j < n && v[i]; j++) {
-            if (!v[j])
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n && v[i].e; j++) {
+            if (!v[j].e)
                 continue;
-            pp_poly *pj = from_expr(v[j]);
-            pp_poly *d = pp_poly_sub(pi, pj);
+            pp_poly *d = pp_poly_sub(v[i].p, v[j].p);
             if (pp__poly_is_const(d, c)) {
                 /* keep the larger for max, the smaller for min */
-                int drop_j = (mpq_sgn(c) >= 0) == (e->kind == PP_E_MAX);
-                int drop = drop_j ? j : i;
-                pp_expr_free(v[drop]);
-                v[drop] = NULL;
+                int drop = ((mpq_sgn(c) >= 0) == (e->kind == PP_E_MAX)) ? j : i;
+                pp_expr_free(v[drop].e);
+                pp_poly_free(v[drop].p);
+                v[drop].e = NULL;
+                v[drop].p = NULL;
             }
             pp_poly_free(d);
-            pp_poly_free(pj);
         }
-        pp_poly_free(pi);
-    }
     mpq_clear(c);
-    int m = 0;
+    pp_expr **kids = pp__xmalloc(sizeof *kids * (size_t)(n ? n : 1));
+    int m = 0, last = -1;
     for (int i = 0; i < n; i++)
-        if (v[i])
-            v[m++] = v[i];
+        if (v[i].e) {
+            kids[m++] = v[i].e;
+            last = i;
+        }
     pp_poly *r;
     if (m == 1) {
-        r = from_expr(v[0]);
-        pp_expr_free(v[0]);
+        r = v[last].p;
+        v[last].p = NULL;
+        pp_expr_free(kids[0]);
     } else {
-        qsort(v, (size_t)m, sizeof *v, cmp_expr_ptr);
-        r = opaque(e->kind, m, v);
+        qsort(kids, (size_t)m, sizeof *kids, cmp_expr_ptr);
+        r = opaque(e->kind, m, kids);
     }
+    for (int i = 0; i < n; i++)
+        pp_poly_free(v[i].p);
+    free(kids);
     free(v);
     return r;
 }
@@ -282,15 +294,15 @@ static pp_poly *cond(const pp_expr *e)
         pp_expr_free(c);
         return r;
     }
-    pp_expr *a = norm(e->kids[1]), *b = norm(e->kids[2]);
-    if (pp_expr_equal(a, b)) {
-        r = from_expr(a);
-        pp_expr_free(a);
-        pp_expr_free(b);
+    pp_poly *pa = from_expr(e->kids[1]), *pb = from_expr(e->kids[2]);
+    if (pp__poly_equal(pa, pb)) {
+        pp_poly_free(pb);
         pp_expr_free(c);
-        return r;
+        return pa;
     }
-    pp_expr *kids[3] = {c, a, b};
+    pp_expr *kids[3] = {c, pp_poly_to_expr(pa), pp_poly_to_expr(pb)};
+    pp_poly_free(pa);
+    pp_poly_free(pb);
     return opaque(PP_E_COND, 3, kids);
 }
 

@@ -62,6 +62,7 @@ typedef struct {
     team_st *teams;
     obj_st *objs;
     int active;
+    unsigned char *omp_key;   /* per key: an OpenMP team barrier */
     pp_trav *out;
 } tctx;
 
@@ -312,7 +313,7 @@ static int step(tctx *c, int t)
         if (ilist_push(&o->waiters, t))
             return -1;
         if (o->arrived >= a->n) {
-            int kind = strncmp(c->in->keys[a->key], "team:", 5) == 0 ? PP_SYNC_OMP : PP_SYNC_PTHREAD;
+            int kind = c->omp_key[a->key] ? PP_SYNC_OMP : PP_SYNC_PTHREAD;
             double bc = c->mach ? pp_machine_barrier_ns(c->mach, a->n, kind) : 0;
             double release = o->tmax + bc;
             for (int i = 0; i < o->waiters.n; i++) {
@@ -387,10 +388,13 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     c.joiners = calloc((size_t)n + 1, sizeof(ilist));
     c.teams = calloc((size_t)in->nteams + 1, sizeof(team_st));
     c.objs = calloc((size_t)in->nkeys + 1, sizeof(obj_st));
+    c.omp_key = calloc((size_t)in->nkeys + 1, 1);
+    for (int i = 0; c.omp_key && i < in->nkeys; i++)
+        c.omp_key[i] = strncmp(in->keys[i], "team:", 5) == 0;
     int rc = 0;
     if (!out->busy || !out->wait || !out->sync || !out->finish || !c.clock || !c.blocked_at ||
         !c.create_time || !c.done_time || !c.pc || !c.state || !c.heap || !c.created || !c.joiners ||
-        !c.teams || !c.objs) {
+        !c.teams || !c.objs || !c.omp_key) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
@@ -444,6 +448,7 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
         free(c.objs[i].queue.v);
     }
     free(c.objs);
+    free(c.omp_key);
     if (rc)
         pp_trav_free(out);
     return rc;
