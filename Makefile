@@ -47,9 +47,14 @@ RT_OBJ     := $(RT_SRC:%.c=$(B)/obj/%.o)
 AN_OBJ     := $(AN_LIBSRC:%.c=$(B)/obj/%.o)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps check check-unit check-e2e report bench install clean
+PLUGIN_INST := $(PREFIX)/lib/perfpred
 
-all: $(B)/perfpred.so $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so $(B)/perfpred
+.PHONY: all build deps check report install install-gcc-plugin clean
+
+all: deps
+	@$(MAKE) --no-print-directory build
+
+build: $(B)/perfpred.so $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so $(B)/perfpred
 
 # ---------------------------------------------------------------- packages
 # Installs the Debian packages the project names when they are absent: with
@@ -100,21 +105,26 @@ $(B)/tests/%: tests/unit/%.c $(B)/libperfpred-an.a | $(B)/tests
 	$(CC) $(CFLAGS_AN) -Ianalysis -o $@ $< $(B)/libperfpred-an.a $(LIBS_AN) -lcmocka
 
 check: deps
-	$(MAKE) all $(UNIT_BIN)
+	@$(MAKE) --no-print-directory build $(UNIT_BIN)
 	@PERFPRED_BUILD=$(abspath $(B)) SANITIZE=$(SANITIZE) tests/run-tests $(UNIT_BIN)
 
-bench: deps all
-	@tests/bench/run-bench
-
-report: deps all
+report: deps
+	@$(MAKE) --no-print-directory build
 	@tools/make-report
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+# The plugin goes to PREFIX/lib/perfpred: gcc finds it by short name with
+# -iplugindir=PREFIX/lib/perfpred -fplugin=perfpred.  (Installing into gcc's
+# own plugin directory, $(PLUGIN_DIR), would make -fplugin=perfpred work
+# alone but writes outside PREFIX: `make install-gcc-plugin` does that.)
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PLUGIN_INST)
 	install -m 755 $(B)/perfpred $(DESTDIR)$(PREFIX)/bin/perfpred
 	install -m 644 $(B)/libperfpred-rt.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/libperfpred-rt.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 runtime/perfpred-rt.h $(DESTDIR)$(PREFIX)/include/
+	install -m 755 $(B)/perfpred.so $(DESTDIR)$(PLUGIN_INST)/perfpred.so
+
+install-gcc-plugin: build
 	install -d $(DESTDIR)$(PLUGIN_DIR)
 	install -m 755 $(B)/perfpred.so $(DESTDIR)$(PLUGIN_DIR)/perfpred.so
 

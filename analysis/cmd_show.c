@@ -167,9 +167,18 @@ int pp_cmd_show(int argc, char **argv)
             free(expr);
         }
     }
-    if (c.format == PP_FMT_JSON)
-        printf("],\"approx\":%s}\n", in.approx ? "true" : "false");
-    else if (c.format == PP_FMT_TEXT && in.approx)
+    if (c.format == PP_FMT_JSON) {
+        printf("],\"approx\":%s,\"cost\":{\"segment_ns\":", in.approx ? "true" : "false");
+        pp_json_num(stdout, m->seg_ns);
+        printf(",\"segment_se_ns\":");
+        pp_json_num(stdout, m->seg_se);
+        printf(",\"r2\":");
+        pp_json_num(stdout, m->cost_r2);
+        printf(",\"separable\":%s}}\n", m->cost_rank_deficient ? "false" : "true");
+    } else if (c.format == PP_FMT_TEXT)
+        printf("cost model: %.4g ns per segment between events (se %.2g), R^2 = %.4f%s\n", m->seg_ns, m->seg_se,
+               m->cost_r2, m->cost_rank_deficient ? "; some loop costs come from the static prior" : "");
+    if (c.format == PP_FMT_TEXT && in.approx)
         printf("(predicted totals of some loops were summed from samples, not enumerated)\n");
     if (have_pred)
         pp_instance_free(&in);

@@ -162,6 +162,11 @@ static int parse_thread(pp_record *r, const pp_line *l, pp_where *w)
         pp_line_opt_int(l, "arg", &arg, w) || pp_line_opt_int(l, "nthreads", &nthr, w) ||
         pp_line_u64(l, "start", &t->start, w) || pp_line_u64(l, "end", &t->end, w))
         return -1;
+    if (pp_line_get(l, "cstart")) {
+        if (pp_line_u64(l, "cstart", &t->cstart, w))
+            return -1;
+        t->has_cpu = 1;
+    }
     t->parent = (int)parent;
     t->order = (int)order;
     t->arg = arg;
@@ -228,6 +233,13 @@ static int parse_ev(pp_record *r, const pp_line *l, pp_rev *e, pp_where *w)
         pp_line_opt_int(l, "tid", &tid, w) || pp_line_opt_int(l, "nthreads", &nthr, w) ||
         pp_line_opt_int(l, "result", &result, w))
         return -1;
+    if (pp_line_get(l, "c0") || pp_line_get(l, "c1")) {
+        if (pp_line_u64(l, "c0", &e->c0, w) || pp_line_u64(l, "c1", &e->c1, w))
+            return -1;
+        if (e->c1 < e->c0)
+            return pp_where_error(w, "event's CPU time goes backwards (c1 < c0)");
+        e->has_cpu = 1;
+    }
     const char *k = pp_line_get(l, "kind");
     if (!k)
         return pp_where_error(w, "ev line has no kind");
@@ -294,6 +306,16 @@ static int check_threads(pp_record *r, pp_where *w)
             return pp_where_error(w, "thread %d: event %d starts before event %d", e->thread, e->n, e->n - 1);
         }
         th->ev[th->nev++] = e;
+    }
+    /* CPU times are used only when a thread has them everywhere */
+    for (int t = 0; t < r->nthreads; t++) {
+        pp_rthread *th = &r->threads[t];
+        if (!th->has_cpu)
+            continue;
+        if (!th->tail_c)
+            th->has_cpu = 0;
+        for (int e = 0; e < th->nev; e++)
+            th->has_cpu &= th->ev[e]->has_cpu;
     }
     /* per thread: add the deltas up once, then compare with the counts */
     uint64_t **sum = calloc((size_t)r->nfuncs + 1, sizeof *sum);
@@ -461,7 +483,8 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
                 rc = pp_where_error(w, "tail of unknown thread %ld", th);
             else if (r->threads[th].tail || r->threads[th].tail_t)
                 rc = pp_where_error(w, "two tail lines for thread %ld", th);
-            else if (pp_line_u64(&l, "t", &r->threads[th].tail_t, w) ||
+            else if ((pp_line_get(&l, "c") && pp_line_u64(&l, "c", &r->threads[th].tail_c, w)) ||
+                     pp_line_u64(&l, "t", &r->threads[th].tail_t, w) ||
                      parse_deltas(pp_line_get(&l, "delta"), &r->threads[th].tail, &r->threads[th].ntail, w) ||
                      check_delta_refs(r, r->threads[th].tail, r->threads[th].ntail, w))
                 rc = -1;

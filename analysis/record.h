@@ -17,6 +17,8 @@ typedef struct {
     int thread, n, func, site;    /* func = -1 for runtime events         */
     pp_evkind kind;
     uint64_t t0, t1;
+    uint64_t c0, c1;              /* thread CPU time at t0, t1 (has_cpu)  */
+    int has_cpu;
     uint64_t obj;
     int child, team, tid, nthreads;
     long result;
@@ -39,6 +41,8 @@ typedef struct {
     int nev;                      /* its events, in order                 */
     pp_rev **ev;
     uint64_t tail_t;
+    uint64_t cstart, tail_c;      /* CPU time at start and at the tail    */
+    int has_cpu;                  /* cstart, every ev's c0/c1, tail_c     */
     int ntail;
     pp_rdelta *tail;
 } pp_rthread;

@@ -38,6 +38,14 @@ uint64_t pp_now(void)
     return abs_ns() - pp_t_start;
 }
 
+uint64_t pp_cpu_now(const struct pp_thread *t)
+{
+    struct timespec ts;
+    if (!t || !t->has_cpuclock || clock_gettime(t->cpuclock, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 uint64_t pp_next_seq(void)
 {
     return atomic_fetch_add_explicit(&pp_seq, 1, memory_order_relaxed);

@@ -93,6 +93,7 @@ struct pp_ev *pp_ev_begin(struct pp_thread *t, const struct pp_fdesc *d, uint32_
     e->site = site;
     e->kind = (uint16_t)kind;
     e->t0 = t0;
+    e->c0 = pp_cpu_now(t);
     e->ndelta = pp_snapshot(t, (struct pp_delta *)(e + 1), t->total_slots);
     t->resv += sizeof *e + e->ndelta * sizeof(struct pp_delta);
     t->open++;
@@ -105,6 +106,7 @@ void pp_ev_commit(struct pp_thread *t, struct pp_ev *e)
         return;
     if (e->t1 < e->t0)
         e->t1 = pp_now();
+    e->c1 = pp_cpu_now(t);
     /* publish when the outermost open event is complete */
     if (--t->open == 0)
         atomic_store_explicit(&t->cur->used, t->resv, memory_order_release);

@@ -65,6 +65,9 @@ void pp_thread_publish(struct pp_thread *t)
 void pp_thread_bind(struct pp_thread *t)
 {
     t->start = pp_now();
+    /* the CPU clock of this thread, readable from any thread while it lives */
+    t->has_cpuclock = pthread_getcpuclockid(pthread_self(), &t->cpuclock) == 0;
+    t->cstart = pp_cpu_now(t);
     pp_self = t;
     pthread_setspecific(pp_key, t);
 }
@@ -94,6 +97,7 @@ void pp_thread_close(struct pp_thread *t, uint64_t now)
     t->tail = cap ? malloc(cap * sizeof *t->tail) : NULL;
     t->ntail = t->tail ? pp_snapshot(t, t->tail, cap) : 0;
     t->end = now;
+    t->cend = pp_cpu_now(t);
     atomic_store_explicit(&t->closed, 1, memory_order_release);
 }
 

@@ -245,6 +245,8 @@ static void print_thread(FILE *f, const struct pp_thread *t, const struct pp_fta
     if (t->kind == PP_TK_OMP)
         fprintf(f, " team=%" PRIu64 " tid=%d nthreads=%d", t->team, t->tid, t->nthreads);
     fprintf(f, " start=%" PRIu64 " end=%" PRIu64, t->start, t->end);
+    if (t->has_cpuclock)
+        fprintf(f, " cstart=%" PRIu64, t->cstart);
     if (t->dropped)
         fprintf(f, " dropped=%" PRIu64, t->dropped);
     putc('\n', f);
@@ -287,6 +289,8 @@ static uint64_t print_thread_data(FILE *f, const struct pp_thread *t, const stru
         else
             fprintf(f, " func=- site=-");
         fprintf(f, " kind=%s t0=%" PRIu64 " t1=%" PRIu64, pp_evkind_names[e->kind], e->t0, e->t1);
+        if (t->has_cpuclock)
+            fprintf(f, " c0=%" PRIu64 " c1=%" PRIu64, e->c0, e->c1);
         if (e->has & PP_HAS_OBJ)
             fprintf(f, " obj=0x%" PRIx64, e->obj);
         if (e->has & PP_HAS_CHILD)
@@ -304,6 +308,8 @@ static uint64_t print_thread_data(FILE *f, const struct pp_thread *t, const stru
         putc('\n', f);
     }
     fprintf(f, "tail thread=%u t=%" PRIu64 " ", t->rid, t->end);
+    if (t->has_cpuclock)
+        fprintf(f, "c=%" PRIu64 " ", t->cend);
     print_deltas(f, t->tail, t->ntail, bfunc, nb);
     putc('\n', f);
     free(bfunc);
