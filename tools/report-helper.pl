@@ -2,16 +2,16 @@
 # report-helper.pl - the parts of tools/make-report that read JSON: the plot
 # data and gnuplot scripts of one sample, and reports/index.md.
 #
-#   report-helper.pl plots DIR NAME
-#       reads DIR/scale.json and DIR/predict.csv, writes DIR/latency.dat
+#   report-helper.pl plots DIR NAME INFO
+#       reads DIR/scale.json, DIR/predict.csv and INFO, writes DIR/latency.dat
 #       and the gnuplot scripts DIR/latency.gp, DIR/times.gp,
 #       DIR/efficiency.gp (each one writes the SVG of the same name when run
 #       in DIR: `cd DIR && gnuplot latency.gp`).
 #   report-helper.pl index OUTDIR INFO...
 #       writes OUTDIR/index.md.  Each INFO is a file of `key=value` lines
 #       (name, src, args, big, scale, plist, predP, seconds ...) that
-#       tools/make-report writes per sample in OUTDIR/NAME/.info; the global
-#       one (OUTDIR/.info) comes first.
+#       tools/make-report writes per sample in its temporary directory; the
+#       global one (host, date, ...) comes first.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -76,9 +76,9 @@ sub gp_num { my ($x) = @_; return sprintf('%.6g', $x); }
 
 # ---------------------------------------------------------------- plots
 sub plots {
-    my ($dir, $name) = @_;
+    my ($dir, $name, $info_f) = @_;
     my $scale = read_json("$dir/scale.json");
-    my $info = -f "$dir/.info" ? read_info("$dir/.info") : {};
+    my $info = read_info($info_f);
     my @sp = split /,/, ($info->{scale} // '');
     my $x = $sp[0] // 'N';
     my $xlabel = @sp > 1 ? join(' = ', @sp) : $x;
@@ -227,7 +227,7 @@ sub index_md {
          . ($g->{quick} ? ", **quick mode** (PERFPRED_REPORT_QUICK=1)" : '') . ".\n";
     $md .= "Total time: $g->{seconds} s.\n\n" if defined $g->{seconds};
     $md .= "Machine file: [host.machine](host.machine) ($g->{machine_note}); "
-         . "its summary: [host.txt](host.txt).\n\n";
+         . "its summary: [host.txt](host.txt); standard error of the calibration and the index: [log.txt](log.txt).\n\n";
     $md .= "Each sample was compiled with the plugin, run once at the reduced size, and "
          . "predicted at 8x that size. E_a = T_MIRACLE/T_PRAM measures the algorithm, "
          . "E = T_MIRACLE/T_real the algorithm on this machine; E/E_a is what the machine "
@@ -294,6 +294,6 @@ sub index_md {
 }
 
 my $cmd = shift @ARGV // '';
-if ($cmd eq 'plots' && @ARGV == 2) { exit plots(@ARGV) }
+if ($cmd eq 'plots' && @ARGV == 3) { exit plots(@ARGV) }
 if ($cmd eq 'index' && @ARGV >= 2) { exit index_md(@ARGV) }
-die "usage: report-helper.pl plots DIR NAME | index OUTDIR GLOBAL_INFO SAMPLE_INFO...\n";
+die "usage: report-helper.pl plots DIR NAME INFO | index OUTDIR GLOBAL_INFO SAMPLE_INFO...\n";

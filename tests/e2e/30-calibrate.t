@@ -21,7 +21,7 @@ use FindBin;
 use File::Temp qw(tempdir);
 
 chdir "$FindBin::Bin/../.." or die "chdir: $!";
-my $pp = 'build/perfpred';
+my $pp = ($ENV{PERFPRED_BUILD} || 'build') . '/perfpred';
 plan skip_all => "$pp not built (run 'make all' first)" unless -x $pp;
 
 my $tmp = tempdir('pp-calibrate-XXXXXX', TMPDIR => 1, CLEANUP => 1);
@@ -143,10 +143,12 @@ like(`cat $tmp/err`, qr{\Q$tmp/no-such-dir/x.machine\E}, 'error names the file')
 
 # ---- the analyser reads the file ------------------------------------------
 SKIP: {
-    my $ok = -f 'build/perfpred.so' && -f 'build/libperfpred-rt.a';
+    my $bd = $ENV{PERFPRED_BUILD} || 'build';
+    my $ok = -f "$bd/perfpred.so" && -f "$bd/libperfpred-rt.a";
     skip 'plugin or runtime not built', 4 unless $ok;
-    my $cc = "gcc -O1 -fopenmp -fplugin=build/perfpred.so";
-    system("$cc -o $tmp/embar tests/programs/embar.c build/libperfpred-rt.a"
+    my $san = $ENV{SANITIZE} ? '-fsanitize=address,undefined' : '';
+    my $cc = "gcc -O1 -fopenmp $san -fplugin=$bd/perfpred.so";
+    system("$cc -o $tmp/embar tests/programs/embar.c $bd/libperfpred-rt.a"
            . " -lpthread -lm >$tmp/cc.log 2>&1");
     skip 'tests/programs/embar.c does not build with the plugin', 4 if $?;
     system("PERFPRED_RECORD=$tmp/embar.ppr $tmp/embar 64 2 2"

@@ -36,7 +36,9 @@ $ENV{LSAN_OPTIONS} = "suppressions=$TMP/lsan.supp:print_suppressions=0";
 $ENV{LD_LIBRARY_PATH} = $B . ($ENV{LD_LIBRARY_PATH} ? ":$ENV{LD_LIBRARY_PATH}" : '');
 delete $ENV{PERFPRED_DISABLE};
 
-my $log = `gcc -O2 -pthread -fplugin=$B/perfpred.so samples/ge_pthreads.c -o $TMP/ge -L$B -lperfpred-rt 2>&1`;
+# a runtime built with SANITIZE=1 needs the sanitizers in the program too
+my $san = $ENV{SANITIZE} ? '-fsanitize=address,undefined' : '';
+my $log = `gcc -O2 -pthread $san -fplugin=$B/perfpred.so samples/ge_pthreads.c -o $TMP/ge -L$B -l:libperfpred-rt.a 2>&1`;
 plan skip_all => "samples/ge_pthreads.c does not build with the plugin: " . (split /\n/, $log)[0]
     if $? != 0;
 

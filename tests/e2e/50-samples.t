@@ -39,7 +39,7 @@ for my $s (@samples) {
     my ($prc, $plain) = sh("$bin.plain $small");
     like($plain, qr/^checksum \S+$/m, "$name: plain run prints a checksum");
     for my $O ('-O0', '-O2') {
-        ($rc) = sh("gcc $O -Wall -fopenmp -pthread -fplugin=$B/perfpred.so $src -o $bin$O -L$B -l:libperfpred-rt.a");
+        ($rc) = sh("gcc $O -Wall -fopenmp -pthread $sanlib -fplugin=$B/perfpred.so $src -o $bin$O -L$B -l:libperfpred-rt.a");
         is($rc, 0, "$name $O: builds with the plugin");
         my $warn = `cat $tmp/stderr`;
         is($warn, '', "$name $O: no warning from the plugin");
