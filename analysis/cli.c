@@ -290,3 +290,31 @@ const char *pp_fmt_time(double ns, char *buf, size_t n)
         snprintf(buf, n, "%.4g ns", ns);
     return buf;
 }
+
+int pp_cli_start(int argc, char **argv, const char *cmd, const char *allowed, const char *usage, pp_cli *c)
+{
+    char err[1024];
+    if (pp_cli_parse(argc, argv, allowed, c, err, sizeof err)) {
+        fprintf(stderr, "perfpred %s: %s\n%s", cmd, err, usage);
+        pp_cli_free(c);
+        return 2;
+    }
+    if (c->help) {
+        fputs(usage, stdout);
+        pp_cli_free(c);
+        return 0;
+    }
+    return -1;
+}
+
+int pp_cli_open(const char *cmd, pp_cli *c, int need_machine, pp_session *s)
+{
+    char err[2048];
+    if (pp_session_open(s, c, need_machine, err, sizeof err)) {
+        fprintf(stderr, "perfpred %s: %s\n", cmd, err);
+        pp_cli_free(c);
+        return 2;
+    }
+    pp_session_warn(s);
+    return -1;
+}

@@ -52,6 +52,16 @@ void pp_session_close(pp_session *s);
 /* Print the model's warnings to stderr, once. */
 void pp_session_warn(const pp_session *s);
 
+/* The start of every command: parse the options (exit 2 with the usage
+ * on error), print the usage for --help (exit 0).  Returns -1 when the
+ * command should go on, else the exit status. */
+int pp_cli_start(int argc, char **argv, const char *cmd, const char *allowed, const char *usage, pp_cli *c);
+
+/* Open the session for a command: on error prints "perfpred CMD: ..." and
+ * returns 2 (the cli is freed); else prints the model's warnings and
+ * returns -1. */
+int pp_cli_open(const char *cmd, pp_cli *c, int need_machine, pp_session *s);
+
 /* Progress on stderr when it is a terminal (a pp_progress_fn). */
 void pp_cli_progress(void *ctx, const char *what, int done, int total);
 

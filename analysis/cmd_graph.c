@@ -53,7 +53,7 @@ static int run(const pp_cli *c, pp_format fmt)
     }
     pp_session_warn(&s);
     pp_prog *m = &s.prog;
-    int P = c->nP ? c->P[0] : m->p_recorded;
+    int P = c->nP ? c->P[0] : pp_prog_default_P(m);
     if (P < 1 || P > MAX_GRAPH_P) {
         fprintf(stderr, "perfpred graph: %s: P = %d: a drawing needs 1 <= P <= %d\n", s.rec.path, P,
                 MAX_GRAPH_P);
@@ -85,17 +85,9 @@ static int run(const pp_cli *c, pp_format fmt)
 int pp_cmd_graph(int argc, char **argv)
 {
     pp_cli c;
-    char err[1024];
-    if (pp_cli_parse(argc, argv, "set,P,format,o,graphfmt", &c, err, sizeof err)) {
-        fprintf(stderr, "perfpred graph: %s\n%s", err, usage);
-        pp_cli_free(&c);
-        return 2;
-    }
-    if (c.help) {
-        fputs(usage, stdout);
-        pp_cli_free(&c);
-        return 0;
-    }
+    int st = pp_cli_start(argc, argv, "graph", "set,P,format,o,graphfmt", usage, &c);
+    if (st >= 0)
+        return st;
     pp_format fmt;
     int rc;
     if (c.nP > 1) {

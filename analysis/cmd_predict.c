@@ -20,10 +20,18 @@ static const char *usage =
     "  FILE (from 'perfpred calibrate'), with L_a = T_PRAM - T_MIR, L = T_real - T_MIR,\n"
     "  E_a = T_MIR/T_PRAM and E = T_MIR/T_real.\n";
 
+/* The P parameter is shown as P, not with its recorded value. */
+static int is_p_param(const pp_prog *m, int i)
+{
+    return m->pkind == PP_P_PARAM && strcmp(m->params[i].name, m->params[m->p_param].name) == 0;
+}
+
 static void print_problem_json(const pp_prog *m)
 {
     printf("{");
     for (int i = 0, first = 1; i < m->nparams; i++) {
+        if (is_p_param(m, i))
+            continue;
         int dup = 0;
         for (int j = 0; j < i; j++)
             dup |= strcmp(m->params[j].name, m->params[i].name) == 0;
@@ -41,23 +49,12 @@ int pp_cmd_predict(int argc, char **argv)
 {
     pp_cli c;
     char err[2048];
-    if (pp_cli_parse(argc, argv, "set,machine,P,format", &c, err, sizeof err)) {
-        fprintf(stderr, "perfpred predict: %s\n%s", err, usage);
-        pp_cli_free(&c);
-        return 2;
-    }
-    if (c.help) {
-        fputs(usage, stdout);
-        pp_cli_free(&c);
-        return 0;
-    }
+    int st = pp_cli_start(argc, argv, "predict", "set,machine,P,format", usage, &c);
+    if (st >= 0)
+        return st;
     pp_session s;
-    if (pp_session_open(&s, &c, 1, err, sizeof err)) {
-        fprintf(stderr, "perfpred predict: %s\n", err);
-        pp_cli_free(&c);
-        return 2;
-    }
-    pp_session_warn(&s);
+    if ((st = pp_cli_open("predict", &c, 1, &s)) >= 0)
+        return st;
     pp_prog *m = &s.prog;
     int nP = c.nP ? c.nP : 1;
     int rc = 0;
@@ -66,7 +63,7 @@ int pp_cmd_predict(int argc, char **argv)
     if (c.format == PP_FMT_JSON && nP > 1)
         printf("[");
     for (int i = 0; i < nP && rc == 0; i++) {
-        int P = c.nP ? c.P[i] : m->p_recorded;
+        int P = c.nP ? c.P[i] : pp_prog_default_P(m);
         pp_metrics mt;
         if (pp_predict(m, &s.mach, P, &mt, err, sizeof err)) {
             fprintf(stderr, "perfpred predict: %s: %s\n", s.rec.path, err);
@@ -100,6 +97,8 @@ int pp_cmd_predict(int argc, char **argv)
             char b1[32], b2[32], b3[32], b4[32], b5[32];
             printf("problem:");
             for (int k = 0; k < m->nparams; k++) {
+                if (is_p_param(m, k))
+                    continue;
                 int dup = 0;
                 for (int j = 0; j < k; j++)
                     dup |= strcmp(m->params[j].name, m->params[k].name) == 0;

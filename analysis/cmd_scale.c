@@ -125,28 +125,17 @@ int pp_cmd_scale(int argc, char **argv)
 {
     pp_cli c;
     char err[2048];
-    if (pp_cli_parse(argc, argv, "set,machine,P,format,scale,Ea,E", &c, err, sizeof err)) {
-        fprintf(stderr, "perfpred scale: %s\n%s", err, usage);
-        pp_cli_free(&c);
-        return 2;
-    }
-    if (c.help) {
-        fputs(usage, stdout);
-        pp_cli_free(&c);
-        return 0;
-    }
+    int st = pp_cli_start(argc, argv, "scale", "set,machine,P,format,scale,Ea,E", usage, &c);
+    if (st >= 0)
+        return st;
     if (!c.nscale || !c.nP || (!c.has_Ea && !c.has_E)) {
         fprintf(stderr, "perfpred scale: needs --scale, --P and at least one of --Ea, --E\n%s", usage);
         pp_cli_free(&c);
         return 2;
     }
     pp_session s;
-    if (pp_session_open(&s, &c, c.has_E, err, sizeof err)) {
-        fprintf(stderr, "perfpred scale: %s\n", err);
-        pp_cli_free(&c);
-        return 2;
-    }
-    pp_session_warn(&s);
+    if ((st = pp_cli_open("scale", &c, c.has_E, &s)) >= 0)
+        return st;
     pp_prog *m = &s.prog;
     int sp[32];
     int rc = 0;

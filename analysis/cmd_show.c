@@ -43,25 +43,20 @@ int pp_cmd_show(int argc, char **argv)
 {
     pp_cli c;
     char err[1024];
-    if (pp_cli_parse(argc, argv, "set,P,format", &c, err, sizeof err)) {
-        fprintf(stderr, "perfpred show: %s\n%s", err, usage);
-        pp_cli_free(&c);
-        return 2;
-    }
-    if (c.help) {
-        fputs(usage, stdout);
-        pp_cli_free(&c);
-        return 0;
-    }
+    int st = pp_cli_start(argc, argv, "show", "set,P,format", usage, &c);
+    if (st >= 0)
+        return st;
     pp_session s;
-    if (pp_session_open(&s, &c, 0, err, sizeof err)) {
-        fprintf(stderr, "perfpred show: %s\n", err);
+    if ((st = pp_cli_open("show", &c, 0, &s)) >= 0)
+        return st;
+    pp_prog *m = &s.prog;
+    if (c.nP > 1) {
+        fprintf(stderr, "perfpred show: --P takes one processor count\n");
+        pp_session_close(&s);
         pp_cli_free(&c);
         return 2;
     }
-    pp_session_warn(&s);
-    pp_prog *m = &s.prog;
-    int P = c.nP ? c.P[0] : m->p_recorded;
+    int P = c.nP ? c.P[0] : pp_prog_default_P(m);
     /* totals at the requested size */
     pp_instance in;
     memset(&in, 0, sizeof in);
@@ -115,8 +110,8 @@ int pp_cmd_show(int argc, char **argv)
                 printf("  -> %d", P);
             printf("   (%s)\n", pkind_text(m, pb, sizeof pb));
         }
-        printf("loops:\n  %-24s %-22s %-9s %-28s %14s %14s %-7s %16s\n", "id", "where", "rule",
-               "iterations per entry", "observed", "model", "match", "predicted");
+        printf("loops:\n  %-22s %-20s %-9s %14s %14s %-5s %16s %11s  %s\n", "id", "where", "rule", "observed",
+               "model", "match", "predicted", "ns/iter", "iterations per entry");
     }
     int first = 1;
     for (int f = 0; f < m->nfuncs; f++) {
@@ -157,11 +152,13 @@ int pp_cmd_show(int argc, char **argv)
                 printf("%s,%s,%d,%s,\"%s\",%llu,%.0Lf,%s,%.0Lf\n", id, file, dl->line, pp_rule_name(ml->rule),
                        expr, (unsigned long long)ml->obs_iters, ml->model_iters, match, pred);
             } else {
-                printf("  %-24s %-22s %-9s %-28s %14llu %14.0Lf %-7s %16.0Lf\n", id, where,
-                       pp_rule_name(ml->rule), expr, (unsigned long long)ml->obs_iters, ml->model_iters, match,
-                       pred);
+                char cost[32];
+                snprintf(cost, sizeof cost, "%.3g%s", ml->cost_ns, ml->cost_fitted ? "" : "*");
+                printf("  %-22s %-20s %-9s %14llu %14.0Lf %-5s %16.0Lf %11s  %s\n", id, where,
+                       pp_rule_name(ml->rule), (unsigned long long)ml->obs_iters, ml->model_iters, match, pred,
+                       cost, expr);
                 if (ml->fit_note)
-                    printf("  %24s   %s\n", "", ml->fit_note);
+                    printf("  %22s   %s\n", "", ml->fit_note);
             }
             first = 0;
             free(expr);
@@ -177,7 +174,7 @@ int pp_cmd_show(int argc, char **argv)
         printf(",\"separable\":%s}}\n", m->cost_rank_deficient ? "false" : "true");
     } else if (c.format == PP_FMT_TEXT)
         printf("cost model: %.4g ns per segment between events (se %.2g), R^2 = %.4f%s\n", m->seg_ns, m->seg_se,
-               m->cost_r2, m->cost_rank_deficient ? "; some loop costs come from the static prior" : "");
+               m->cost_r2, m->cost_rank_deficient ? "; ns/iter marked * come from the static prior" : "");
     if (c.format == PP_FMT_TEXT && in.approx)
         printf("(predicted totals of some loops were summed from samples, not enumerated)\n");
     if (have_pred)

@@ -272,7 +272,9 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
         pp_mfunc *mf = &m->funcs[f];
         for (int k = 0; k < mf->d->nloops; k++) {
             int c = lay.loop_col_base[f] + k;
-            mf->loops[k].cost_ns = fmax(0, x[c] * prior[c]);
+            /* a negative fit: the loop is too cheap for the data to see;
+             * keep a tenth of its prior rather than calling it free */
+            mf->loops[k].cost_ns = x[c] > 0.1 ? x[c] * prior[c] : 0.1 * prior[c];
             mf->loops[k].cost_se = isfinite(xse[c]) ? xse[c] * prior[c] : prior[c];
             mf->loops[k].cost_fitted = used[c] && isfinite(xse[c]) && xse[c] < 0.5;
             if (used[c] && !mf->loops[k].cost_fitted)
@@ -285,7 +287,7 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
     }
     if (m->cost_rank_deficient)
         pp_prog_warn(m, "the run cannot separate the cost of some loops (they always run together); "
-                        "their split follows the static operation counts (show marks them 'prior')");
+                        "their split follows the static operation counts (show marks them with *)");
     free(prior); free(used); free(colof); free(x); free(xse);
     rc = 0;
     goto done;

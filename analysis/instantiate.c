@@ -227,9 +227,10 @@ static int push_action(ictx *c, int t, pp_action a)
         th->act = na;
         th->capact = cap;
     }
-    if (++c->nactions > MAX_ACTIONS)
+    long cap = c->m->max_actions > 0 ? c->m->max_actions : MAX_ACTIONS;
+    if (++c->nactions > cap)
         return fail(c, "the thread graph has more than %ld actions at this size; "
-                       "choose a smaller problem size or P", MAX_ACTIONS);
+                       "choose a smaller problem size or P", cap);
     th->act[th->nact++] = a;
     return 0;
 }

@@ -23,8 +23,10 @@ int pp_where_error(pp_where *w, const char *fmt, ...)
     va_end(ap);
     size_t n = strlen(msg) + strlen(w->file ? w->file : "?") + 64;
     w->err = malloc(n);
-    if (w->err)
+    if (w->err && w->line > 0)
         snprintf(w->err, n, "%s:%ld: %s", w->file ? w->file : "?", w->line, msg);
+    else if (w->err)
+        snprintf(w->err, n, "%s: %s", w->file ? w->file : "?", msg);
     return -1;
 }
 

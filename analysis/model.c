@@ -500,7 +500,9 @@ static void refit_loop(pp_prog *m, pp_mloop *ml, const char *why)
     if (ml->obs_entries) {
         for (int i = 0; i < m->nparams; i++) {
             long v = m->params[i].recorded;
-            if (v <= 0)
+            /* a count that equals a parameter of value 1 or 2 is more
+             * likely a coincidence than a rule */
+            if (v <= 2)
                 continue;
             for (long k = 1; k <= 8; k++)
                 if ((uint64_t)(k * v) * ml->obs_entries == ml->obs_iters) {
@@ -693,6 +695,16 @@ void pp_prog_reset(pp_prog *m)
 {
     for (int i = 0; i < m->nparams; i++)
         m->params[i].value = m->params[i].recorded;
+}
+
+int pp_prog_default_P(const pp_prog *m)
+{
+    if (m->pkind == PP_P_PARAM) {
+        long v = m->params[m->p_param].value + m->p_offset;
+        if (v >= 1 && v <= 1000000)
+            return (int)v;
+    }
+    return m->p_recorded;
 }
 
 void pp_prog_apply_P(pp_prog *m, int P)

@@ -93,6 +93,7 @@ typedef struct pp_prog {
     double seg_se;
     int cost_rank_deficient;  /* the run could not separate some costs      */
     double cost_r2;
+    long max_actions;    /* cap on an instance's actions (0: the default) */
     int nwarn;
     char **warn;         /* things the user should know                     */
 } pp_prog;
@@ -183,6 +184,10 @@ void pp_instance_free(pp_instance *in);
 /* The team size / thread count the model gives at P, and the P that the
  * run had. */
 long pp_prog_team_size(const pp_prog *m, int P);
+/* The P to use when the user gives no --P: the recorded one, or the one a
+ * --set of the thread-count parameter asked for. */
+int pp_prog_default_P(const pp_prog *m);
+
 /* Set the parameter that fixes the thread count (pthreads) for P. */
 void pp_prog_apply_P(pp_prog *m, int P);
 

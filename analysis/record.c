@@ -354,6 +354,16 @@ static int check_threads(pp_record *r, pp_where *w)
 
 static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
 {
+    /* a record cut short (the program killed before its exit, a full disk)
+     * fails on its last, partial line: say so first */
+    long last = n - 1;
+    while (last > 0 && !lines[last][0])
+        last--;
+    if (n > 1 && strncmp(lines[last], "end", 3) != 0 && strncmp(lines[0], "perfpred-record ", 16) == 0) {
+        w->line = last + 1;
+        return pp_where_error(w, "record is truncated (it does not end with an 'end' line: was the program "
+                                 "killed before it exited?)");
+    }
     if (n == 0 || strncmp(lines[0], "perfpred-record ", 16) != 0) {
         w->line = 1;
         return pp_where_error(w, "not a perfpred record (first line must be 'perfpred-record 1')");

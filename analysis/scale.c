@@ -91,6 +91,8 @@ static int search(path *p, int P, double target, long start, long *s_out, double
         }
     } else {
         lo = s;
+        double prev = r == 1 ? e : 0;
+        int flat = 0;
         for (;;) {
             if (lo > S_MAX / 2)
                 return 0;
@@ -106,6 +108,20 @@ static int search(path *p, int P, double target, long start, long *s_out, double
                 lhi = l;
                 break;
             }
+            /* Will it ever get there?  The inefficiency g = 1 - e of a
+             * scalable program falls like a power of the size: with
+             * g ~ s^-a from the last two points, reaching 1 - target takes
+             * log2(g / (1 - target)) / a more doublings.  An efficiency
+             * that stopped growing (an Amdahl limit) has a ~ 0.  Give up
+             * beyond 40 doublings, or after three flat ones. */
+            double g = 1 - e, gp = 1 - prev, gt = 1 - target;
+            if (gt <= 0)
+                return 0;   /* E = 1 exactly: only reached where it already is */
+            double a = gp > 0 && g > 0 ? log2(gp / g) : 0;
+            flat = a < 0.01 ? flat + 1 : 0;
+            if (flat >= 3 || (a >= 0.01 && log2(g / gt) / a > 40))
+                return 0;
+            prev = e;
             lo = t;
         }
     }
@@ -155,6 +171,10 @@ int pp_scale_compute(pp_prog *m, const pp_machine *mach, pp_scale_kind kind, dou
     for (int i = 0; i < nscale; i++)
         base[i] = m->params[scale_param[i]].recorded;
     path p = {m, mach, kind, scale_param, nscale, base};
+    /* a search stops at sizes whose thread graph takes more than a few
+     * seconds to walk: the efficiency is then reported unreachable */
+    long saved_cap = m->max_actions;
+    m->max_actions = 8L * 1000 * 1000;
     int rc = 0;
     long start = 0;   /* the size found for the previous P: a good first guess */
     for (int i = 0; i < nP && rc == 0; i++) {
@@ -198,6 +218,7 @@ int pp_scale_compute(pp_prog *m, const pp_machine *mach, pp_scale_kind kind, dou
             out->scale[i][j] = v;
         }
     free(base);
+    m->max_actions = saved_cap;
     pp_prog_reset(m);
     if (rc)
         pp_scale_free(out);
