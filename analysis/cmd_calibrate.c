@@ -83,6 +83,23 @@ int pp_cmd_calibrate(int argc, char **argv)
                 "try 'perfpred calibrate --help'\n");
         return 2;
     }
+    /* a directory we cannot write to is bad input: say so before spending
+     * seconds measuring */
+    {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", outpath);
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            snprintf(dir, sizeof dir, ".");
+        else if (slash == dir)
+            dir[1] = 0;
+        else
+            *slash = 0;
+        if (access(dir, W_OK | X_OK) != 0) {
+            fprintf(stderr, "perfpred calibrate: %s: cannot write there (%s)\n", outpath, strerror(errno));
+            return 2;
+        }
+    }
     if (isatty(STDERR_FILENO))
         o.progress = stderr;
     double load[1];

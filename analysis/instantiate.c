@@ -45,10 +45,21 @@ typedef struct frame {
     int team;                   /* team id, -1 outside */
 } frame;
 
+/* Resolved atoms: (atom node, function) -> argument position or parameter
+ * index, so that the hot evaluation path does not compare names. */
+typedef struct {
+    const pp_expr *atom;
+    int fi;
+    int idx;              /* -1: the atom has no value in this function */
+} acache_ent;
+
 typedef struct {
     const pp_prog *m;
     pp_instance *in;
     int flags;
+    acache_ent *ac;
+    size_t acmask;        /* capacity - 1 (a power of two)                */
+    size_t acn;
     int P;
     int depth;
     long nactions;
@@ -83,42 +94,107 @@ typedef struct {
     const frame *fr;
 } lctx;
 
+/* Name lookup for ARG, VAR, GLOBAL and SYM atoms (the slow path). */
+static int resolve_atom(const pp_prog *m, const frame *fr, const pp_expr *a)
+{
+    const pp_dfunc *d = fr->mf->d;
+    if (!a->name)
+        return -1;
+    switch (a->kind) {
+    case PP_E_ARG:
+        for (int i = 0; i < d->nargs; i++)
+            if (strcmp(d->argnames[i], a->name) == 0)
+                return i;
+        return -1;
+    case PP_E_VAR:
+        for (int i = 0; i < d->nparams; i++)
+            if (strcmp(d->params[i].var, a->name) == 0 && fr->mf->param_of[i] >= 0)
+                return fr->mf->param_of[i];
+        return -1;
+    case PP_E_GLOBAL:
+    case PP_E_SYM:
+        for (int i = 0; i < m->nparams; i++)
+            if ((m->params[i].is_global && strcmp(m->params[i].src, a->name) == 0) ||
+                (a->kind == PP_E_SYM && strcmp(m->params[i].name, a->name) == 0))
+                return i;
+        if (a->kind == PP_E_SYM && strcmp(a->name, "P") == 0)
+            return -2;
+        return -1;
+    default:
+        return -1;
+    }
+}
+
+static size_t ac_hash(const pp_expr *a, int fi)
+{
+    uintptr_t x = (uintptr_t)a >> 4;
+    x ^= (uintptr_t)fi * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    return (size_t)x;
+}
+
+/* Cached resolve_atom; the cache lives as long as the instantiation. */
+static int cached_atom(ictx *c, const frame *fr, const pp_expr *a)
+{
+    if (c->ac) {
+        size_t i = ac_hash(a, fr->fi) & c->acmask;
+        while (c->ac[i].atom) {
+            if (c->ac[i].atom == a && c->ac[i].fi == fr->fi)
+                return c->ac[i].idx;
+            i = (i + 1) & c->acmask;
+        }
+    }
+    int idx = resolve_atom(c->m, fr, a);
+    if (c->acn * 2 >= c->acmask + 1 || !c->ac) {
+        size_t cap = c->ac ? (c->acmask + 1) * 2 : 1024;
+        acache_ent *n = calloc(cap, sizeof *n);
+        if (!n)
+            return idx;
+        for (size_t k = 0; c->ac && k <= c->acmask; k++)
+            if (c->ac[k].atom) {
+                size_t j = ac_hash(c->ac[k].atom, c->ac[k].fi) & (cap - 1);
+                while (n[j].atom)
+                    j = (j + 1) & (cap - 1);
+                n[j] = c->ac[k];
+            }
+        free(c->ac);
+        c->ac = n;
+        c->acmask = cap - 1;
+    }
+    size_t i = ac_hash(a, fr->fi) & c->acmask;
+    while (c->ac[i].atom)
+        i = (i + 1) & c->acmask;
+    c->ac[i] = (acache_ent){a, fr->fi, idx};
+    c->acn++;
+    return idx;
+}
+
 static int lookup_i64(void *vp, const pp_expr *a, int64_t *out)
 {
     const lctx *L = vp;
     const frame *fr = L->fr;
     const pp_prog *m = L->c->m;
-    const pp_dfunc *d = fr->mf->d;
     switch (a->kind) {
-    case PP_E_ARG:
-        for (int i = 0; i < d->nargs; i++)
-            if (a->name && strcmp(d->argnames[i], a->name) == 0) {
-                if (!fr->args_known || !fr->args_known[i])
-                    return -1;
-                *out = fr->args[i];
-                return 0;
-            }
-        return -1;
+    case PP_E_ARG: {
+        int i = cached_atom((ictx *)L->c, fr, a);
+        if (i < 0 || !fr->args_known || !fr->args_known[i])
+            return -1;
+        *out = fr->args[i];
+        return 0;
+    }
     case PP_E_VAR:
-        for (int i = 0; i < d->nparams; i++)
-            if (a->name && strcmp(d->params[i].var, a->name) == 0 && fr->mf->param_of[i] >= 0) {
-                *out = m->params[fr->mf->param_of[i]].value;
-                return 0;
-            }
-        return -1;
     case PP_E_GLOBAL:
-    case PP_E_SYM:
-        for (int i = 0; i < m->nparams; i++)
-            if (a->name && ((m->params[i].is_global && strcmp(m->params[i].src, a->name) == 0) ||
-                            (a->kind == PP_E_SYM && strcmp(m->params[i].name, a->name) == 0))) {
-                *out = m->params[i].value;
-                return 0;
-            }
-        if (a->kind == PP_E_SYM && a->name && strcmp(a->name, "P") == 0) {
+    case PP_E_SYM: {
+        int i = cached_atom((ictx *)L->c, fr, a);
+        if (i == -2) {
             *out = L->c->P;
             return 0;
         }
-        return -1;
+        if (i < 0)
+            return -1;
+        *out = m->params[i].value;
+        return 0;
+    }
     case PP_E_SHARED:
         if (!fr->shared || !a->name)
             return -1;
@@ -837,6 +913,7 @@ int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *e
     free(c.pool_owner);
     free(c.pool_tid);
     free(c.pool_thread);
+    free(c.ac);
     if (rc) {
         snprintf(err, errlen, "%s", c.err[0] ? c.err : "instantiation failed");
         pp_instance_free(out);

@@ -182,6 +182,57 @@ static pp_expr *iv_to_name(void *vp, const pp_expr *a)
     return pp_expr_sym(l->iv);
 }
 
+/* For people: cond(A <= B, B - A, 0) (GCC's niter with its may-be-zero
+ * test) reads max(0, B - A), with B - A simplified. */
+static pp_expr *readable(const pp_expr *e)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == PP_E_COND && e->nkids == 3) {
+        long z;
+        const pp_expr *c = e->kids[0];
+        if (pp_expr_is_int(e->kids[2], &z) && z == 0 && c->nkids == 2 &&
+            (c->kind == PP_E_LE || c->kind == PP_E_LT || c->kind == PP_E_GE || c->kind == PP_E_GT)) {
+            /* cond(A < B, X, 0) = max(0, X) when X = B - A or B - A - 1;
+             * cond(A <= B, X, 0) when X = B - A or B - A + 1 */
+            int up = c->kind == PP_E_LE || c->kind == PP_E_LT;
+            int strict = c->kind == PP_E_LT || c->kind == PP_E_GT;
+            pp_expr *ba[2] = {c->kids[up ? 1 : 0], c->kids[up ? 0 : 1]};
+            pp_expr *diff = pp_expr_op(PP_E_SUB, 2, ba);
+            pp_expr *xd[2] = {e->kids[1], diff};
+            pp_expr *gap = diff ? pp_expr_op(PP_E_SUB, 2, xd) : NULL;
+            pp_expr *g = gap ? pp_expr_simplify(gap) : NULL;
+            pp_expr *x = pp_expr_simplify(e->kids[1]);
+            pp_expr *r = NULL;
+            long d;
+            if (g && x && pp_expr_is_int(g, &d) && (d == 0 || d == (strict ? -1 : 1))) {
+                pp_expr *zero = pp_expr_int(0);
+                pp_expr *mk[2] = {zero, x};
+                r = pp_expr_op(PP_E_MAX, 2, mk);
+                pp_expr_free(zero);
+            }
+            pp_expr_free(diff);
+            pp_expr_free(gap);
+            pp_expr_free(g);
+            pp_expr_free(x);
+            if (r)
+                return r;
+        }
+    }
+    if (e->nkids == 0 || e->kind == PP_E_LIST)
+        return pp_expr_ref((pp_expr *)e);
+    pp_expr **k = calloc((size_t)e->nkids, sizeof *k);
+    if (!k)
+        return pp_expr_ref((pp_expr *)e);
+    for (int i = 0; i < e->nkids; i++)
+        k[i] = readable(e->kids[i]);
+    pp_expr *r = pp_expr_op(e->kind, e->nkids, k);
+    for (int i = 0; i < e->nkids; i++)
+        pp_expr_free(k[i]);
+    free(k);
+    return r ? r : pp_expr_ref((pp_expr *)e);
+}
+
 char *pp_loop_count_text(const pp_prog *m, int f, int k)
 {
     const pp_mloop *ml = &m->funcs[f].loops[k];
@@ -193,9 +244,11 @@ char *pp_loop_count_text(const pp_prog *m, int f, int k)
     pp_expr *r = pp_resolve_roots(m, f, ml->count);
     ivname_ctx c = {m->funcs[f].d};
     pp_expr *n = r ? pp_expr_subst(r, iv_to_name, &c) : NULL;
-    char *s = n ? pp_expr_to_infix(n) : pp_expr_to_infix(ml->count);
+    pp_expr *h = n ? readable(n) : NULL;
+    char *s = h ? pp_expr_to_infix(h) : pp_expr_to_infix(ml->count);
     pp_expr_free(r);
     pp_expr_free(n);
+    pp_expr_free(h);
     return s;
 }
 

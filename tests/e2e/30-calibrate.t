@@ -138,7 +138,7 @@ is($? >> 8, 2, 'unknown option: usage error (2)');
 `$pp calibrate -o $tmp/x --max-threads zero 2>$tmp/err`;
 is($? >> 8, 2, 'bad --max-threads: usage error (2)');
 `$pp calibrate --quick --max-threads 1 -o $tmp/no-such-dir/x.machine 2>$tmp/err`;
-is($? >> 8, 1, 'unwritable output: failure (1)');
+is($? >> 8, 2, 'unwritable output: bad input (2), said before measuring');
 like(`cat $tmp/err`, qr{\Q$tmp/no-such-dir/x.machine\E}, 'error names the file');
 
 # ---- the analyser reads the file ------------------------------------------
