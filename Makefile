@@ -1,6 +1,6 @@
 # perfpred - build, test, report, install.
 #
-#   make            build/perfpred.so, build/libperfpred-rt.{a,so}, build/perfpred
+#   make            build/perfpred.so, build/libperfpred-rt.{a,so,so.1}, build/perfpred
 #   make check      install what is missing, build, run every test
 #   make report     install what is missing, build, run the samples, write reports/
 #   make install PREFIX=/usr/local
@@ -54,7 +54,7 @@ PLUGIN_INST := $(PREFIX)/lib/perfpred
 all: deps
 	@$(MAKE) --no-print-directory build
 
-build: $(B)/perfpred.so $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so $(B)/perfpred
+build: $(B)/perfpred.so $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so $(B)/libperfpred-rt.so.1 $(B)/perfpred
 
 # ---------------------------------------------------------------- packages
 # Installs the Debian packages the project names when they are absent: with
@@ -87,8 +87,15 @@ $(B)/obj/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) | $(B)/obj/runtime
 $(B)/libperfpred-rt.a: $(RT_OBJ)
 	rm -f $@; ar rcs $@ $^
 
-$(B)/libperfpred-rt.so: $(RT_OBJ)
-	$(CC) -shared -pthread $(SANFLAGS) -o $@ $^
+# The shared runtime is libperfpred-rt.so.1.  libperfpred-rt.so is a GNU ld
+# script (as Debian's libc.so is) that links the static archive, so that
+# `-Lbuild -lperfpred-rt` gives a program that runs without
+# LD_LIBRARY_PATH; `-l:libperfpred-rt.so.1` links the shared one.
+$(B)/libperfpred-rt.so.1: $(RT_OBJ)
+	$(CC) -shared -pthread -Wl,-soname,libperfpred-rt.so.1 $(SANFLAGS) -o $@ $^
+
+$(B)/libperfpred-rt.so: $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so.1
+	printf '/* GNU ld script: -lperfpred-rt links the static runtime (the shared one is libperfpred-rt.so.1) */\nINPUT ( libperfpred-rt.a )\n' > $@
 
 # ---------------------------------------------------------------- analyser
 $(B)/obj/analysis/%.o: analysis/%.c $(wildcard analysis/*.h) | $(B)/obj/analysis
@@ -120,7 +127,8 @@ install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PLUGIN_INST)
 	install -m 755 $(B)/perfpred $(DESTDIR)$(PREFIX)/bin/perfpred
 	install -m 644 $(B)/libperfpred-rt.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(B)/libperfpred-rt.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/libperfpred-rt.so.1 $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(B)/libperfpred-rt.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 runtime/perfpred-rt.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(B)/perfpred.so $(DESTDIR)$(PLUGIN_INST)/perfpred.so
 

@@ -78,6 +78,8 @@ void pp_cal_laps_free(pp_cal_laps *l);
 
 /* Median of n values (n > 0); v is reordered. */
 double pp_cal_median(double *v, int n);
+/* The q-quantile (0..1, interpolated); sorts v. */
+double pp_cal_quantile(double *v, int n, double q);
 
 /* Least squares of y against x(P) for a model kind, with coefficients kept
  * >= 0 (a negative slope falls back to const, a negative intercept to a fit

@@ -25,6 +25,17 @@ double pp_cal_median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+double pp_cal_quantile(double *v, int n, double q)
+{
+    if (n <= 0)
+        return 0.0;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    double pos = q * (double)(n - 1);
+    int i = (int)pos;
+    double f = pos - (double)i;
+    return i + 1 < n ? v[i] * (1 - f) + v[i + 1] * f : v[n - 1];
+}
+
 static double xof(pp_model_kind k, int P)
 {
     double p = P < 1 ? 1.0 : (double)P;

@@ -180,26 +180,24 @@ sub fmt_s {
 sub limits {
     my ($info, $rows, $scale) = @_;
     my ($ea_t, $e_t) = ($info->{Ea}, $info->{E});
-    my @out;
     my ($fa) = grep { $_->{Ea} < $ea_t } @$rows;
     my ($fe) = grep { $_->{E} < $e_t } @$rows;
     my $last = $rows->[-1];
     my $mach = $last->{Ea} > 0 ? $last->{E} / $last->{Ea} : 0;
     my $who;
     if ($last->{Ea} >= $ea_t && $last->{E} >= $e_t) {
-        $who = "scales well up to P=$last->{P} at this size";
+        $who = "holds both targets up to P=$last->{P} at this size";
     } elsif ($last->{Ea} <= $mach) {
         $who = "**the algorithm** limits it";
     } else {
         $who = "**the machine** limits it";
     }
-    push @out, sprintf("%s: at P=%d, E_a = %.2f (algorithm: PRAM time %.1fx the MIRACLE time) and "
-                     . "E/E_a = %.2f (machine: real time %.1fx the PRAM time), E = %.2f.",
-                       $who, $last->{P}, $last->{Ea}, $last->{Ea} > 0 ? 1 / $last->{Ea} : 0,
-                       $mach, $mach > 0 ? 1 / $mach : 0, $last->{E});
-    push @out, $fa ? "E_a < $ea_t from P=$fa->{P}" : "E_a >= $ea_t for every P predicted";
-    push @out, $fe ? "E < $e_t from P=$fe->{P}" : "E >= $e_t for every P predicted";
-    my $s = join('; ', @out) . '.';
+    my $s = sprintf("%s: at P=%d, E_a = %.2f (the PRAM takes %.1fx the MIRACLE time), "
+                  . "E/E_a = %.2f (the real machine takes %.1fx the PRAM time), E = %.2f. ",
+                    $who, $last->{P}, $last->{Ea}, $last->{Ea} > 0 ? 1 / $last->{Ea} : 0,
+                    $mach, $mach > 0 ? 1 / $mach : 0, $last->{E});
+    $s .= ($fa ? "E_a < $ea_t from P=$fa->{P}" : "E_a >= $ea_t at every P predicted") . ', '
+        . ($fe ? "E < $e_t from P=$fe->{P}." : "E >= $e_t at every P predicted.");
     for my $t (@{ $scale->{tables} || [] }) {
         my $eff = $t->{kind} eq 'algorithmic' ? "E_a = $t->{efficiency}" : "E = $t->{efficiency}";
         my @P = @{ $t->{P} };
@@ -226,8 +224,9 @@ sub index_md {
          . "`$g->{host}`" . ($g->{commit} ? " at commit `$g->{commit}`" : '') . ", $g->{date}"
          . ($g->{quick} ? ", **quick mode** (PERFPRED_REPORT_QUICK=1)" : '') . ".\n";
     $md .= "Total time: $g->{seconds} s.\n\n" if defined $g->{seconds};
-    $md .= "Machine file: [host.machine](host.machine) ($g->{machine_note}); "
-         . "its summary: [host.txt](host.txt); standard error of the calibration and the index: [log.txt](log.txt).\n\n";
+    $md .= "Machine file: [host.machine](host.machine) ($g->{machine_note})"
+         . (-e "$outdir/host.txt" ? "; its summary: [host.txt](host.txt)" : '')
+         . "; standard error of the calibration and the index: [log.txt](log.txt).\n\n";
     $md .= "Each sample was compiled with the plugin, run once at the reduced size, and "
          . "predicted at 8x that size. E_a = T_MIRACLE/T_PRAM measures the algorithm, "
          . "E = T_MIRACLE/T_real the algorithm on this machine; E/E_a is what the machine "
@@ -245,7 +244,8 @@ sub index_md {
 
         my $s = "## $n\n\n";
         $s .= "`$i->{src}`, run as `$n $i->{args}` ($i->{run_s} s with the recorder); "
-            . "predictions at $i->{big}; tables scale $i->{scale}.\n\n";
+            . "predictions at $i->{big}; tables scale $i->{scale}"
+            . ($i->{plist_note} ? " (**P list shortened** to $i->{plist}: $i->{plist_note})" : '') . ".\n\n";
         $s .= "$i->{note}\n\n" if $i->{note};
         $s .= "| file | what |\n|---|---|\n";
         my @files = (
@@ -280,7 +280,8 @@ sub index_md {
             . "![$n efficiency]($n/efficiency.svg)\n\n";
         $s .= "### Predictions at $i->{big}\n\n```\n" . slurp("$d/predict.txt") . "```\n\n";
         $s .= "### Scalability tables\n\n";
-        $s .= "Computed in $i->{scale_s} s.\n\n" if defined $i->{scale_s};
+        $s .= "P = $i->{plist}; each format computed in $i->{scale_s} s.\n\n" if defined $i->{scale_s};
+        $s .= "**P list shortened** from $i->{plist_full}: $i->{plist_note}.\n\n" if $i->{plist_note};
         $s .= "```\n" . slurp("$d/scale.txt") . "```\n\n";
         $s .= "### Thread graph, P = 4\n\n![$n thread graph]($n/graph-P4.svg)\n\n";
         push @sec, $s;

@@ -58,11 +58,11 @@ sub check_record {
 # `make check SANITIZE=1` builds the runtime with ASan+UBSan: link the same way
 my $SAN = ($ENV{SANITIZE} // '') eq '1' ? ' -fsanitize=address,undefined -fno-sanitize-recover=undefined' : '';
 my $CF = '-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g -Iruntime -Itests/runtime' . $SAN;
-my $mk = `make -s build/libperfpred-rt.a build/libperfpred-rt.so 2>&1`;
+my $mk = `make -s build/libperfpred-rt.a build/libperfpred-rt.so build/libperfpred-rt.so.1 2>&1`;
 ok($? == 0, 'make libperfpred-rt.a and .so') or BAIL_OUT("runtime does not build:\n$mk");
 build('t-pthread (static)', "gcc $CF -pthread tests/runtime/t-pthread.c build/libperfpred-rt.a -o $B/t-pthread")
     or BAIL_OUT('test program does not build');
-my $have_so = build('t-pthread (shared)', "gcc $CF -pthread tests/runtime/t-pthread.c -Lbuild -lperfpred-rt "
+my $have_so = build('t-pthread (shared)', "gcc $CF -pthread tests/runtime/t-pthread.c -Lbuild -l:libperfpred-rt.so.1 "
                     . "-Wl,-rpath,\$PWD/build -o $B/t-pthread-so");
 my $have_omp = build('t-omp', "gcc $CF -fopenmp tests/runtime/t-omp.c build/libperfpred-rt.a -o $B/t-omp");
 my $have_task = build('t-task', "gcc $CF -fopenmp tests/runtime/t-task.c build/libperfpred-rt.a -o $B/t-task");

@@ -1,0 +1,186 @@
+#!/usr/bin/perl
+# 70-report.t - `make report` (tools/make-report) in its quick mode
+# (PERFPRED_REPORT_QUICK=1: ge_pthreads only, P lists 2,4,8) into a
+# temporary directory (PERFPRED_REPORT_DIR). Checks: exit 0 and silence
+# when stdout is not a terminal; every expected file exists; the SVGs are
+# complete (<?xml or <svg first, </svg> last, well-formed for xmllint when
+# it is installed); index.md links every file it should and holds the
+# tables; the JSON tables parse and have the shape the plots read; the
+# failures name their step and exit non-zero.
+#
+# The machine file is written here by hand (typical costs of a 2-core x86
+# host) and passed with PERFPRED_REPORT_MACHINE: a quick calibration on a
+# busy host can measure costs so high that the scale search has to go to
+# enormous sizes, and that would make this test slow and flaky.
+# tests/e2e/30-calibrate.t tests the calibration.
+#
+# Run from the repository root:  make all && prove tests/e2e/70-report.t
+#
+# Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+use strict;
+use warnings;
+use Test::More;
+use FindBin;
+use File::Temp qw(tempdir);
+use JSON::PP;
+use Time::HiRes qw(time);
+
+chdir "$FindBin::Bin/../.." or die "chdir: $!";
+
+my $B = $ENV{PERFPRED_BUILD} // 'build';
+for my $f ("$B/perfpred", "$B/perfpred.so", "$B/libperfpred-rt.a") {
+    plan skip_all => "$f is not built (make all)" unless -f $f;
+}
+plan skip_all => 'gnuplot is not installed' if system('command -v gnuplot >/dev/null 2>&1') != 0;
+
+my $TMP = tempdir('pp-report-XXXXXX', TMPDIR => 1, CLEANUP => 1);
+# Graphviz and fontconfig keep caches they never free (SANITIZE=1)
+open my $sup, '>', "$TMP/lsan.supp" or die;
+print $sup "leak:libgvc.so\nleak:libfontconfig.so\nleak:libcgraph.so\nleak:libpango\nleak:libcairo\n";
+close $sup;
+$ENV{LSAN_OPTIONS} = "suppressions=$TMP/lsan.supp:print_suppressions=0";
+delete $ENV{$_} for grep { /^PERFPRED_REPORT_/ } keys %ENV;
+delete $ENV{PERFPRED_DISABLE};
+
+sub slurp { my ($f) = @_; local $/; open my $h, '<', $f or return ''; my $s = <$h>; return $s // '' }
+
+sub run {
+    my ($env, $cmd) = @_;
+    my $rc = system("$env $cmd </dev/null >$TMP/out 2>$TMP/err");
+    return ($rc == -1 ? -1 : $rc & 127 ? 128 + ($rc & 127) : $rc >> 8, slurp("$TMP/out"), slurp("$TMP/err"));
+}
+
+# a machine file by hand (docs/machine-format.md)
+my $mach = "$TMP/hand.machine";
+open my $m, '>', $mach or die;
+print $m <<'EOF';
+perfpred-machine 1
+name = test host
+source = hand
+cores = 2
+thread.create.model = const
+thread.create.a_ns = 12000
+thread.create_call.model = const
+thread.create_call.a_ns = 10000
+thread.join.model = const
+thread.join.a_ns = 30000
+forkjoin.omp.model = log2
+forkjoin.omp.a_ns = 400
+forkjoin.omp.b_ns = 500
+barrier.omp.model = log2
+barrier.omp.a_ns = 140
+barrier.omp.b_ns = 250
+barrier.pthread.model = log2
+barrier.pthread.a_ns = 220
+barrier.pthread.b_ns = 1800
+mutex.lock.model = const
+mutex.lock.a_ns = 20
+mutex.handoff.model = const
+mutex.handoff.a_ns = 30000
+scale.compute.model = const
+scale.compute.a = 1
+scale.memory.model = linear
+scale.memory.a = 0.66
+scale.memory.b = 0.25
+EOF
+close $m;
+
+my $out = "$TMP/rep";
+my $env = "PERFPRED_BUILD=$B PERFPRED_REPORT_QUICK=1 PERFPRED_REPORT_DIR=$out PERFPRED_REPORT_MACHINE=$mach";
+my $t0 = time;
+my ($rc, $so, $se) = run($env, 'tools/make-report');
+my $dt = time - $t0;
+is($rc, 0, 'make-report (quick) exits 0') or diag($se);
+is($so, '', 'nothing on stdout when it is not a terminal');
+ok($dt < 40, sprintf('quick mode takes under 40 s (%.1f s)', $dt));
+
+my $d = "$out/ge_pthreads";
+my @files = qw(ge_pthreads ge_pthreads.ppr run.txt show.txt show.json
+               predict.txt predict.csv predict.json scale.txt scale.csv scale.json
+               graph-P4.svg graph-P4.dot latency.svg times.svg efficiency.svg
+               latency.dat latency.gp times.gp efficiency.gp log.txt);
+for my $f (@files) {
+    ok(-s "$d/$f", "ge_pthreads/$f written");
+}
+ok(-s "$out/host.machine", 'host.machine written');
+ok(-s "$out/index.md", 'index.md written');
+ok(!-e "$out/ge_omp" && !-e "$out/apsp" && !-e "$out/em", 'quick mode: ge_pthreads only');
+is(slurp("$out/host.machine"), slurp($mach), 'PERFPRED_REPORT_MACHINE is used as given');
+like(slurp("$d/run.txt"), qr/^checksum 64$/m, 'the sample ran at N = 64');
+
+# SVGs complete and well-formed
+my $xmllint = system('command -v xmllint >/dev/null 2>&1') == 0;
+for my $f (qw(graph-P4.svg latency.svg times.svg efficiency.svg)) {
+    my $s = slurp("$d/$f");
+    ok($s =~ /\A\s*(<\?xml|<svg)/ && $s =~ m{</svg>\s*\z}, "$f starts with <?xml or <svg and ends with </svg>");
+    if ($xmllint) {
+        is(system("xmllint --noout --nonet '$d/$f' >/dev/null 2>&1"), 0, "$f is well-formed XML");
+    }
+}
+like(slurp("$d/graph-P4.dot"), qr/\A\s*(strict\s+)?digraph\b/, 'graph-P4.dot is a DOT digraph');
+
+# the index links every file, with the tables inline
+my $idx = slurp("$out/index.md");
+my %link = map { $_ => 1 } $idx =~ /\]\(([^)\s]+)\)/g;
+for my $f (@files) {
+    ok($link{"ge_pthreads/$f"}, "index.md links ge_pthreads/$f");
+}
+ok($link{'host.machine'}, 'index.md links host.machine');
+for my $l (keys %link) {
+    next if $l =~ /^#/;
+    ok(-e "$out/$l", "link $l points to a file");
+}
+my $scale_txt = slurp("$d/scale.txt");
+ok(length($scale_txt) > 0 && index($idx, $scale_txt) >= 0, 'index.md holds the scale tables (text)');
+ok(index($idx, slurp("$d/predict.txt")) >= 0, 'index.md holds the predictions (text)');
+like($idx, qr/^- \*\*\[ge_pthreads\]\(#ge_pthreads\)\*\*.*(algorithm|machine|holds both)/m,
+     'index.md says what limits ge_pthreads');
+like($idx, qr/quick mode/, 'index.md says it is the quick mode');
+
+# JSON tables parse, with the shape the plots use
+my $sj = eval { decode_json(slurp("$d/scale.json")) };
+ok($sj, 'scale.json parses') or diag($@);
+my @tabs = @{ $sj->{tables} || [] };
+is(scalar(@tabs), 2, 'scale.json: two tables');
+is_deeply([map { $_->{kind} } @tabs], ['algorithmic', 'combination'], 'scale.json: algorithmic, then combination');
+for my $t (@tabs) {
+    is_deeply($t->{P}, [2, 4, 8], "$t->{kind}: P = 2,4,8 (quick mode)");
+    is(scalar(@{ $t->{problem} }), 3, "$t->{kind}: a problem size per P");
+    is(scalar(@{ $t->{latency} }), 3, "$t->{kind}: a latency per P");
+}
+my $pj = eval { decode_json(slurp("$d/predict.json")) };
+ok($pj && ref $pj eq 'ARRAY', 'predict.json parses') or diag($@);
+is_deeply([map { $_->{P} } @{ $pj || [] }], [2, 4, 8], 'predict.json: P = 2,4,8');
+is(($pj->[0]{problem} || {})->{N}, 512, 'predict.json: at 8x the recorded N');
+ok(eval { decode_json(slurp("$d/show.json")) }, 'show.json parses') or diag($@);
+my @csv = grep { /\S/ } split /\n/, slurp("$d/predict.csv");
+is(scalar(@csv), 4, 'predict.csv: header and 3 rows');
+# the latency plot's data: one line per P that reached the efficiency
+my @pts = grep { /^\d/ } split /\n/, slurp("$d/latency.dat");
+my $reached = grep { defined } map { @{ $_->{problem} } } @tabs;
+is(scalar(@pts), $reached, 'latency.dat: a point per reached (P, efficiency)');
+
+# a second run reuses nothing stale and gives the same set of files
+($rc, $so, $se) = run($env, 'tools/make-report');
+is($rc, 0, 'a second run into the same directory exits 0') or diag($se);
+
+# failures: exit non-zero, the step named on stderr
+($rc, $so, $se) = run("PERFPRED_BUILD=$TMP/nobuild PERFPRED_REPORT_QUICK=1 PERFPRED_REPORT_DIR=$TMP/r2", 'tools/make-report');
+isnt($rc, 0, 'a missing build fails');
+like($se, qr/^make-report: check: .*perfpred.*make all/m, '... naming the check step');
+
+open my $bad, '>', "$TMP/bad.machine" or die;
+print $bad "perfpred-machine 99\ncores = 2\n";
+close $bad;
+($rc, $so, $se) = run("PERFPRED_BUILD=$B PERFPRED_REPORT_QUICK=1 PERFPRED_REPORT_DIR=$TMP/r3 PERFPRED_REPORT_MACHINE=$TMP/bad.machine",
+                      'tools/make-report');
+isnt($rc, 0, 'a bad machine file fails');
+like($se, qr/^make-report: ge_pthreads: predict \(text\) failed/m, '... naming the sample and the step');
+like($se, qr/bad\.machine/, '... with perfpred\'s message naming the file');
+
+($rc, $so, $se) = run("PERFPRED_BUILD=$B PERFPRED_REPORT_QUICK=1 PERFPRED_REPORT_DIR=$TMP/r4 PERFPRED_REPORT_SAMPLES=nosuch",
+                      'tools/make-report');
+isnt($rc, 0, 'an unknown sample fails');
+like($se, qr/unknown sample 'nosuch'/, '... naming it');
+
+done_testing();
