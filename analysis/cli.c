@@ -215,6 +215,16 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
             pp_session_close(s);
             return -1;
         }
+    /* --set of the thread-count parameter is a P: it must be one */
+    if (s->prog.pkind == PP_P_PARAM) {
+        long p = s->prog.params[s->prog.p_param].value + s->prog.p_offset;
+        if (p < 1 || p > 1000000) {
+            snprintf(err, errlen, "--set %s=%ld gives %ld threads: the thread count must be 1 to 1000000",
+                     s->prog.params[s->prog.p_param].name, s->prog.params[s->prog.p_param].value, p);
+            pp_session_close(s);
+            return -1;
+        }
+    }
     if (need_machine) {
         if (c->machine) {
             if (pp_machine_load(c->machine, &s->mach, err, errlen)) {

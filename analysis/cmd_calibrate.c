@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "calibrate.h"
@@ -95,6 +96,11 @@ int pp_cmd_calibrate(int argc, char **argv)
             dir[1] = 0;
         else
             *slash = 0;
+        struct stat st;
+        if (stat(outpath, &st) == 0 && S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "perfpred calibrate: %s is a directory: -o takes a file name\n", outpath);
+            return 2;
+        }
         if (access(dir, W_OK | X_OK) != 0) {
             fprintf(stderr, "perfpred calibrate: %s: cannot write there (%s)\n", outpath, strerror(errno));
             return 2;

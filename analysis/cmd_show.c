@@ -51,7 +51,7 @@ int pp_cmd_show(int argc, char **argv)
         return st;
     pp_prog *m = &s.prog;
     if (c.nP > 1) {
-        fprintf(stderr, "perfpred show: --P takes one processor count\n");
+        fprintf(stderr, "perfpred show: --P takes one processor count (predict takes a list)\n");
         pp_session_close(&s);
         pp_cli_free(&c);
         return 2;
@@ -100,8 +100,7 @@ int pp_cmd_show(int argc, char **argv)
             else
                 printf("   (%s in %s", p->src, m->funcs[p->func].d->name);
             if (m->pkind == PP_P_PARAM && i == m->p_param)
-                printf("; %s: P%s", pkind_text(m, pb, sizeof pb),
-                       P != m->p_recorded ? " with --P" : "");
+                printf("; the thread count P");
             printf(")\n");
         }
         if (m->pkind != PP_P_PARAM) {

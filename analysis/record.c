@@ -364,7 +364,11 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
         return pp_where_error(w, "record is truncated (it does not end with an 'end' line: was the program "
                                  "killed before it exited?)");
     }
-    if (n == 0 || strncmp(lines[0], "perfpred-record ", 16) != 0) {
+    if (n == 0) {
+        w->line = 0;
+        return pp_where_error(w, "empty file: not a perfpred record");
+    }
+    if (strncmp(lines[0], "perfpred-record ", 16) != 0) {
         w->line = 1;
         return pp_where_error(w, "not a perfpred record (first line must be 'perfpred-record 1')");
     }

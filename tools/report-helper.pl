@@ -3,7 +3,8 @@
 # data and gnuplot scripts of one sample, and reports/index.md.
 #
 #   report-helper.pl plots DIR NAME INFO
-#       reads DIR/scale.json, DIR/predict.csv and INFO, writes DIR/latency.dat
+#       reads DIR/scale.json, DIR/predict.csv and INFO, writes
+#       DIR/latency-algorithmic.dat, DIR/latency-combination.dat
 #       and the gnuplot scripts DIR/latency.gp, DIR/times.gp,
 #       DIR/efficiency.gp (each one writes the SVG of the same name when run
 #       in DIR: `cd DIR && gnuplot latency.gp`).
@@ -17,6 +18,8 @@
 use strict;
 use warnings;
 use JSON::PP;
+use List::Util qw(min max);
+use POSIX ();
 
 sub slurp {
     my ($f) = @_;
@@ -85,32 +88,30 @@ sub plots {
     my @tables = @{ $scale->{tables} || [] };
     die "report-helper: $dir/scale.json has no tables\n" unless @tables;
 
-    # latency.dat: one block per table (gnuplot index 0, 1), "P chi latency_ms"
-    my $dat = "# latency at fixed efficiency, from scale.json\n"
-            . "# columns: P, problem size ($x), latency in ms\n";
-    my @series;
-    my $blk = 0;
+    # latency-KIND.dat, one per table: "P chi latency_ms"
+    my (@series, @xs, @ys);
     for my $t (@tables) {
-        my $lat = $t->{kind} eq 'algorithmic' ? 'L_a' : 'L';
-        my $eff = $t->{kind} eq 'algorithmic' ? 'E_a' : 'E';
-        $dat .= "# $t->{kind}: $lat at $eff = $t->{efficiency}\n";
+        my $alg = $t->{kind} eq 'algorithmic';
+        my ($lat, $eff) = $alg ? ('L_a', 'E_a') : ('L', 'E');
+        my $file = "latency-$t->{kind}.dat";
+        my $dat = "# $t->{kind} scalability, from scale.json: $lat at $eff = $t->{efficiency}\n"
+                . "# columns: P, problem size ($x), latency in ms\n";
         my $n = 0;
         for my $i (0 .. $#{ $t->{P} }) {
             my $p = $t->{problem}[$i];
             my $l = $t->{latency}[$i];
             next unless defined $p && defined $l && defined $p->{$x};
             $dat .= sprintf "%d %s %s\n", $t->{P}[$i], $p->{$x}, gp_num($l * 1e3);
+            push @xs, $p->{$x};
+            push @ys, $l * 1e3;
             $n++;
         }
-        $dat .= "# (no P reaches $eff = $t->{efficiency})\n" unless $n;
-        $dat .= "\n\n";
-        push @series, { index => $blk++, n => $n,
-                        title => "$lat (algorithmic, PRAM), $eff = $t->{efficiency}",
-                        kind => $t->{kind} };
-        $series[-1]{title} = "$lat (parallel, real machine), $eff = $t->{efficiency}"
-            if $t->{kind} ne 'algorithmic';
+        $dat .= "# no P reaches $eff = $t->{efficiency}\n" unless $n;
+        spew("$dir/$file", $dat);
+        push @series, { file => $file, n => $n,
+                        title => $alg ? "$lat (algorithmic, PRAM), $eff = $t->{efficiency}"
+                                      : "$lat (parallel, real machine), $eff = $t->{efficiency}" };
     }
-    spew("$dir/latency.dat", $dat);
 
     my $svg = "set terminal svg size 800,520 dynamic enhanced font 'sans,11' background rgb 'white'\n";
     my @have = grep { $_->{n} > 0 } @series;
@@ -118,25 +119,33 @@ sub plots {
            . "set title \"$name: latency at fixed efficiency (Zhang \\& Xu Figs. 10-14)\" noenhanced\n"
            . "set xlabel 'problem size $xlabel' noenhanced\nset ylabel 'latency (ms)'\n"
            . "set grid\nset key top left\n";
-    if (@have) {
-        my $multi = grep { $_->{n} > 1 } @have;
-        $gp .= "set logscale xy\n" if $multi;
-        $gp .= "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n";
+    # ys: latencies in ms; a latency of 0 (E_a = 1 exactly) cannot be drawn on a log axis
+    my @ypos = grep { $_ > 0 } @ys;
+    if (@have && @ypos) {
+        my ($x0, $x1) = (min(@xs), max(@xs));
+        my ($y0, $y1) = (min(@ypos), max(@ypos));
+        $gp .= "set logscale xy\n";
+        # whole decades, so that a log axis always has labelled ticks
+        my $dn = sub { 10 ** POSIX::floor(log($_[0]) / log(10) - 1e-9) };
+        my $up = sub { 10 ** POSIX::ceil(log($_[0]) / log(10) + 1e-9) };
+        $gp .= sprintf("set xrange [%s:%s]\nset yrange [%s:%s]\n",
+                       gp_num($dn->($x0)), gp_num($up->($x1)), gp_num($dn->($y0)), gp_num($up->($y1)));
         my @pl;
         my @style = ('lc rgb "#1f77b4" pt 7', 'lc rgb "#d62728" pt 5');
-        for my $s (@have) {
-            my $st = $style[$s->{index} % 2];
-            push @pl, "'latency.dat' index $s->{index} using 2:3 with linespoints $st title \"$s->{title}\" noenhanced";
-            push @pl, "'latency.dat' index $s->{index} using 2:3:(sprintf('P=%d', \$1)) with labels offset char 0,0.9 font 'sans,8' notitle";
-        }
-        my @none = grep { $_->{n} == 0 } @series;
-        for my $s (@none) {
-            $gp .= "set label \"$s->{title}: not reached at any P\" at graph 0.5, graph 0.05 center noenhanced\n";
+        for my $k (0 .. $#series) {
+            my $s = $series[$k];
+            if (!$s->{n}) {
+                $gp .= sprintf("set label \"%s: not reached at any P\" at graph 0.98, graph %.2f right noenhanced\n",
+                               $s->{title}, 0.05 + 0.06 * $k);
+                next;
+            }
+            push @pl, "'$s->{file}' using 2:3 with linespoints $style[$k % 2] title \"$s->{title}\" noenhanced";
+            push @pl, "'$s->{file}' using 2:3:(sprintf('P=%d', \$1)) with labels offset char 0,0.9 font 'sans,8' notitle";
         }
         $gp .= "plot " . join(", \\\n     ", @pl) . "\n";
     } else {
         $gp .= "set xrange [0:1]\nset yrange [0:1]\nunset xtics\nunset ytics\n"
-             . "set label 'neither efficiency is reached at any P on the scaling path' at graph 0.5, graph 0.5 center\n"
+             . "set label 'no efficiency target is reached at any P on the scaling path' at graph 0.5, graph 0.5 center\n"
              . "plot -1 notitle\n";
     }
     spew("$dir/latency.gp", $gp);
@@ -265,7 +274,8 @@ sub index_md {
             ['latency.svg', 'L_a and L against problem size at fixed E_a, E (Zhang & Xu Figs. 10-14)'],
             ['times.svg', 'predicted time on MIRACLE, PRAM and the real machine against P'],
             ['efficiency.svg', 'E_a and E against P'],
-            ['latency.dat', 'plot data taken from scale.json'],
+            ['latency-algorithmic.dat', 'points of latency.svg: P, problem size, L_a (ms) from the algorithmic table'],
+            ['latency-combination.dat', 'points of latency.svg: P, problem size, L (ms) from the combination table'],
             ['latency.gp', 'gnuplot script of latency.svg (run in this directory)'],
             ['times.gp', 'gnuplot script of times.svg (reads predict.csv)'],
             ['efficiency.gp', 'gnuplot script of efficiency.svg (reads predict.csv)'],

@@ -98,7 +98,7 @@ my $d = "$out/ge_pthreads";
 my @files = qw(ge_pthreads ge_pthreads.ppr run.txt show.txt show.json
                predict.txt predict.csv predict.json scale.txt scale.csv scale.json
                graph-P4.svg graph-P4.dot latency.svg times.svg efficiency.svg
-               latency.dat latency.gp times.gp efficiency.gp log.txt);
+               latency-algorithmic.dat latency-combination.dat latency.gp times.gp efficiency.gp log.txt);
 for my $f (@files) {
     ok(-s "$d/$f", "ge_pthreads/$f written");
 }
@@ -156,9 +156,11 @@ ok(eval { decode_json(slurp("$d/show.json")) }, 'show.json parses') or diag($@);
 my @csv = grep { /\S/ } split /\n/, slurp("$d/predict.csv");
 is(scalar(@csv), 4, 'predict.csv: header and 3 rows');
 # the latency plot's data: one line per P that reached the efficiency
-my @pts = grep { /^\d/ } split /\n/, slurp("$d/latency.dat");
-my $reached = grep { defined } map { @{ $_->{problem} } } @tabs;
-is(scalar(@pts), $reached, 'latency.dat: a point per reached (P, efficiency)');
+for my $t (@tabs) {
+    my @pts = grep { /^\d/ } split /\n/, slurp("$d/latency-$t->{kind}.dat");
+    my $reached = grep { defined } @{ $t->{problem} };
+    is(scalar(@pts), $reached, "latency-$t->{kind}.dat: a point per P that reached the efficiency");
+}
 
 # a second run reuses nothing stale and gives the same set of files
 ($rc, $so, $se) = run($env, 'tools/make-report');
@@ -176,7 +178,7 @@ close $bad;
                       'tools/make-report');
 isnt($rc, 0, 'a bad machine file fails');
 like($se, qr/^make-report: ge_pthreads: predict \(text\) failed/m, '... naming the sample and the step');
-like($se, qr/bad\.machine/, '... with perfpred\'s message naming the file');
+like($se, qr/host\.machine:1:/, '... with perfpred\'s message naming the file and line');
 
 ($rc, $so, $se) = run("PERFPRED_BUILD=$B PERFPRED_REPORT_QUICK=1 PERFPRED_REPORT_DIR=$TMP/r4 PERFPRED_REPORT_SAMPLES=nosuch",
                       'tools/make-report');
