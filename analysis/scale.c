@@ -118,9 +118,13 @@ static int search(path *p, int P, double target, long start, long *s_out, double
             if (gt <= 0)
                 return 0;   /* E = 1 exactly: only reached where it already is */
             double a = gp > 0 && g > 0 ? log2(gp / g) : 0;
-            flat = a < 0.01 ? flat + 1 : 0;
-            if (flat >= 3 || (a >= 0.01 && log2(g / gt) / a > 40))
-                return 0;
+            /* below the recorded size the efficiency of a tiny, degenerate
+             * instance says nothing about the trend: judge it from there on */
+            if (lo >= p->base[0]) {
+                flat = a < 0.01 ? flat + 1 : 0;
+                if (flat >= 3 || (a >= 0.01 && log2(g / gt) / a > 40))
+                    return 0;
+            }
             prev = e;
             lo = t;
         }
@@ -189,8 +193,11 @@ int pp_scale_compute(pp_prog *m, const pp_machine *mach, pp_scale_kind kind, dou
         }
         long s;
         int r = search(&p, P[i], target, start, &s, &out->eff[i], &out->latency[i], err, errlen);
+        /* the next P needs at least as large a problem, usually: start
+         * there, but never below the recorded size, where a degenerate
+         * answer (N = 1) would mislead the next search */
         if (r == 1)
-            start = s;
+            start = s > p.base[0] ? s : p.base[0];
         pp_prog_reset(m);
         if (r < 0) {
             rc = -1;
