@@ -49,7 +49,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 PLUGIN_INST := $(PREFIX)/lib/perfpred
 
-.PHONY: all build deps check report install install-gcc-plugin clean
+.PHONY: all build deps check bench report install install-gcc-plugin clean
 
 all: deps
 	@$(MAKE) --no-print-directory build
@@ -114,6 +114,12 @@ $(B)/tests/%: tests/unit/%.c $(B)/libperfpred-an.a | $(B)/tests
 check: deps
 	@$(MAKE) --no-print-directory build $(UNIT_BIN)
 	@PERFPRED_BUILD=$(abspath $(B)) SANITIZE=$(SANITIZE) tests/run-tests $(UNIT_BIN)
+
+# Accuracy of the predictions and overhead of the instrumentation, measured
+# side by side in one run (tools/bench; details in build/bench/).
+bench: deps
+	@$(MAKE) --no-print-directory build
+	@tools/bench
 
 report: deps
 	@$(MAKE) --no-print-directory build

@@ -160,6 +160,22 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
                 c->scale[c->nscale++] = strdup(tok);
             }
             free(dup);
+        } else if (!strcmp(key, "point")) {
+            char **np = realloc(c->points, sizeof *np * (size_t)(c->npoints + 1));
+            if (!np)
+                return -1;
+            c->points = np;
+            c->points[c->npoints++] = strdup(val);
+        } else if (!strcmp(key, "run")) {
+            c->run = val;
+        } else if (!strcmp(key, "repeat")) {
+            char *end;
+            long v = strtol(val, &end, 10);
+            if (*end || v < 1 || v > 100) {
+                snprintf(err, errlen, "--repeat: '%s' is not a count from 1 to 100", val);
+                return -1;
+            }
+            c->repeat = (int)v;
         } else if (!strcmp(key, "Ea")) {
             if (parse_eff("--Ea", val, &c->Ea, err, errlen))
                 return -1;
@@ -183,6 +199,9 @@ void pp_cli_free(pp_cli *c)
         free(c->set_name[i]);
     for (int i = 0; i < c->nscale; i++)
         free(c->scale[i]);
+    for (int i = 0; i < c->npoints; i++)
+        free(c->points[i]);
+    free(c->points);
     free(c->set_name);
     free(c->set_val);
     free(c->scale);

@@ -28,6 +28,10 @@ typedef struct {
     char **scale;
     double Ea, E;
     int has_Ea, has_E;
+    int npoints;          /* validate: --point N=512,P=2 (repeatable)     */
+    char **points;
+    const char *run;      /* validate: --run 'CMD {N} {P}'               */
+    int repeat;           /* validate: --repeat K                        */
     int help;
 } pp_cli;
 

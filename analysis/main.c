@@ -15,6 +15,7 @@ static const char *usage =
     "  predict    times on the MIRACLE, PRAM and real machines, latencies, efficiencies\n"
     "  scale      algorithmic and combination scalability tables\n"
     "  graph      the thread graph for a given P, as DOT or SVG\n"
+    "  validate   run the program at given sizes and compare with the predictions\n"
     "'perfpred COMMAND --help' describes a command.\n";
 
 int main(int argc, char **argv)
@@ -40,6 +41,8 @@ int main(int argc, char **argv)
         return pp_cmd_scale(argc - 1, argv + 1);
     if (!strcmp(cmd, "graph"))
         return pp_cmd_graph(argc - 1, argv + 1);
+    if (!strcmp(cmd, "validate"))
+        return pp_cmd_validate(argc - 1, argv + 1);
     if (!strcmp(cmd, "calibrate"))
         return pp_cmd_calibrate(argc - 1, argv + 1);
     fprintf(stderr, "perfpred: unknown command '%s'\n%s", cmd, usage);

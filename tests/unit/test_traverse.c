@@ -154,14 +154,19 @@ static void test_barrier_releases_at_last_arrival(void **state)
     assert_true(fabs(tr.wait[0] - 20) < 1e-9);   /* thread 0 waited 10..30 */
     assert_true(fabs(tr.wait[1]) < 1e-9);
     pp_trav_free(&tr);
-    /* the real machine adds the barrier cost once per episode */
+    /* the real machine adds the barrier cost once per episode, and the
+     * threads that slept (arrived before the last) resume a wake-up
+     * (the mutex hand-off to a blocked waiter) later */
     pp_machine mach;
     pp_machine_default(&mach);
     mach.cost[PP_COST_BARRIER_PTHREAD] = (pp_model){.kind = PP_MODEL_CONST, .a = 100};
+    mach.cost[PP_COST_HANDOFF] = (pp_model){.kind = PP_MODEL_CONST, .a = 50};
     mach.cost[PP_COST_SCALE_COMPUTE] = (pp_model){.kind = PP_MODEL_CONST, .a = 1};
     mach.cost[PP_COST_SCALE_MEMORY] = (pp_model){.kind = PP_MODEL_CONST, .a = 1};
     assert_int_equal(pp_traverse(&prog, &in, &mach, &tr, err, sizeof err), 0);
-    assert_true(fabs(tr.time - 135) < 1e-6);
+    assert_true(fabs(tr.finish[1] - 135) < 1e-6);   /* the last to arrive   */
+    assert_true(fabs(tr.finish[0] - 185) < 1e-6);   /* slept: + 50 wake-up  */
+    assert_true(fabs(tr.time - 185) < 1e-6);
     pp_trav_free(&tr);
     free_in(&in);
 }

@@ -1,0 +1,374 @@
+/* cmd_validate.c - `perfpred validate RECORD --point N=512,P=2 ...`: run
+ * the program at each point, compare the measured time with the real
+ * machine's prediction, and print the error table of Clement & Quinn and
+ * the time reduction of Zhang & Xu (Table 11).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "cli.h"
+#include "cmds.h"
+#include "metrics.h"
+#include "validate.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *usage =
+    "usage: perfpred validate RECORD --point NAME=V[,NAME=V...][,P=N] [--point ...]\n"
+    "                         [--run 'COMMAND'] [--repeat K] [--machine FILE]\n"
+    "                         [--format text|csv|json]\n"
+    "  Runs the program at every point (problem size and P), K times (default 3;\n"
+    "  the median counts), predicts the same points from RECORD on the real\n"
+    "  machine, and prints predicted against actual time with the error\n"
+    "  (predicted - actual) / actual, then the mean and median absolute error,\n"
+    "  sigma = sqrt(SSE/(n-3)) and C.O.V. (Clement & Quinn), and the time to\n"
+    "  measure every point against the time to predict them (Zhang & Xu, Table 11).\n"
+    "  COMMAND is run by /bin/sh with {NAME} and {P} replaced by the point's values;\n"
+    "  by default it is made from the recorded command line, each argument equal to\n"
+    "  a parameter's recorded value becoming {NAME} (and OMP_NUM_THREADS={P} for\n"
+    "  OpenMP programs).  The instrumented program runs with PERFPRED_DISABLE=1.\n";
+
+typedef struct {
+    long *val;            /* per model parameter                          */
+    int P;
+    char label[256];
+} vpoint_in;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The default command from the recorded command line. */
+static char *default_command(const pp_prog *m, const pp_record *r, char *err, size_t errlen)
+{
+    if (!r->program || r->argc < 1) {
+        snprintf(err, errlen, "the record has no command line: give --run");
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *cmd = malloc(cap);
+    if (!cmd)
+        return NULL;
+    cmd[0] = 0;
+    int has_p = 0;
+    if (m->pkind == PP_P_OMP) {
+        len += (size_t)snprintf(cmd + len, cap - len, "OMP_NUM_THREADS={P} ");
+        has_p = 1;
+    }
+    len += (size_t)snprintf(cmd + len, cap - len, "'%s'", r->program);
+    for (int i = 1; i < r->argc && len < cap - 200; i++) {
+        const char *a = r->argv[i];
+        const char *name = NULL;
+        int matches = 0;
+        char *end;
+        long v = strtol(a, &end, 10);
+        if (*a && !*end)
+            for (int k = 0; k < m->nparams; k++)
+                if (m->params[k].recorded == v) {
+                    /* parameters that share a name are one */
+                    if (!name || strcmp(name, m->params[k].name) != 0)
+                        matches++;
+                    name = m->params[k].name;
+                }
+        if (matches > 1) {
+            snprintf(err, errlen, "argument %d ('%s') equals the recorded value of several parameters: "
+                                  "give --run with {NAME} placeholders", i, a);
+            free(cmd);
+            return NULL;
+        }
+        if (name && m->pkind == PP_P_PARAM && strcmp(name, m->params[m->p_param].name) == 0) {
+            len += (size_t)snprintf(cmd + len, cap - len, " {P}");
+            has_p = 1;
+        } else if (name)
+            len += (size_t)snprintf(cmd + len, cap - len, " {%s}", name);
+        else if (m->pkind == PP_P_OMP && *a && !*end && v == m->p_recorded && !has_p)
+            len += (size_t)snprintf(cmd + len, cap - len, " {P}");
+        else
+            len += (size_t)snprintf(cmd + len, cap - len, " '%s'", a);
+    }
+    (void)has_p;
+    return cmd;
+}
+
+/* Replace {NAME} and {P} in the template. */
+static char *expand(const char *tpl, const pp_prog *m, const vpoint_in *p, char *err, size_t errlen)
+{
+    size_t cap = strlen(tpl) + 1024, len = 0;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    for (const char *s = tpl; *s;) {
+        if (*s == '{') {
+            const char *e = strchr(s, '}');
+            if (!e) {
+                snprintf(err, errlen, "--run: unbalanced '{' in the command");
+                free(out);
+                return NULL;
+            }
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)(e - s - 1), s + 1);
+            long v;
+            int k = pp_prog_param_index(m, name);
+            if (!strcmp(name, "P"))
+                v = p->P;
+            else if (k >= 0)
+                v = p->val[k];
+            else {
+                snprintf(err, errlen, "--run: {%s} is neither P nor a parameter of the record", name);
+                free(out);
+                return NULL;
+            }
+            if (len + 32 >= cap) {
+                free(out);
+                return NULL;
+            }
+            len += (size_t)snprintf(out + len, cap - len, "%ld", v);
+            s = e + 1;
+        } else {
+            if (len + 2 >= cap) {
+                free(out);
+                return NULL;
+            }
+            out[len++] = *s++;
+            out[len] = 0;
+        }
+    }
+    out[len] = 0;
+    return out;
+}
+
+/* Run a shell command with output discarded; its wall time, or -1. */
+static double run_once(const char *cmd, char *err, size_t errlen)
+{
+    double t0 = now_s();
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            _exit(127);
+        setenv("PERFPRED_DISABLE", "1", 1);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) {
+            snprintf(err, errlen, "waitpid: %s", strerror(errno));
+            return -1;
+        }
+    double t = now_s() - t0;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        snprintf(err, errlen, "'%s' failed (%s %d)", cmd, WIFEXITED(st) ? "exit status" : "signal",
+                 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+        return -1;
+    }
+    return t;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int parse_point(const pp_prog *m, const char *spec, vpoint_in *p, char *err, size_t errlen)
+{
+    p->val = malloc(sizeof *p->val * (size_t)(m->nparams + 1));
+    if (!p->val)
+        return -1;
+    for (int k = 0; k < m->nparams; k++)
+        p->val[k] = m->params[k].value;
+    p->P = pp_prog_default_P(m);
+    char *dup = strdup(spec);
+    int rc = 0;
+    for (char *tok = strtok(dup, ","); tok && rc == 0; tok = strtok(NULL, ",")) {
+        char *eq = strchr(tok, '=');
+        char *end;
+        long v = eq ? strtol(eq + 1, &end, 10) : 0;
+        if (!eq || eq == tok || !eq[1] || *end) {
+            snprintf(err, errlen, "--point: '%s' is not NAME=INTEGER", tok);
+            rc = -1;
+            break;
+        }
+        *eq = 0;
+        if (!strcmp(tok, "P")) {
+            if (v < 1 || v > 1000000) {
+                snprintf(err, errlen, "--point: P=%ld is not a processor count", v);
+                rc = -1;
+            }
+            p->P = (int)v;
+            continue;
+        }
+        int found = 0;
+        for (int k = 0; k < m->nparams; k++)
+            if (!strcmp(m->params[k].name, tok)) {
+                p->val[k] = v;
+                found = 1;
+            }
+        if (!found) {
+            snprintf(err, errlen, "--point: no parameter named '%s'", tok);
+            rc = -1;
+        }
+    }
+    free(dup);
+    snprintf(p->label, sizeof p->label, "%s", spec);
+    return rc;
+}
+
+int pp_cmd_validate(int argc, char **argv)
+{
+    pp_cli c;
+    int st = pp_cli_start(argc, argv, "validate", "set,machine,format,point,run,repeat", usage, &c);
+    if (st >= 0)
+        return st;
+    if (!c.npoints) {
+        fprintf(stderr, "perfpred validate: give at least one --point (e.g. --point N=512,P=2)\n%s", usage);
+        pp_cli_free(&c);
+        return 2;
+    }
+    pp_session s;
+    if ((st = pp_cli_open("validate", &c, 1, &s)) >= 0)
+        return st;
+    pp_prog *m = &s.prog;
+    char err[2048];
+    int rc = 0, n = c.npoints, repeat = c.repeat ? c.repeat : 3;
+    vpoint_in *in = calloc((size_t)n, sizeof *in);
+    pp_vpoint *out = calloc((size_t)n, sizeof *out);
+    char *tpl = c.run ? strdup(c.run) : default_command(m, &s.rec, err, sizeof err);
+    if (!in || !out || !tpl) {
+        fprintf(stderr, "perfpred validate: %s: %s\n", s.rec.path, tpl ? "out of memory" : err);
+        rc = 2;
+    }
+    for (int i = 0; rc == 0 && i < n; i++)
+        if (parse_point(m, c.points[i], &in[i], err, sizeof err)) {
+            fprintf(stderr, "perfpred validate: %s\n", err);
+            rc = 2;
+        }
+    /* the predictions first: cheap, and a model error stops before any run */
+    double t_pred = 0;
+    for (int i = 0; rc == 0 && i < n; i++) {
+        for (int k = 0; k < m->nparams; k++)
+            m->params[k].value = in[i].val[k];
+        pp_metrics mt;
+        double t0 = now_s();
+        if (pp_predict(m, &s.mach, in[i].P, &mt, err, sizeof err)) {
+            fprintf(stderr, "perfpred validate: %s: %s: %s\n", s.rec.path, in[i].label, err);
+            rc = 2;
+            break;
+        }
+        t_pred += now_s() - t0;
+        out[i].predicted = mt.t_real / 1e9;
+        out[i].lo = 1;      /* no interval: the accuracy issue adds them */
+        out[i].hi = 0;
+    }
+    pp_prog_reset(m);
+    /* then the runs */
+    double t_exp = 0;
+    for (int i = 0; rc == 0 && i < n; i++) {
+        char *cmd = expand(tpl, m, &in[i], err, sizeof err);
+        if (!cmd) {
+            fprintf(stderr, "perfpred validate: %s\n", err);
+            rc = 2;
+            break;
+        }
+        double *t = calloc((size_t)repeat, sizeof *t);
+        for (int r = 0; rc == 0 && t && r < repeat; r++) {
+            pp_cli_progress(NULL, in[i].label, r, repeat);
+            t[r] = run_once(cmd, err, sizeof err);
+            if (t[r] < 0) {
+                fprintf(stderr, "perfpred validate: %s: %s\n", in[i].label, err);
+                rc = 2;
+            } else if (r == 0)
+                t_exp += t[r];      /* one run per point: the experiment */
+        }
+        if (rc == 0 && t) {
+            qsort(t, (size_t)repeat, sizeof *t, cmp_double);
+            out[i].actual = repeat % 2 ? t[repeat / 2] : 0.5 * (t[repeat / 2 - 1] + t[repeat / 2]);
+        }
+        free(t);
+        free(cmd);
+    }
+    pp_cli_progress(NULL, NULL, 0, 0);
+    if (rc == 0) {
+        pp_vsummary sm;
+        pp_validate_summarise(out, n, t_exp, t_pred, &sm);
+        if (c.format == PP_FMT_JSON) {
+            printf("{\"command\":");
+            pp_json_str(stdout, tpl);
+            printf(",\"repeat\":%d,\"points\":[", repeat);
+            for (int i = 0; i < n; i++) {
+                printf("%s{\"point\":", i ? "," : "");
+                pp_json_str(stdout, in[i].label);
+                printf(",\"P\":%d,\"predicted\":", in[i].P);
+                pp_json_num(stdout, out[i].predicted);
+                printf(",\"actual\":");
+                pp_json_num(stdout, out[i].actual);
+                printf(",\"error\":");
+                pp_json_num(stdout, out[i].error);
+                printf(",\"interval\":null,\"inside\":null}");
+            }
+            printf("],\"summary\":{\"n\":%d,\"mean_abs_error\":", sm.n);
+            pp_json_num(stdout, sm.mean_abs_error);
+            printf(",\"median_abs_error\":");
+            pp_json_num(stdout, sm.median_abs_error);
+            printf(",\"max_abs_error\":");
+            pp_json_num(stdout, sm.max_abs_error);
+            printf(",\"sigma\":");
+            pp_json_num(stdout, sm.sigma);
+            printf(",\"mean_actual\":");
+            pp_json_num(stdout, sm.mean_actual);
+            printf(",\"cov\":");
+            pp_json_num(stdout, sm.cov);
+            printf(",\"inside\":null,\"experiment_s\":");
+            pp_json_num(stdout, sm.experiment_s);
+            printf(",\"prediction_s\":");
+            pp_json_num(stdout, sm.prediction_s);
+            printf(",\"reduction\":");
+            pp_json_num(stdout, sm.reduction);
+            printf("}}\n");
+        } else if (c.format == PP_FMT_CSV) {
+            printf("point,P,predicted_s,actual_s,error\n");
+            for (int i = 0; i < n; i++)
+                printf("\"%s\",%d,%.9g,%.9g,%.6f\n", in[i].label, in[i].P, out[i].predicted, out[i].actual,
+                       out[i].error);
+        } else {
+            char b1[32], b2[32];
+            printf("validate %s: %s, median of %d runs, machine %s\n", s.rec.path, tpl, repeat,
+                   c.machine ? c.machine : "built-in defaults");
+            printf("  %-28s %6s %12s %12s %9s  %s\n", "point", "P", "predicted", "actual", "error", "interval");
+            for (int i = 0; i < n; i++)
+                printf("  %-28s %6d %12s %12s %+8.1f%%  -\n", in[i].label, in[i].P,
+                       pp_fmt_time(out[i].predicted * 1e9, b1, sizeof b1),
+                       pp_fmt_time(out[i].actual * 1e9, b2, sizeof b2), 100 * out[i].error);
+            printf("%d points: mean |error| %.1f%%, median %.1f%%, max %.1f%%; sigma %s, mean actual %s, "
+                   "C.O.V. %.3f\n", sm.n, 100 * sm.mean_abs_error, 100 * sm.median_abs_error,
+                   100 * sm.max_abs_error, pp_fmt_time(sm.sigma * 1e9, b1, sizeof b1),
+                   pp_fmt_time(sm.mean_actual * 1e9, b2, sizeof b2), sm.cov);
+            printf("intervals: none yet (confidence intervals are part of the accuracy work)\n");
+            printf("time: measuring every point once %s, predicting them %s: %.0fx less\n",
+                   pp_fmt_time(sm.experiment_s * 1e9, b1, sizeof b1),
+                   pp_fmt_time(sm.prediction_s * 1e9, b2, sizeof b2), sm.reduction);
+        }
+    }
+    for (int i = 0; in && i < n; i++)
+        free(in[i].val);
+    free(in);
+    free(out);
+    free(tpl);
+    pp_session_close(&s);
+    pp_cli_free(&c);
+    return rc;
+}
