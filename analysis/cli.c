@@ -218,15 +218,32 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
                               "e.g. PERFPRED_RECORD=run.ppr ./prog)");
         return -1;
     }
-    if (c->nrec > 1) {
-        snprintf(err, errlen, "%d records given: combining several runs is not supported yet; give one",
-                 c->nrec);
-        return -1;
-    }
     if (pp_record_load(c->rec[0], &s->rec, err, errlen))
         return -1;
-    if (pp_prog_build(&s->prog, &s->rec, err, errlen)) {
-        pp_record_free(&s->rec);
+    /* more records: the same program run at other sizes; costs are fitted
+     * on all of them and counts checked against each */
+    pp_record **all = calloc((size_t)c->nrec, sizeof *all);
+    s->extra = calloc((size_t)c->nrec, sizeof *s->extra);
+    if (!all || !s->extra) {
+        free(all);
+        snprintf(err, errlen, "out of memory");
+        pp_session_close(s);
+        return -1;
+    }
+    all[0] = &s->rec;
+    for (int i = 1; i < c->nrec; i++) {
+        if (pp_record_load(c->rec[i], &s->extra[i - 1], err, errlen)) {
+            free(all);
+            pp_session_close(s);
+            return -1;
+        }
+        s->nextra++;
+        all[i] = &s->extra[i - 1];
+    }
+    int rc = pp_prog_build_multi(&s->prog, all, c->nrec, err, errlen);
+    free(all);
+    if (rc) {
+        pp_session_close(s);
         return -1;
     }
     for (int i = 0; i < c->nset; i++)
@@ -264,6 +281,11 @@ void pp_session_close(pp_session *s)
 {
     pp_prog_free(&s->prog);
     pp_record_free(&s->rec);
+    for (int i = 0; i < s->nextra; i++)
+        pp_record_free(&s->extra[i]);
+    free(s->extra);
+    s->extra = NULL;
+    s->nextra = 0;
 }
 
 void pp_session_warn(const pp_session *s)

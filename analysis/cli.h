@@ -44,7 +44,9 @@ void pp_cli_free(pp_cli *c);
 /* Load the record(s), build the model and apply --set.  Exit status 2 on
  * bad input is the caller's job; this returns -1 with a message. */
 typedef struct {
-    pp_record rec;
+    pp_record rec;        /* the first record: parameters default to it    */
+    int nextra;           /* the others (the same program at other sizes)  */
+    pp_record *extra;
     pp_prog prog;
     pp_machine mach;
     int have_machine;

@@ -141,7 +141,9 @@ int pp_cmd_show(int argc, char **argv)
                     printf("null");
                 printf(",\"compiler\":%s,\"cost_ns\":", (dl->flags & PP_LF_COMPILER) ? "true" : "false");
                 pp_json_num(stdout, ml->cost_ns);
-                printf(",\"cost_from\":\"%s\"", ml->cost_fitted ? "run" : "prior");
+                printf(",\"cost_from\":\"%s\",\"entry_ns\":", ml->cost_fitted ? "run" : "prior");
+                pp_json_num(stdout, ml->entry_ns);
+                printf(",\"entry_from\":\"%s\"", ml->entry_fitted ? "run" : "prior");
                 if (ml->fit_note) {
                     printf(",\"note\":");
                     pp_json_str(stdout, ml->fit_note);

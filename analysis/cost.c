@@ -20,11 +20,10 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "cost.h"
+#include "lsq.h"
 
-#include <gsl/gsl_matrix.h>
-#include <gsl/gsl_multifit.h>
-#include <gsl/gsl_vector.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +44,7 @@ typedef struct {
     int ncols;
     int *loop_col_base;    /* per func: first column of its loops */
     int *call_col_base;
+    int *entry_col_base;   /* per func: first column of its loops' entries */
 } layout;
 
 static double ops_weight(const long *ops)
@@ -75,19 +75,25 @@ static int add_entry(segment *s, int col, double v)
     return 0;
 }
 
-static int add_deltas(const pp_prog *m, const layout *lay, slotmap **maps, segment *s, const pp_rdelta *d, int n)
+static int add_deltas(const pp_prog *m, const layout *lay, slotmap **maps, segment *s, const pp_rdelta *d0, int n,
+                      const int *fmap)
 {
     for (int i = 0; i < n; i++) {
-        const slotmap *sm = &maps[d[i].func][d[i].slot];
+        pp_rdelta dd = d0[i];
+        dd.func = fmap ? fmap[dd.func] : dd.func;
+        const pp_rdelta *d = &dd;
+        const slotmap *sm = &maps[d->func][d->slot];
         if (sm->kind < 0)
             continue;
-        const pp_mfunc *mf = &m->funcs[d[i].func];
-        if (sm->kind == 0 && add_entry(s, lay->loop_col_base[d[i].func] + sm->idx, (double)d[i].delta))
+        const pp_mfunc *mf = &m->funcs[d->func];
+        if (sm->kind == 0 && add_entry(s, lay->loop_col_base[d->func] + sm->idx, (double)d->delta))
             return -1;
         if (sm->kind == 1 && mf->d->loops[sm->idx].shape != PP_SHAPE_BOTTOM &&
-            add_entry(s, lay->loop_col_base[d[i].func] + sm->idx, -(double)d[i].delta))
+            add_entry(s, lay->loop_col_base[d->func] + sm->idx, -(double)d->delta))
             return -1;
-        if (sm->kind == 2 && add_entry(s, lay->call_col_base[d[i].func] + sm->idx, (double)d[i].delta))
+        if (sm->kind == 1 && add_entry(s, lay->entry_col_base[d->func] + sm->idx, (double)d->delta))
+            return -1;
+        if (sm->kind == 2 && add_entry(s, lay->call_col_base[d->func] + sm->idx, (double)d->delta))
             return -1;
     }
     return 0;
@@ -95,15 +101,15 @@ static int add_deltas(const pp_prog *m, const layout *lay, slotmap **maps, segme
 
 int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
 {
-    const pp_record *r = m->rec;
     layout lay = {0};
     lay.loop_col_base = calloc((size_t)m->nfuncs + 1, sizeof(int));
     lay.call_col_base = calloc((size_t)m->nfuncs + 1, sizeof(int));
+    lay.entry_col_base = calloc((size_t)m->nfuncs + 1, sizeof(int));
     slotmap **maps = calloc((size_t)m->nfuncs + 1, sizeof *maps);
     segment *seg = NULL;
     long nseg = 0, capseg = 0;
     int rc = -1;
-    if (!lay.loop_col_base || !lay.call_col_base || !maps)
+    if (!lay.loop_col_base || !lay.call_col_base || !lay.entry_col_base || !maps)
         goto oom;
     lay.ncols = 1;
     for (int f = 0; f < m->nfuncs; f++) {
@@ -112,6 +118,8 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
         lay.ncols += d->nloops;
         lay.call_col_base[f] = lay.ncols;
         lay.ncols += d->ncalls;
+        lay.entry_col_base[f] = lay.ncols;
+        lay.ncols += d->nloops;
         maps[f] = malloc(sizeof **maps * (size_t)d->nslots);
         if (!maps[f])
             goto oom;
@@ -127,7 +135,10 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
             if (d->calls[k].slot < d->nslots)
                 maps[f][d->calls[k].slot] = (slotmap){f, 2, k};
     }
-    /* segments */
+    /* segments, of every record */
+    for (int ri = 0; ri < (m->nrec ? m->nrec : 1); ri++) {
+    const pp_record *r = m->nrec ? m->recs[ri] : m->rec;
+    const int *fmap = m->nrec ? m->fmap[ri] : NULL;
     for (int t = 0; t < r->nthreads; t++) {
         const pp_rthread *th = &r->threads[t];
         if (th->id < 0)
@@ -160,12 +171,13 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
                 segment *s = &seg[nseg++];
                 memset(s, 0, sizeof *s);
                 s->dur = (double)(end - prev);
-                if (add_entry(s, 0, 1.0) || add_deltas(m, &lay, maps, s, d, nd))
+                if (add_entry(s, 0, 1.0) || add_deltas(m, &lay, maps, s, d, nd, fmap))
                     goto oom;
             }
             if (ev)
                 prev = cpu ? ev->c1 : ev->t1;
         }
+    }
     }
     /* prior scale: time per weighted operation over the whole run */
     double *prior = calloc((size_t)lay.ncols, sizeof *prior);
@@ -179,6 +191,9 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
             int cf = m->funcs[f].call_callee[k];
             prior[lay.call_col_base[f] + k] = 10.0 + (cf >= 0 ? ops_weight(m->funcs[cf].d->ops) : 0);
         }
+        /* entering a loop: its set-up and the mispredicted exit test */
+        for (int k = 0; k < d->nloops; k++)
+            prior[lay.entry_col_base[f] + k] = 10.0;
     }
     double tot_time = 0, tot_w = 0;
     for (long i = 0; i < nseg; i++) {
@@ -192,77 +207,41 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
         prior[c] *= beta;
     prior[0] = 1000.0;  /* 1 us per segment; the data decides */
 
-    /* columns that ever appear */
+    /* the fit (lsq.c): c = x * prior, standard errors in ns */
+    double *A = calloc((size_t)(nseg ? nseg : 1) * (size_t)lay.ncols, sizeof *A);
+    double *dur = calloc((size_t)nseg + 1, sizeof *dur);
+    double *cst = calloc((size_t)lay.ncols, sizeof *cst), *cse = calloc((size_t)lay.ncols, sizeof *cse);
     int *used = calloc((size_t)lay.ncols, sizeof *used);
-    if (!used) {
-        free(prior);
+    if (!A || !dur || !cst || !cse || !used) {
+        free(A); free(dur); free(cst); free(cse); free(used); free(prior);
         goto oom;
     }
-    for (long i = 0; i < nseg; i++)
-        for (int j = 0; j < seg[i].n; j++)
+    for (long i = 0; i < nseg; i++) {
+        dur[i] = seg[i].dur;
+        for (int j = 0; j < seg[i].n; j++) {
+            A[(size_t)i * (size_t)lay.ncols + (size_t)seg[i].col[j]] += seg[i].val[j];
             if (seg[i].val[j] != 0)
                 used[seg[i].col[j]] = 1;
-    int p = 0;
-    int *colof = malloc(sizeof *colof * (size_t)lay.ncols);
-    for (int c = 0; colof && c < lay.ncols; c++)
-        colof[c] = used[c] ? p++ : -1;
-    double *x = calloc((size_t)lay.ncols, sizeof *x), *xse = calloc((size_t)lay.ncols, sizeof *xse);
-    if (!colof || !x || !xse) {
-        free(prior); free(used); free(colof); free(x); free(xse);
+        }
+    }
+    /* the fixed cost per segment has its own, arbitrary prior: it is not
+     * on the common scale of the operation counts */
+    int *own = calloc((size_t)lay.ncols, sizeof *own);
+    if (own)
+        own[0] = 1;
+    int lrc = pp_lsq_solve(A, dur, (int)nseg, lay.ncols, prior, own, 0.01, cst, cse, &m->cost_r2);
+    free(own);
+    if (lrc) {
+        free(A); free(dur); free(cst); free(cse); free(used); free(prior);
         goto oom;
     }
-    for (int c = 0; c < lay.ncols; c++)
-        x[c] = 1.0, xse[c] = INFINITY;
-    if (p > 0 && nseg > 0) {
-        double dn = 0;
-        for (long i = 0; i < nseg; i++)
-            dn += seg[i].dur * seg[i].dur;
-        double mu = 0.01 * sqrt(dn) / sqrt((double)p) + 1e-9;
-        size_t rows = (size_t)nseg + (size_t)p;
-        gsl_matrix *X = gsl_matrix_calloc(rows, (size_t)p);
-        gsl_vector *y = gsl_vector_calloc(rows);
-        gsl_vector *b = gsl_vector_alloc((size_t)p);
-        gsl_matrix *cov = gsl_matrix_alloc((size_t)p, (size_t)p);
-        gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(rows, (size_t)p);
-        double chisq = 0;
-        if (X && y && b && cov && ws) {
-            for (long i = 0; i < nseg; i++) {
-                gsl_vector_set(y, (size_t)i, seg[i].dur);
-                for (int j = 0; j < seg[i].n; j++)
-                    if (colof[seg[i].col[j]] >= 0)
-                        gsl_matrix_set(X, (size_t)i, (size_t)colof[seg[i].col[j]],
-                                       gsl_matrix_get(X, (size_t)i, (size_t)colof[seg[i].col[j]]) +
-                                           seg[i].val[j] * prior[seg[i].col[j]]);
-            }
-            for (int c = 0; c < lay.ncols; c++)
-                if (colof[c] >= 0) {
-                    size_t row = (size_t)nseg + (size_t)colof[c];
-                    gsl_matrix_set(X, row, (size_t)colof[c], mu);
-                    gsl_vector_set(y, row, mu);
-                }
-            gsl_multifit_linear(X, y, b, cov, &chisq, ws);
-            double ss = 0, st = 0, mean = tot_time / (double)nseg;
-            for (long i = 0; i < nseg; i++) {
-                double pred = 0;
-                for (int j = 0; j < p; j++)
-                    pred += gsl_matrix_get(X, (size_t)i, (size_t)j) * gsl_vector_get(b, (size_t)j);
-                ss += (seg[i].dur - pred) * (seg[i].dur - pred);
-                st += (seg[i].dur - mean) * (seg[i].dur - mean);
-            }
-            m->cost_r2 = st > 0 ? 1 - ss / st : 1;
-            for (int c = 0; c < lay.ncols; c++)
-                if (colof[c] >= 0) {
-                    x[c] = gsl_vector_get(b, (size_t)colof[c]);
-                    /* GSL scales cov by the residual variance already */
-                    xse[c] = sqrt(fabs(gsl_matrix_get(cov, (size_t)colof[c], (size_t)colof[c])));
-                }
-        }
-        gsl_matrix_free(X);
-        gsl_vector_free(y);
-        gsl_vector_free(b);
-        gsl_matrix_free(cov);
-        if (ws)
-            gsl_multifit_linear_free(ws);
+    free(A);
+    free(dur);
+    /* relative to the prior, as the rest of this function reads them */
+    double *x = cst, *xse = cse;
+    for (int c = 0; c < lay.ncols; c++) {
+        x[c] /= prior[c];
+        xse[c] /= prior[c];
     }
     /* results; negative costs are clamped to zero (noise in a cost too small
      * to see) */
@@ -284,11 +263,17 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
             int c = lay.call_col_base[f] + k;
             mf->call_cost[k] = fmax(0, x[c] * prior[c]);
         }
+        for (int k = 0; k < mf->d->nloops; k++) {
+            int c = lay.entry_col_base[f] + k;
+            mf->loops[k].entry_ns = fmax(0, x[c] * prior[c]);
+            mf->loops[k].entry_se = isfinite(xse[c]) ? xse[c] * prior[c] : prior[c];
+            mf->loops[k].entry_fitted = used[c] && isfinite(xse[c]) && xse[c] < 0.5;
+        }
     }
     if (m->cost_rank_deficient)
         pp_prog_warn(m, "the run cannot separate the cost of some loops (they always run together); "
                         "their split follows the static operation counts (show marks them with *)");
-    free(prior); free(used); free(colof); free(x); free(xse);
+    free(prior); free(used); free(x); free(xse);
     rc = 0;
     goto done;
 oom:
@@ -304,5 +289,6 @@ done:
     free(maps);
     free(lay.loop_col_base);
     free(lay.call_col_base);
+    free(lay.entry_col_base);
     return rc;
 }

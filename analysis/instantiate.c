@@ -460,12 +460,25 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
 {
     const pp_mloop *ml = &fr->mf->loops[k];
     const pp_dloop *dl = &fr->mf->d->loops[k];
+    if (emit && !ml->sync && (c->flags & PP_INST_STRUCT)) {
+        /* the drawn graph: an event-free loop is one node with its cost */
+        double sub = 0;
+        int ex = 1;
+        long double cnt = loop_count(c, fr, k, &ex);
+        if (flush(c, t) || exec_loop(c, t, fr, k, mult, 0, &sub))
+            return -1;
+        c->in->work_ns += sub;
+        return push_action(c, t, (pp_action){.kind = PP_A_LOOP_WORK, .key = k, .n = (int)llroundl(cnt),
+                                              .ns = sub, .func = fr->fi, .site = dl->id});
+    }
     int exact = 1;
     long double n = loop_count(c, fr, k, &exact);
     /* !exact: a fitted average, counts need not be integers */
     if ((c->flags & PP_INST_TOTALS) && c->in->totals)
         c->in->totals[fr->fi][k] += mult * n;
     int has_items = fr->mf->nitems[1 + k] > 0;
+    /* entering the loop costs its set-up and its last, failing test */
+    add_work(c, t, emit, acc, ml->entry_ns);
     if (n <= 0)
         return 0;
     if (emit && ml->sync && (c->flags & PP_INST_STRUCT) && !makes_threads(fr->mf, k)) {
@@ -488,15 +501,6 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
                 return -1;
         }
         return 0;
-    }
-    if (emit && (c->flags & PP_INST_STRUCT)) {
-        /* the drawn graph: an event-free loop is one node with its cost */
-        double sub = 0;
-        if (flush(c, t) || exec_loop(c, t, fr, k, mult, 0, &sub))
-            return -1;
-        c->in->work_ns += sub;
-        return push_action(c, t, (pp_action){.kind = PP_A_LOOP_WORK, .key = k, .n = (int)llroundl(n),
-                                              .ns = sub, .func = fr->fi, .site = dl->id});
     }
     double own = (double)n * ml->cost_ns;
     add_work(c, t, emit, acc, own);

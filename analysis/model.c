@@ -457,23 +457,73 @@ static void bind_P(pp_prog *m)
     }
     if (m->pkind == PP_P_NONE && forks)
         m->pkind = PP_P_OMP;
-    /* the P of the run */
-    if (m->pkind == PP_P_PARAM)
-        m->p_recorded = (int)(m->params[m->p_param].recorded + m->p_offset);
-    else if (m->pkind == PP_P_OMP) {
-        int mx = 0;
-        for (long i = 0; i < m->rec->nevents; i++)
-            if (m->rec->events[i].kind == PP_EV_FORK && m->rec->events[i].nthreads > mx)
-                mx = m->rec->events[i].nthreads;
-        for (int t = 0; t < m->rec->nthreads; t++)
-            if (m->rec->threads[t].nthreads > mx)
-                mx = m->rec->threads[t].nthreads;
-        m->p_recorded = mx > 0 ? mx : 1;
-    } else
-        m->p_recorded = 1;
+    m->p_recorded = pp_prog_P_in(m, 0);
     if (m->pkind == PP_P_NONE && !creates && !forks)
         pp_prog_warn(m, "the program has no parallel region or thread creation the plugin saw: "
                         "every P gives the same time");
+}
+
+int pp_prog_param_in(const pp_prog *m, int k, int param, long *value)
+{
+    const pp_param *p = &m->params[param];
+    if (k == 0 || k >= m->nrec) {
+        *value = p->recorded;
+        return k == 0 ? 0 : -1;
+    }
+    const pp_record *r = m->recs[k];
+    if (p->is_global) {
+        for (int i = 0; i < r->ngparams; i++)
+            if (strcmp(r->gparams[i].name, p->src) == 0) {
+                *value = r->gparams[i].value;
+                return 0;
+            }
+        return -1;
+    }
+    for (int i = 0; i < r->nparams; i++)
+        if (r->params[i].id == p->id && m->fmap[k][r->params[i].func] == p->func) {
+            *value = r->params[i].value;
+            return 0;
+        }
+    return -1;
+}
+
+int pp_prog_P_in(const pp_prog *m, int k)
+{
+    const pp_record *r = m->recs ? m->recs[k] : m->rec;
+    if (m->pkind == PP_P_PARAM) {
+        long v;
+        if (pp_prog_param_in(m, k, m->p_param, &v))
+            v = m->params[m->p_param].recorded;
+        return (int)(v + m->p_offset);
+    }
+    if (m->pkind == PP_P_OMP) {
+        int mx = 0;
+        for (long i = 0; i < r->nevents; i++)
+            if (r->events[i].kind == PP_EV_FORK && r->events[i].nthreads > mx)
+                mx = r->events[i].nthreads;
+        for (int t = 0; t < r->nthreads; t++)
+            if (r->threads[t].nthreads > mx)
+                mx = r->threads[t].nthreads;
+        return mx > 0 ? mx : 1;
+    }
+    return 1;
+}
+
+/* Observed body iterations of loop k of function f (primary numbering) in
+ * record ri. */
+static uint64_t observed_in(const pp_prog *m, int ri, int f, int k)
+{
+    const pp_record *r = m->recs[ri];
+    int fr = -1;
+    for (int g = 0; g < r->nfuncs; g++)
+        if (m->fmap[ri][g] == f)
+            fr = g;
+    if (fr < 0)
+        return 0;
+    const pp_dloop *dl = &m->funcs[f].d->loops[k];
+    uint64_t H = pp_record_slot_total(r, fr, dl->slot);
+    uint64_t E = pp_record_slot_total(r, fr, dl->slot + 1);
+    return dl->shape == PP_SHAPE_BOTTOM ? H : (H >= E ? H - E : 0);
 }
 
 long pp_prog_team_size(const pp_prog *m, int P)
@@ -531,36 +581,57 @@ static void refit_loop(pp_prog *m, pp_mloop *ml, const char *why)
 static int verify_counts(pp_prog *m, char *err, size_t errlen)
 {
     for (int round = 0; round < 3; round++) {
-        pp_prog_reset(m);
-        apply_P(m, m->p_recorded);
-        pp_instance in;
-        if (pp_instantiate(m, m->p_recorded, PP_INST_TOTALS, &in, err, errlen))
-            return -1;
         int changed = 0;
-        for (int f = 0; f < m->nfuncs; f++) {
-            pp_mfunc *mf = &m->funcs[f];
-            for (int k = 0; k < mf->d->nloops; k++) {
-                pp_mloop *ml = &mf->loops[k];
-                ml->model_iters = in.totals[f][k];
-                long double diff = fabsl(ml->model_iters - (long double)ml->obs_iters);
-                ml->matched = diff < 0.5L;
-                int fell = in.fellback[f][k];
-                if ((!ml->matched || fell) && ml->rule == PP_RULE_SYMBOLIC) {
-                    char why[200];
-                    if (fell) {
-                        char *s = pp_expr_to_infix(ml->count);
-                        snprintf(why, sizeof why, "symbolic count %s could not be evaluated (a symbol the "
-                                 "model cannot follow)", s ? s : "?");
-                        free(s);
-                    } else
-                        snprintf(why, sizeof why, "symbolic count gave %.0Lf, the run %llu",
-                                 ml->model_iters, (unsigned long long)ml->obs_iters);
-                    refit_loop(m, ml, why);
-                    changed = 1;
+        for (int f = 0; f < m->nfuncs; f++)
+            for (int k = 0; k < m->funcs[f].d->nloops; k++)
+                m->funcs[f].loops[k].matched = 1;
+        for (int ri = 0; ri < m->nrec; ri++) {
+            /* the parameters and P of record ri */
+            for (int i = 0; i < m->nparams; i++) {
+                long v;
+                m->params[i].value = pp_prog_param_in(m, ri, i, &v) == 0 ? v : m->params[i].recorded;
+            }
+            int P = pp_prog_P_in(m, ri);
+            apply_P(m, P);
+            pp_instance in;
+            if (pp_instantiate(m, P, PP_INST_TOTALS, &in, err, errlen)) {
+                if (ri > 0) {
+                    char e2[600];
+                    snprintf(e2, sizeof e2, "%s: %s", m->recs[ri]->path, err);
+                    snprintf(err, errlen, "%s", e2);
+                }
+                pp_prog_reset(m);
+                return -1;
+            }
+            for (int f = 0; f < m->nfuncs; f++) {
+                pp_mfunc *mf = &m->funcs[f];
+                for (int k = 0; k < mf->d->nloops; k++) {
+                    pp_mloop *ml = &mf->loops[k];
+                    uint64_t obs = observed_in(m, ri, f, k);
+                    long double diff = fabsl(in.totals[f][k] - (long double)obs);
+                    if (ri == 0)
+                        ml->model_iters = in.totals[f][k];
+                    int ok = diff < 0.5L;
+                    ml->matched &= ok;
+                    int fell = in.fellback[f][k];
+                    if ((!ok || fell) && ml->rule == PP_RULE_SYMBOLIC) {
+                        char why[300];
+                        if (fell) {
+                            char *s = pp_expr_to_infix(ml->count);
+                            snprintf(why, sizeof why, "symbolic count %s could not be evaluated (a symbol the "
+                                     "model cannot follow)", s ? s : "?");
+                            free(s);
+                        } else
+                            snprintf(why, sizeof why, "symbolic count gave %.0Lf, the run %llu%s%s",
+                                     in.totals[f][k], (unsigned long long)obs, ri ? " in " : "",
+                                     ri ? m->recs[ri]->path : "");
+                        refit_loop(m, ml, why);
+                        changed = 1;
+                    }
                 }
             }
+            pp_instance_free(&in);
         }
-        pp_instance_free(&in);
         if (!changed)
             break;
     }
@@ -568,10 +639,56 @@ static int verify_counts(pp_prog *m, char *err, size_t errlen)
     return 0;
 }
 
+/* The records given together must come from one program: the same
+ * functions with the same descriptors. */
+static int map_records(pp_prog *m, pp_record **recs, int nrec, char *err, size_t errlen)
+{
+    m->nrec = nrec;
+    m->recs = calloc((size_t)nrec, sizeof *m->recs);
+    m->fmap = calloc((size_t)nrec, sizeof *m->fmap);
+    if (!m->recs || !m->fmap)
+        goto oom;
+    for (int k = 0; k < nrec; k++) {
+        pp_record *r = recs[k];
+        m->recs[k] = r;
+        m->fmap[k] = malloc(sizeof(int) * (size_t)(r->nfuncs + 1));
+        if (!m->fmap[k])
+            goto oom;
+        for (int g = 0; g < r->nfuncs; g++) {
+            int f = pp_record_func_index(recs[0], r->funcs[g].name);
+            const pp_dfunc *a = f >= 0 ? &recs[0]->funcs[f] : NULL, *b = &r->funcs[g];
+            if (!a || a->nslots != b->nslots || a->nloops != b->nloops || a->nevents != b->nevents ||
+                a->ncalls != b->ncalls) {
+                snprintf(err, errlen, "%s: not a record of the same program as %s (function %s %s)", r->path,
+                         recs[0]->path, b->name, a ? "was compiled differently" : "is not in it");
+                return -1;
+            }
+            m->fmap[k][g] = f;
+        }
+        if (r->nfuncs != recs[0]->nfuncs) {
+            snprintf(err, errlen, "%s: not a record of the same program as %s (%d functions against %d)",
+                     r->path, recs[0]->path, r->nfuncs, recs[0]->nfuncs);
+            return -1;
+        }
+    }
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
 int pp_prog_build(pp_prog *m, pp_record *r, char *err, size_t errlen)
 {
+    return pp_prog_build_multi(m, &r, 1, err, errlen);
+}
+
+int pp_prog_build_multi(pp_prog *m, pp_record **recs, int nrec, char *err, size_t errlen)
+{
     memset(m, 0, sizeof *m);
+    pp_record *r = recs[0];
     m->rec = r;
+    if (map_records(m, recs, nrec, err, errlen))
+        return -1;
     m->nfuncs = r->nfuncs;
     m->funcs = calloc((size_t)r->nfuncs + 1, sizeof *m->funcs);
     if (!m->funcs) {
@@ -658,6 +775,10 @@ void pp_prog_free(pp_prog *m)
     for (int i = 0; i < m->nwarn; i++)
         free(m->warn[i]);
     free(m->warn);
+    for (int k = 0; m->fmap && k < m->nrec; k++)
+        free(m->fmap[k]);
+    free(m->fmap);
+    free(m->recs);
     memset(m, 0, sizeof *m);
 }
 

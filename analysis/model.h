@@ -47,9 +47,12 @@ typedef struct {
     char *fit_note;      /* how a fitted rule was found                     */
     uint64_t obs_iters, obs_entries;   /* in the run, all threads           */
     long double model_iters;           /* the model at the recorded chi, P  */
-    int matched;         /* model_iters == obs_iters                        */
+    int matched;         /* model_iters == obs_iters, in every record        */
     double cost_ns;      /* time per body iteration, own statements only    */
     double cost_se;
+    double entry_ns;     /* fixed time per entry into the loop              */
+    double entry_se;
+    int entry_fitted;
     int cost_fitted;     /* 1: the run determined it; 0: prior from ops     */
     int sync;            /* the loop's subtree holds thread-graph events    */
     int nivs;            /* ids of enclosing-loop IVs its subtree reads     */
@@ -79,7 +82,10 @@ typedef struct {
 } pp_mfunc;
 
 typedef struct pp_prog {
-    pp_record *rec;
+    pp_record *rec;      /* the primary record (the first given)            */
+    int nrec;            /* all records, rec first: runs of one program at  */
+    pp_record **recs;    /* several sizes, fitted and checked together      */
+    int **fmap;          /* [record][its function] -> function of rec       */
     int nfuncs;
     pp_mfunc *funcs;
     int main_func;
@@ -102,6 +108,14 @@ typedef struct pp_prog {
  * structure, parameters, P binding, count verification and rule choice,
  * cost fit.  Returns 0, or -1 with a message. */
 int pp_prog_build(pp_prog *m, pp_record *r, char *err, size_t errlen);
+/* The same from several records of one program (recs[0] is the primary:
+ * parameters default to its values; costs are fitted on all of them and
+ * every count rule is checked against each). */
+int pp_prog_build_multi(pp_prog *m, pp_record **recs, int nrec, char *err, size_t errlen);
+/* A parameter's value in record k (its recorded value for k = 0). */
+int pp_prog_param_in(const pp_prog *m, int k, int param, long *value);
+/* The P of record k. */
+int pp_prog_P_in(const pp_prog *m, int k);
 void pp_prog_free(pp_prog *m);
 
 /* Set a parameter by name (--set NAME=V).  "P" is not a parameter. */

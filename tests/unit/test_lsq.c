@@ -1,0 +1,112 @@
+/* test_lsq.c - the cost regression on synthetic data: it recovers known
+ * costs exactly where the data determine them, follows the prior where
+ * they cannot, and its standard errors shrink as runs are added.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "lsq.h"
+
+/* Segments of a loop with cost per iteration 2.5 ns and per entry 40 ns,
+ * plus 100 ns per segment; trip counts vary (a triangular nest), so the
+ * two loop costs are separable. */
+static void test_recovers_known_costs(void **state)
+{
+    (void)state;
+    enum { R = 30, C = 3 };
+    double A[R * C], d[R], prior[C] = {50, 1, 10}, c[C], se[C], r2;
+    for (int i = 0; i < R; i++) {
+        double iters = 10.0 * (i + 1), entries = 1 + i % 3;
+        A[i * C + 0] = 1;
+        A[i * C + 1] = iters;
+        A[i * C + 2] = entries;
+        d[i] = 100 + 2.5 * iters + 40 * entries;
+    }
+    assert_int_equal(pp_lsq_solve(A, d, R, C, prior, NULL, 1e-6, c, se, &r2), 0);
+    assert_true(fabs(c[0] - 100) < 0.01);
+    assert_true(fabs(c[1] - 2.5) < 1e-4);
+    assert_true(fabs(c[2] - 40) < 0.01);
+    assert_true(r2 > 0.999999);
+}
+
+/* Two loops that always run in the proportion 1:1 cannot be separated:
+ * their sum is right and the prior (3:1) decides the split. */
+static void test_inseparable_follows_prior(void **state)
+{
+    (void)state;
+    enum { R = 20, C = 2 };
+    double A[R * C], d[R], prior[C] = {3, 1}, c[C], se[C], r2;
+    for (int i = 0; i < R; i++) {
+        double n = 100.0 * (i + 1);
+        A[i * C + 0] = n;
+        A[i * C + 1] = n;
+        d[i] = 8.0 * n;   /* c0 + c1 = 8 */
+    }
+    assert_int_equal(pp_lsq_solve(A, d, R, C, prior, NULL, 0.01, c, se, &r2), 0);
+    assert_true(fabs(c[0] + c[1] - 8) < 0.01);
+    assert_true(fabs(c[0] / c[1] - 3) < 0.01);
+}
+
+/* Noisy segments (deterministic pseudo-noise): the standard error of the
+ * cost per iteration falls as more runs (rows) are added. */
+static double noise(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return ((double)((*s >> 8) & 0xffff) / 65535.0 - 0.5);
+}
+
+static double se_with(int runs)
+{
+    enum { C = 2 };
+    int R = 10 * runs;
+    double *A = malloc(sizeof *A * (size_t)(R * C)), *d = malloc(sizeof *d * (size_t)R);
+    double prior[C] = {100, 2}, c[C], se[C], r2;
+    unsigned s = 42;
+    for (int i = 0; i < R; i++) {
+        double iters = 50.0 * (1 + i % 10) * (1 + i / 10);
+        A[i * C + 0] = 1;
+        A[i * C + 1] = iters;
+        d[i] = 100 + 2 * iters + 20 * noise(&s);
+    }
+    assert_int_equal(pp_lsq_solve(A, d, R, C, prior, NULL, 1e-6, c, se, &r2), 0);
+    assert_true(fabs(c[1] - 2) < 0.1);
+    free(A);
+    free(d);
+    return se[1];
+}
+
+static void test_errors_shrink_with_runs(void **state)
+{
+    (void)state;
+    double s1 = se_with(1), s2 = se_with(2), s4 = se_with(4);
+    assert_true(s1 > 0);
+    assert_true(s2 < s1);
+    assert_true(s4 < s2);
+}
+
+static void test_unused_column_keeps_prior(void **state)
+{
+    (void)state;
+    double A[4] = {1, 0, 2, 0}, d[2] = {5, 10}, prior[2] = {1, 7}, c[2], se[2], r2;
+    assert_int_equal(pp_lsq_solve(A, d, 2, 2, prior, NULL, 1e-6, c, se, &r2), 0);
+    assert_true(fabs(c[0] - 5) < 1e-3);
+    assert_true(c[1] == 7 && isinf(se[1]));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_recovers_known_costs),
+        cmocka_unit_test(test_inseparable_follows_prior),
+        cmocka_unit_test(test_errors_shrink_with_runs),
+        cmocka_unit_test(test_unused_column_keeps_prior),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
