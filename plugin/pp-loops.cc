@@ -208,6 +208,45 @@ affine_count (const std::string &init, const std::string &bound, tree step,
   return "(max 0 " + pp_binop ("+", d, "1") + ")";
 }
 
+/* Header executions per entry of a top-tested loop "iv CMP bound" with a
+   constant step, as a tree valid on the preheader edge: the iterations
+   max(0, ceil(n / |step|)) plus the final test, with n = bound - init
+   (+1 for <=, >=).  The bound is OTHER when it is available there, else a
+   reload of the invariant memory reference LOADREF converted to OTHER's
+   type.  NULL when the loop does not have that form.  */
+static tree
+entry_header_count (class loop *loop, edge pre, affine_iv *iv, enum tree_code cmp, tree loadref,
+		    tree other)
+{
+  if (!other || !tree_fits_shwi_p (iv->step) || !available_at (loop, pre, iv->base))
+    return NULL_TREE;
+  HOST_WIDE_INT st = tree_to_shwi (iv->step);
+  bool up = cmp == LT_EXPR || cmp == LE_EXPR;
+  bool down = cmp == GT_EXPR || cmp == GE_EXPR;
+  if (st == 0 || (!up && !down) || (up && st < 0) || (down && st > 0))
+    return NULL_TREE;
+  tree bound;
+  if (loadref)
+    bound = fold_convert (TREE_TYPE (other), unshare_expr (loadref));
+  else if (available_at (loop, pre, other))
+    bound = other;
+  else
+    return NULL_TREE;
+  tree ll = long_long_integer_type_node;
+  tree b = fold_convert (ll, bound), i = fold_convert (ll, unshare_expr (iv->base));
+  tree n = up ? fold_build2 (MINUS_EXPR, ll, b, i) : fold_build2 (MINUS_EXPR, ll, i, b);
+  if (cmp == LE_EXPR || cmp == GE_EXPR)
+    n = fold_build2 (PLUS_EXPR, ll, n, build_int_cst (ll, 1));
+  HOST_WIDE_INT as = st < 0 ? -st : st;
+  tree it = n;
+  if (as != 1)
+    it = fold_build2 (TRUNC_DIV_EXPR, ll,
+		      fold_build2 (PLUS_EXPR, ll, n, build_int_cst (ll, as - 1)),
+		      build_int_cst (ll, as));
+  it = fold_build2 (MAX_EXPR, ll, it, build_int_cst (ll, 0));
+  return fold_build2 (PLUS_EXPR, ll, it, build_int_cst (ll, 1));
+}
+
 static void
 describe_loop (pp_fn *f, class loop *loop, int parent)
 {
@@ -379,18 +418,44 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
 	       && TREE_CODE (other) == SSA_NAME)
 	{
 	  /* Bound loaded in the loop (not hoisted yet at this point):
-	     invariant when nothing in the loop may clobber it.  */
+	     invariant when nothing in the loop may clobber it.  The exit
+	     test may compare with a conversion of the load ((long) N).  */
 	  gimple *d = SSA_NAME_DEF_STMT (other);
-	  basic_block db = gimple_bb (d);
+	  int convs = 0;
+	  while (d && is_gimple_assign (d)
+		 && CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d))
+		 && TREE_CODE (gimple_assign_rhs1 (d)) == SSA_NAME
+		 && INTEGRAL_TYPE_P (TREE_TYPE (gimple_assign_rhs1 (d)))
+		 && convs < 2)
+	    {
+	      d = SSA_NAME_DEF_STMT (gimple_assign_rhs1 (d));
+	      convs++;
+	    }
+	  basic_block db = d ? gimple_bb (d) : NULL;
 	  bool inv = !db || !flow_bb_inside_loop_p (loop, db);
+	  tree loadref = NULL_TREE;
 	  if (!inv && gimple_assign_single_p (d) && gimple_vuse (d))
 	    {
 	      inv = load_invariant (loop, d);
-	      if (!inv)
+	      if (inv)
+		loadref = gimple_assign_rhs1 (d);
+	      else
 		why = "bound-in-memory";
 	    }
 	  if (inv)
 	    count = affine_count (init_text, bound_text, iv.step, cmp);
+	  /* Count at entry, as for a known niter: the bound reloaded on the
+	     preheader edge (a loop with a global bound would otherwise pay a
+	     counter increment per iteration).  */
+	  tree h = inv ? entry_header_count (loop, pre, &iv, cmp, loadref,
+					     convs <= 1 ? other : NULL_TREE)
+		       : NULL_TREE;
+	  if (h)
+	    {
+	      pp_add_edge (f, pre, slot, h);
+	      pp_add_edge (f, pre, slot + 1, NULL_TREE);
+	      counted_at_entry = true;
+	    }
 	  if (count.empty () && why.empty ())
 	    why = "not-affine";
 	}
