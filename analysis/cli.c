@@ -176,6 +176,15 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
                 return -1;
             }
             c->repeat = (int)v;
+        } else if (!strcmp(key, "draws")) {
+            char *end;
+            long v = strtol(val, &end, 10);
+            if (*end || v < 0 || v > 10000) {
+                snprintf(err, errlen, "--draws: '%s' is not a count from 0 to 10000", val);
+                return -1;
+            }
+            c->draws = (int)v;
+            c->has_draws = 1;
         } else if (!strcmp(key, "Ea")) {
             if (parse_eff("--Ea", val, &c->Ea, err, errlen))
                 return -1;

@@ -32,6 +32,8 @@ typedef struct {
     char **points;
     const char *run;      /* validate: --run 'CMD {N} {P}'               */
     int repeat;           /* validate: --repeat K                        */
+    int draws;            /* predict, validate: --draws K for intervals  */
+    int has_draws;
     int help;
 } pp_cli;
 

@@ -18,7 +18,9 @@ static const char *usage =
     "  one) for P processors (default: the recorded P) on the MIRACLE machine\n"
     "  (T1/P), the PRAM (no synchronisation cost) and the real machine described by\n"
     "  FILE (from 'perfpred calibrate'), with L_a = T_PRAM - T_MIR, L = T_real - T_MIR,\n"
-    "  E_a = T_MIR/T_PRAM and E = T_MIR/T_real.\n";
+    "  E_a = T_MIR/T_PRAM and E = T_MIR/T_real.  T_real comes with a 90% confidence\n"
+    "  interval (two standard errors, Clement & Quinn) from --draws K draws (default\n"
+    "  24; 0: none) of the fitted costs: the uncertainty of the costs, not of the model.\n";
 
 /* The P parameter is shown as P, not with its recorded value. */
 static int is_p_param(const pp_prog *m, int i)
@@ -49,7 +51,7 @@ int pp_cmd_predict(int argc, char **argv)
 {
     pp_cli c;
     char err[2048];
-    int st = pp_cli_start(argc, argv, "predict", "set,machine,P,format", usage, &c);
+    int st = pp_cli_start(argc, argv, "predict", "set,machine,P,format,draws", usage, &c);
     if (st >= 0)
         return st;
     pp_session s;
@@ -59,13 +61,20 @@ int pp_cmd_predict(int argc, char **argv)
     int nP = c.nP ? c.nP : 1;
     int rc = 0;
     if (c.format == PP_FMT_CSV)
-        printf("P,t_miracle_s,t_pram_s,t_real_s,La_s,L_s,Ea,E\n");
+        printf("P,t_miracle_s,t_pram_s,t_real_s,La_s,L_s,Ea,E,t_real_lo_s,t_real_hi_s\n");
     if (c.format == PP_FMT_JSON && nP > 1)
         printf("[");
     for (int i = 0; i < nP && rc == 0; i++) {
         int P = c.nP ? c.P[i] : pp_prog_default_P(m);
         pp_metrics mt;
         if (pp_predict(m, &s.mach, P, &mt, err, sizeof err)) {
+            fprintf(stderr, "perfpred predict: %s: %s\n", s.rec.path, err);
+            rc = 2;
+            break;
+        }
+        int draws = c.has_draws ? c.draws : 24;
+        double ilo = 1, ihi = 0;
+        if (draws >= 2 && pp_predict_interval(m, &s.mach, P, draws, &ilo, &ihi, err, sizeof err)) {
             fprintf(stderr, "perfpred predict: %s: %s\n", s.rec.path, err);
             rc = 2;
             break;
@@ -89,10 +98,22 @@ int pp_cmd_predict(int argc, char **argv)
             pp_json_num(stdout, mt.E);
             printf(",\"T1\":");
             pp_json_num(stdout, mt.t1 / 1e9);
-            printf(",\"threads\":%d,\"approx\":%s}", mt.nthreads, mt.approx ? "true" : "false");
+            printf(",\"threads\":%d,\"approx\":%s,\"interval\":", mt.nthreads, mt.approx ? "true" : "false");
+            if (ilo <= ihi) {
+                printf("[");
+                pp_json_num(stdout, ilo / 1e9);
+                printf(",");
+                pp_json_num(stdout, ihi / 1e9);
+                printf("]}");
+            } else
+                printf("null}");
         } else if (c.format == PP_FMT_CSV) {
-            printf("%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,%.6f\n", P, mt.t_mir / 1e9, mt.t_pram / 1e9,
+            printf("%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,%.6f,", P, mt.t_mir / 1e9, mt.t_pram / 1e9,
                    mt.t_real / 1e9, mt.La / 1e9, mt.L / 1e9, mt.Ea, mt.E);
+            if (ilo <= ihi)
+                printf("%.9g,%.9g\n", ilo / 1e9, ihi / 1e9);
+            else
+                printf(",\n");
         } else {
             char b1[32], b2[32], b3[32], b4[32], b5[32];
             printf("problem:");
@@ -110,7 +131,11 @@ int pp_cmd_predict(int argc, char **argv)
             printf("  T_MIRACLE  %12s   (T1 = %s)\n", pp_fmt_time(mt.t_mir, b1, sizeof b1),
                    pp_fmt_time(mt.t1, b5, sizeof b5));
             printf("  T_PRAM     %12s\n", pp_fmt_time(mt.t_pram, b2, sizeof b2));
-            printf("  T_real     %12s\n", pp_fmt_time(mt.t_real, b3, sizeof b3));
+            printf("  T_real     %12s", pp_fmt_time(mt.t_real, b3, sizeof b3));
+            if (ilo <= ihi)
+                printf("   90%% interval [%s, %s] (the fitted costs' uncertainty)", pp_fmt_time(ilo, b1, sizeof b1),
+                       pp_fmt_time(ihi, b2, sizeof b2));
+            printf("\n");
             printf("  L_a = %s   L = %s\n", pp_fmt_time(mt.La, b1, sizeof b1), pp_fmt_time(mt.L, b4, sizeof b4));
             printf("  E_a = %.4f   E = %.4f\n", mt.Ea, mt.E);
             double tot = mt.busy + mt.wait + mt.sync;

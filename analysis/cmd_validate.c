@@ -33,7 +33,9 @@ static const char *usage =
     "  COMMAND is run by /bin/sh with {NAME} and {P} replaced by the point's values;\n"
     "  by default it is made from the recorded command line, each argument equal to\n"
     "  a parameter's recorded value becoming {NAME} (and OMP_NUM_THREADS={P} for\n"
-    "  OpenMP programs).  The instrumented program runs with PERFPRED_DISABLE=1.\n";
+    "  OpenMP programs).  The instrumented program runs with PERFPRED_DISABLE=1.\n"
+    "  Each prediction has a 90% interval from --draws K draws of the fitted costs\n"
+    "  (default 24; 0: none).\n";
 
 typedef struct {
     long *val;            /* per model parameter                          */
@@ -231,7 +233,7 @@ static int parse_point(const pp_prog *m, const char *spec, vpoint_in *p, char *e
 int pp_cmd_validate(int argc, char **argv)
 {
     pp_cli c;
-    int st = pp_cli_start(argc, argv, "validate", "set,machine,format,point,run,repeat", usage, &c);
+    int st = pp_cli_start(argc, argv, "validate", "set,machine,format,point,run,repeat,draws", usage, &c);
     if (st >= 0)
         return st;
     if (!c.npoints) {
@@ -269,10 +271,17 @@ int pp_cmd_validate(int argc, char **argv)
             rc = 2;
             break;
         }
+        double ilo = 1, ihi = 0;
+        int draws = c.has_draws ? c.draws : 24;
+        if (draws >= 2 && pp_predict_interval(m, &s.mach, in[i].P, draws, &ilo, &ihi, err, sizeof err)) {
+            fprintf(stderr, "perfpred validate: %s: %s: %s\n", s.rec.path, in[i].label, err);
+            rc = 2;
+            break;
+        }
         t_pred += now_s() - t0;
         out[i].predicted = mt.t_real / 1e9;
-        out[i].lo = 1;      /* no interval: the accuracy issue adds them */
-        out[i].hi = 0;
+        out[i].lo = ilo / 1e9;      /* lo > hi: no interval */
+        out[i].hi = ihi / 1e9;
     }
     pp_prog_reset(m);
     /* then the runs */
@@ -318,7 +327,14 @@ int pp_cmd_validate(int argc, char **argv)
                 pp_json_num(stdout, out[i].actual);
                 printf(",\"error\":");
                 pp_json_num(stdout, out[i].error);
-                printf(",\"interval\":null,\"inside\":null}");
+                if (out[i].lo <= out[i].hi) {
+                    printf(",\"interval\":[");
+                    pp_json_num(stdout, out[i].lo);
+                    printf(",");
+                    pp_json_num(stdout, out[i].hi);
+                    printf("],\"inside\":%s}", out[i].inside ? "true" : "false");
+                } else
+                    printf(",\"interval\":null,\"inside\":null}");
             }
             printf("],\"summary\":{\"n\":%d,\"mean_abs_error\":", sm.n);
             pp_json_num(stdout, sm.mean_abs_error);
@@ -332,7 +348,7 @@ int pp_cmd_validate(int argc, char **argv)
             pp_json_num(stdout, sm.mean_actual);
             printf(",\"cov\":");
             pp_json_num(stdout, sm.cov);
-            printf(",\"inside\":null,\"experiment_s\":");
+            printf(",\"with_interval\":%d,\"inside\":%d,\"experiment_s\":", sm.with_interval, sm.inside);
             pp_json_num(stdout, sm.experiment_s);
             printf(",\"prediction_s\":");
             pp_json_num(stdout, sm.prediction_s);
@@ -340,24 +356,40 @@ int pp_cmd_validate(int argc, char **argv)
             pp_json_num(stdout, sm.reduction);
             printf("}}\n");
         } else if (c.format == PP_FMT_CSV) {
-            printf("point,P,predicted_s,actual_s,error\n");
-            for (int i = 0; i < n; i++)
-                printf("\"%s\",%d,%.9g,%.9g,%.6f\n", in[i].label, in[i].P, out[i].predicted, out[i].actual,
+            printf("point,P,predicted_s,actual_s,error,lo_s,hi_s,inside\n");
+            for (int i = 0; i < n; i++) {
+                printf("\"%s\",%d,%.9g,%.9g,%.6f,", in[i].label, in[i].P, out[i].predicted, out[i].actual,
                        out[i].error);
+                if (out[i].lo <= out[i].hi)
+                    printf("%.9g,%.9g,%d\n", out[i].lo, out[i].hi, out[i].inside);
+                else
+                    printf(",,\n");
+            }
         } else {
             char b1[32], b2[32];
             printf("validate %s: %s, median of %d runs, machine %s\n", s.rec.path, tpl, repeat,
                    c.machine ? c.machine : "built-in defaults");
             printf("  %-28s %6s %12s %12s %9s  %s\n", "point", "P", "predicted", "actual", "error", "interval");
-            for (int i = 0; i < n; i++)
-                printf("  %-28s %6d %12s %12s %+8.1f%%  -\n", in[i].label, in[i].P,
+            for (int i = 0; i < n; i++) {
+                printf("  %-28s %6d %12s %12s %+8.1f%%  ", in[i].label, in[i].P,
                        pp_fmt_time(out[i].predicted * 1e9, b1, sizeof b1),
                        pp_fmt_time(out[i].actual * 1e9, b2, sizeof b2), 100 * out[i].error);
+                if (out[i].lo <= out[i].hi) {
+                    char b3[32], b4[32];
+                    printf("[%s, %s] %s\n", pp_fmt_time(out[i].lo * 1e9, b3, sizeof b3),
+                           pp_fmt_time(out[i].hi * 1e9, b4, sizeof b4), out[i].inside ? "inside" : "outside");
+                } else
+                    printf("-\n");
+            }
             printf("%d points: mean |error| %.1f%%, median %.1f%%, max %.1f%%; sigma %s, mean actual %s, "
                    "C.O.V. %.3f\n", sm.n, 100 * sm.mean_abs_error, 100 * sm.median_abs_error,
                    100 * sm.max_abs_error, pp_fmt_time(sm.sigma * 1e9, b1, sizeof b1),
                    pp_fmt_time(sm.mean_actual * 1e9, b2, sizeof b2), sm.cov);
-            printf("intervals: none yet (confidence intervals are part of the accuracy work)\n");
+            if (sm.with_interval)
+                printf("intervals (90%%, the fitted costs' uncertainty): the actual time is inside %d of %d\n",
+                       sm.inside, sm.with_interval);
+            else
+                printf("intervals: none (--draws 0)\n");
             printf("time: measuring every point once %s, predicting them %s: %.0fx less\n",
                    pp_fmt_time(sm.experiment_s * 1e9, b1, sizeof b1),
                    pp_fmt_time(sm.prediction_s * 1e9, b2, sizeof b2), sm.reduction);

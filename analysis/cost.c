@@ -229,10 +229,11 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
     int *own = calloc((size_t)lay.ncols, sizeof *own);
     if (own)
         own[0] = 1;
-    int lrc = pp_lsq_solve(A, dur, (int)nseg, lay.ncols, prior, own, 0.01, cst, cse, &m->cost_r2);
+    double *cov = malloc(sizeof *cov * (size_t)lay.ncols * (size_t)lay.ncols);
+    int lrc = pp_lsq_solve_cov(A, dur, (int)nseg, lay.ncols, prior, own, 0.01, cst, cse, &m->cost_r2, cov);
     free(own);
-    if (lrc) {
-        free(A); free(dur); free(cst); free(cse); free(used); free(prior);
+    if (lrc || !cov) {
+        free(A); free(dur); free(cst); free(cse); free(used); free(prior); free(cov);
         goto oom;
     }
     free(A);
@@ -270,10 +271,34 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
             mf->loops[k].entry_fitted = used[c] && isfinite(xse[c]) && xse[c] < 0.5;
         }
     }
+    /* the fitted costs and their covariance, for the intervals (metrics.c) */
+    free(m->cost_ptr);
+    free(m->cost_val);
+    free(m->cost_cov);
+    m->ncost = lay.ncols;
+    m->cost_ptr = calloc((size_t)lay.ncols, sizeof *m->cost_ptr);
+    m->cost_val = calloc((size_t)lay.ncols, sizeof *m->cost_val);
+    m->cost_cov = cov;
+    cov = NULL;
+    if (m->cost_ptr && m->cost_val) {
+        m->cost_ptr[0] = &m->seg_ns;
+        for (int f = 0; f < m->nfuncs; f++) {
+            pp_mfunc *mf = &m->funcs[f];
+            for (int k = 0; k < mf->d->nloops; k++) {
+                m->cost_ptr[lay.loop_col_base[f] + k] = &mf->loops[k].cost_ns;
+                m->cost_ptr[lay.entry_col_base[f] + k] = &mf->loops[k].entry_ns;
+            }
+            for (int k = 0; k < mf->d->ncalls; k++)
+                m->cost_ptr[lay.call_col_base[f] + k] = &mf->call_cost[k];
+        }
+        for (int c = 0; c < lay.ncols; c++)
+            m->cost_val[c] = m->cost_ptr[c] ? *m->cost_ptr[c] : 0;
+    } else
+        m->ncost = 0;
     if (m->cost_rank_deficient)
         pp_prog_warn(m, "the run cannot separate the cost of some loops (they always run together); "
                         "their split follows the static operation counts (show marks them with *)");
-    free(prior); free(used); free(x); free(xse);
+    free(prior); free(used); free(x); free(xse); free(cov);
     rc = 0;
     goto done;
 oom:

@@ -13,6 +13,15 @@
 int pp_lsq_solve(const double *A, const double *d, int nrows, int ncols, const double *prior, const int *own,
                  double mu_rel, double *c, double *se, double *r2)
 {
+    return pp_lsq_solve_cov(A, d, nrows, ncols, prior, own, mu_rel, c, se, r2, NULL);
+}
+
+int pp_lsq_solve_cov(const double *A, const double *d, int nrows, int ncols, const double *prior, const int *own,
+                     double mu_rel, double *c, double *se, double *r2, double *covout)
+{
+    if (covout)
+        for (long i = 0; i < (long)ncols * ncols; i++)
+            covout[i] = 0;
     int *colof = malloc(sizeof *colof * (size_t)(ncols + 1));
     if (!colof)
         return -1;
@@ -65,10 +74,11 @@ int pp_lsq_solve(const double *A, const double *d, int nrows, int ncols, const d
                 else
                     gsl_matrix_set(X, row, (size_t)p, -mu);    /* x_j -> s */
             }
-        /* a weak pull of the common scale itself toward 1, so that it is
-         * defined even when every column shares it */
-        gsl_matrix_set(X, rows - 1, (size_t)p, 1e-3 * mu);
-        gsl_vector_set(y, rows - 1, 1e-3 * mu);
+        /* a pull of the common scale itself toward 1 (the prior is already
+         * scaled to the run's total time), so that it is defined even when
+         * every column shares it */
+        gsl_matrix_set(X, rows - 1, (size_t)p, 0.1 * mu);
+        gsl_vector_set(y, rows - 1, 0.1 * mu);
         double chisq;
         gsl_multifit_linear(X, y, b, cov, &chisq, ws);
         double ss = 0, st = 0;
@@ -85,6 +95,10 @@ int pp_lsq_solve(const double *A, const double *d, int nrows, int ncols, const d
                 c[j] = gsl_vector_get(b, (size_t)colof[j]) * prior[j];
                 /* GSL scales cov by the residual variance already */
                 se[j] = sqrt(fabs(gsl_matrix_get(cov, (size_t)colof[j], (size_t)colof[j]))) * prior[j];
+                for (int k = 0; covout && k < ncols; k++)
+                    if (colof[k] >= 0)
+                        covout[(size_t)j * (size_t)ncols + (size_t)k] =
+                            gsl_matrix_get(cov, (size_t)colof[j], (size_t)colof[k]) * prior[j] * prior[k];
             }
     }
     gsl_matrix_free(X);

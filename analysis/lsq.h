@@ -21,4 +21,10 @@
 int pp_lsq_solve(const double *A, const double *d, int nrows, int ncols, const double *prior, const int *own,
                  double mu_rel, double *c, double *se, double *r2);
 
+/* The same, also writing the covariance of c (ncols x ncols, row-major,
+ * absolute units; zero rows and columns for the unused columns) into cov
+ * when it is not NULL. */
+int pp_lsq_solve_cov(const double *A, const double *d, int nrows, int ncols, const double *prior, const int *own,
+                     double mu_rel, double *c, double *se, double *r2, double *cov);
+
 #endif

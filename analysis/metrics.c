@@ -4,7 +4,11 @@
  */
 #include "metrics.h"
 
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_matrix.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int run(pp_prog *m, const pp_machine *mach, int P, double *pram, double *real, pp_trav *keep,
@@ -76,4 +80,111 @@ void pp_metrics_compute(pp_metrics *mt, double t1, double t_pram, double t_real,
     mt->L = t_real - mt->t_mir;               /* eq. 3 */
     mt->Ea = t_pram > 0 ? mt->t_mir / t_pram : 1;  /* eq. 4 */
     mt->E = t_real > 0 ? mt->t_mir / t_real : 1;   /* eq. 5 */
+}
+
+/* A normal deviate from a small deterministic generator (xorshift64* and
+ * Box-Muller): the intervals must not change from run to run. */
+static double gauss(uint64_t *st)
+{
+    double u[2];
+    for (int i = 0; i < 2; i++) {
+        *st ^= *st >> 12;
+        *st ^= *st << 25;
+        *st ^= *st >> 27;
+        uint64_t x = *st * 2685821657736338717ull;
+        u[i] = ((double)(x >> 11) + 0.5) / 9007199254740992.0;
+    }
+    return sqrt(-2 * log(u[0])) * cos(2 * M_PI * u[1]);
+}
+
+int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, int draws, double *lo, double *hi, char *err,
+                        size_t errlen)
+{
+    pp_metrics mt;
+    if (pp_predict(m, mach, P, &mt, err, errlen))
+        return -1;
+    double center = mt.t_real;
+    *lo = *hi = center;
+    int n = m->ncost;
+    if (n == 0 || !m->cost_cov || draws < 2)
+        return 0;
+    /* the costs the run determined (standard error below half the value):
+     * a cost the run could not separate from another was split by the
+     * prior, whose uncertainty is a modelling choice, not a measurement;
+     * it is held at its value.  A Cholesky factor of their covariance. */
+    int *idx = malloc(sizeof *idx * (size_t)n);
+    int q = 0;
+    for (int i = 0; idx && i < n; i++) {
+        double var = m->cost_cov[(size_t)i * (size_t)n + (size_t)i];
+        if (m->cost_ptr[i] && var > 0 && sqrt(var) < 0.5 * fabs(m->cost_val[i]))
+            idx[q++] = i;
+    }
+    gsl_matrix *L = q ? gsl_matrix_alloc((size_t)q, (size_t)q) : NULL;
+    double *z = malloc(sizeof *z * (size_t)(q + 1));
+    int rc = 0;
+    if (!idx || (q && (!L || !z))) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    if (rc == 0 && q) {
+        /* a covariance from a near-singular fit may not factor: add a
+         * little to its diagonal until it does */
+        double tr = 0;
+        for (int i = 0; i < q; i++)
+            tr += m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[i]];
+        int ok = 0;
+        for (double jit = 0; !ok && jit <= 1e-3 * tr + 1e-9; jit = jit ? jit * 100 : 1e-12 * tr + 1e-15) {
+            for (int i = 0; i < q; i++)
+                for (int j = 0; j < q; j++)
+                    gsl_matrix_set(L, (size_t)i, (size_t)j,
+                                   m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[j]] + (i == j ? jit : 0));
+            gsl_error_handler_t *old = gsl_set_error_handler_off();
+            ok = gsl_linalg_cholesky_decomp1(L) == 0;
+            gsl_set_error_handler(old);
+        }
+        if (!ok) {
+            /* the diagonal alone: independent costs */
+            gsl_matrix_set_zero(L);
+            for (int i = 0; i < q; i++)
+                gsl_matrix_set(L, (size_t)i, (size_t)i,
+                               sqrt(m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[i]]));
+        }
+        uint64_t st = 0x9E3779B97F4A7C15ull;
+        double sum = 0, sum2 = 0;
+        int done = 0;
+        for (int d = 0; rc == 0 && d < draws; d++) {
+            for (int i = 0; i < q; i++)
+                z[i] = gauss(&st);
+            for (int i = 0; i < q; i++) {
+                double v = m->cost_val[idx[i]];
+                for (int j = 0; j <= i; j++)   /* lower triangle: L z */
+                    v += gsl_matrix_get(L, (size_t)i, (size_t)j) * z[j];
+                *m->cost_ptr[idx[i]] = v > 0 ? v : 0;
+            }
+            pp_metrics md;
+            if (pp_predict(m, mach, P, &md, err, errlen))
+                rc = -1;
+            else {
+                sum += md.t_real;
+                sum2 += md.t_real * md.t_real;
+                done++;
+            }
+        }
+        for (int i = 0; i < q; i++)
+            *m->cost_ptr[idx[i]] = m->cost_val[idx[i]];
+        if (rc == 0 && done > 1) {
+            double mean = sum / done;
+            double var = (sum2 - done * mean * mean) / (done - 1);
+            double sd = var > 0 ? sqrt(var) : 0;
+            *lo = center - 2 * sd;
+            *hi = center + 2 * sd;
+            if (*lo < 0)
+                *lo = 0;
+        }
+    }
+    if (L)
+        gsl_matrix_free(L);
+    free(z);
+    free(idx);
+    return rc;
 }

@@ -33,4 +33,15 @@ void pp_metrics_compute(pp_metrics *mt, double t1, double t_pram, double t_real,
  * not NULL, receives the real machine's traversal (the caller frees it). */
 int pp_predict(pp_prog *m, const pp_machine *mach, int P, pp_metrics *out, char *err, size_t errlen);
 
+/* A 90% confidence interval of T_real (ns) at the current parameters: the
+ * costs drawn `draws` times from the normal distribution of the fit (their
+ * covariance, so costs the run could not separate keep their well-known
+ * sum), each draw predicted, and T_real +- 2 standard deviations, as
+ * Clement & Quinn give "twice-standard-error points ... approximately 90%
+ * confidence intervals for the mean response".  Deterministic (fixed
+ * seed).  The interval covers the uncertainty of the fitted costs, not
+ * model error (cache effects at another size, say). */
+int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, int draws, double *lo, double *hi, char *err,
+                        size_t errlen);
+
 #endif

@@ -775,6 +775,9 @@ void pp_prog_free(pp_prog *m)
     for (int i = 0; i < m->nwarn; i++)
         free(m->warn[i]);
     free(m->warn);
+    free(m->cost_ptr);
+    free(m->cost_val);
+    free(m->cost_cov);
     for (int k = 0; m->fmap && k < m->nrec; k++)
         free(m->fmap[k]);
     free(m->fmap);

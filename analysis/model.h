@@ -97,6 +97,10 @@ typedef struct pp_prog {
     int p_recorded;      /* the P of the run                                */
     double seg_ns;       /* fixed cost per segment (fitted intercept)       */
     double seg_se;
+    int ncost;           /* the fitted costs, for confidence intervals:     */
+    double **cost_ptr;   /* where each lives in the model                   */
+    double *cost_val;    /* its fitted value (what cost_ptr points to)      */
+    double *cost_cov;    /* ncost x ncost covariance (ns^2)                 */
     int cost_rank_deficient;  /* the run could not separate some costs      */
     double cost_r2;
     long max_actions;    /* cap on an instance's actions (0: the default) */

@@ -87,6 +87,9 @@ for my $s (@samples) {
         ok($t->{miracle} <= $t->{pram} * (1 + 1e-9), "$name P=$m->{P}: T_MIRACLE <= T_PRAM");
         ok($t->{pram} <= $t->{real} * (1 + 1e-9), "$name P=$m->{P}: T_PRAM <= T_real");
         ok($m->{Ea} > 0 && $m->{Ea} <= 1 + 1e-9, "$name P=$m->{P}: 0 < E_a <= 1");
+        my $iv = $m->{interval};
+        ok(ref $iv eq 'ARRAY' && $iv->[0] <= $t->{real} * (1 + 1e-9) && $t->{real} <= $iv->[1] * (1 + 1e-9),
+           "$name P=$m->{P}: T_real inside its 90% interval");
     }
     ok(abs($preds->[0]{Ea} - 1) < 1e-6, "$name: E_a = 1 at P = 1");
 
