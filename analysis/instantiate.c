@@ -12,7 +12,7 @@
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
-#include "model.h"
+#include "inst-internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -25,238 +25,6 @@
 #define ENUM_LIMIT   (1L << 20)   /* beyond: sample the iterations          */
 #define NSAMPLES     512
 
-typedef struct shared_val {
-    int n;
-    char **name;
-    int64_t *val;
-    unsigned char *known;
-} shared_val;
-
-typedef struct frame {
-    int fi;
-    const pp_mfunc *mf;
-    int64_t *args;
-    unsigned char *args_known;
-    int64_t *iv;                /* by loop id */
-    unsigned char *iv_known;
-    const shared_val *shared;
-    int omp;                    /* inside an OpenMP team */
-    int64_t nthreads, tid;
-    int team;                   /* team id, -1 outside */
-} frame;
-
-/* Resolved atoms: (atom node, function) -> argument position or parameter
- * index, so that the hot evaluation path does not compare names. */
-typedef struct {
-    const pp_expr *atom;
-    int fi;
-    int idx;              /* -1: the atom has no value in this function */
-} acache_ent;
-
-typedef struct {
-    const pp_prog *m;
-    pp_instance *in;
-    int flags;
-    acache_ent *ac;
-    size_t acmask;        /* capacity - 1 (a power of two)                */
-    size_t acn;
-    int P;
-    int depth;
-    long nactions;
-    double *pending;            /* per thread: work not yet flushed */
-    int cappending;
-    /* pool: logical thread of (forking thread, tid) */
-    int npool;
-    int *pool_owner, *pool_tid, *pool_thread;
-    /* created-but-not-joined threads, per creating thread (FIFO) */
-    int *unjoined;              /* linked through next_unjoined */
-    int *next_unjoined;
-    int nunj_cap;
-    double **dither;            /* [func][event/call slot]: opportunities */
-    char err[512];
-} ictx;
-
-static int fail(ictx *c, const char *fmt, ...)
-{
-    if (!c->err[0]) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(c->err, sizeof c->err, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
-/* ---- symbol lookup ------------------------------------------------------ */
-
-typedef struct {
-    const ictx *c;
-    const frame *fr;
-} lctx;
-
-/* Name lookup for ARG, VAR, GLOBAL and SYM atoms (the slow path). */
-static int resolve_atom(const pp_prog *m, const frame *fr, const pp_expr *a)
-{
-    const pp_dfunc *d = fr->mf->d;
-    if (!a->name)
-        return -1;
-    switch (a->kind) {
-    case PP_E_ARG:
-        for (int i = 0; i < d->nargs; i++)
-            if (strcmp(d->argnames[i], a->name) == 0)
-                return i;
-        return -1;
-    case PP_E_VAR:
-        for (int i = 0; i < d->nparams; i++)
-            if (strcmp(d->params[i].var, a->name) == 0 && fr->mf->param_of[i] >= 0)
-                return fr->mf->param_of[i];
-        return -1;
-    case PP_E_GLOBAL:
-    case PP_E_SYM:
-        for (int i = 0; i < m->nparams; i++)
-            if ((m->params[i].is_global && strcmp(m->params[i].src, a->name) == 0) ||
-                (a->kind == PP_E_SYM && strcmp(m->params[i].name, a->name) == 0))
-                return i;
-        if (a->kind == PP_E_SYM && strcmp(a->name, "P") == 0)
-            return -2;
-        return -1;
-    default:
-        return -1;
-    }
-}
-
-static size_t ac_hash(const pp_expr *a, int fi)
-{
-    uintptr_t x = (uintptr_t)a >> 4;
-    x ^= (uintptr_t)fi * 0x9E3779B97F4A7C15ull;
-    x ^= x >> 29;
-    return (size_t)x;
-}
-
-/* Cached resolve_atom; the cache lives as long as the instantiation. */
-static int cached_atom(ictx *c, const frame *fr, const pp_expr *a)
-{
-    if (c->ac) {
-        size_t i = ac_hash(a, fr->fi) & c->acmask;
-        while (c->ac[i].atom) {
-            if (c->ac[i].atom == a && c->ac[i].fi == fr->fi)
-                return c->ac[i].idx;
-            i = (i + 1) & c->acmask;
-        }
-    }
-    int idx = resolve_atom(c->m, fr, a);
-    if (c->acn * 2 >= c->acmask + 1 || !c->ac) {
-        size_t cap = c->ac ? (c->acmask + 1) * 2 : 1024;
-        acache_ent *n = calloc(cap, sizeof *n);
-        if (!n)
-            return idx;
-        for (size_t k = 0; c->ac && k <= c->acmask; k++)
-            if (c->ac[k].atom) {
-                size_t j = ac_hash(c->ac[k].atom, c->ac[k].fi) & (cap - 1);
-                while (n[j].atom)
-                    j = (j + 1) & (cap - 1);
-                n[j] = c->ac[k];
-            }
-        free(c->ac);
-        c->ac = n;
-        c->acmask = cap - 1;
-    }
-    size_t i = ac_hash(a, fr->fi) & c->acmask;
-    while (c->ac[i].atom)
-        i = (i + 1) & c->acmask;
-    c->ac[i] = (acache_ent){a, fr->fi, idx};
-    c->acn++;
-    return idx;
-}
-
-static int lookup_i64(void *vp, const pp_expr *a, int64_t *out)
-{
-    const lctx *L = vp;
-    const frame *fr = L->fr;
-    const pp_prog *m = L->c->m;
-    switch (a->kind) {
-    case PP_E_ARG: {
-        int i = cached_atom((ictx *)L->c, fr, a);
-        if (i < 0 || !fr->args_known || !fr->args_known[i])
-            return -1;
-        *out = fr->args[i];
-        return 0;
-    }
-    case PP_E_VAR:
-    case PP_E_GLOBAL:
-    case PP_E_SYM: {
-        int i = cached_atom((ictx *)L->c, fr, a);
-        if (i == -2) {
-            *out = L->c->P;
-            return 0;
-        }
-        if (i < 0)
-            return -1;
-        *out = m->params[i].value;
-        return 0;
-    }
-    case PP_E_SHARED:
-        if (!fr->shared || !a->name)
-            return -1;
-        for (int i = 0; i < fr->shared->n; i++)
-            if (strcmp(fr->shared->name[i], a->name) == 0) {
-                if (!fr->shared->known[i])
-                    return -1;
-                *out = fr->shared->val[i];
-                return 0;
-            }
-        return -1;
-    case PP_E_IV:
-        if (a->ival < 0 || a->ival > fr->mf->max_loop_id || !fr->iv_known[a->ival])
-            return -1;
-        *out = fr->iv[a->ival];
-        return 0;
-    case PP_E_NTHREADS:
-        if (!fr->omp)
-            return -1;
-        *out = fr->nthreads;
-        return 0;
-    case PP_E_TID:
-        if (!fr->omp)
-            return -1;
-        *out = fr->tid;
-        return 0;
-    default:
-        return -1;
-    }
-}
-
-static int eval(const ictx *c, const frame *fr, const pp_expr *e, int64_t *out)
-{
-    if (!e)
-        return -1;
-    lctx L = {c, fr};
-    return pp_expr_eval_i64(e, lookup_i64, &L, out) == 0 ? 0 : -1;
-}
-
-/* ---- frames ------------------------------------------------------------- */
-
-static int frame_init(frame *fr, const pp_prog *m, int fi)
-{
-    memset(fr, 0, sizeof *fr);
-    fr->fi = fi;
-    fr->mf = &m->funcs[fi];
-    fr->team = -1;
-    int na = fr->mf->d->nargs + 1, nl = fr->mf->max_loop_id + 2;
-    fr->args = calloc((size_t)na, sizeof *fr->args);
-    fr->args_known = calloc((size_t)na, 1);
-    fr->iv = calloc((size_t)nl, sizeof *fr->iv);
-    fr->iv_known = calloc((size_t)nl, 1);
-    return fr->args && fr->args_known && fr->iv && fr->iv_known ? 0 : -1;
-}
-
-static void frame_free(frame *fr)
-{
-    free(fr->args);
-    free(fr->args_known);
-    free(fr->iv);
-    free(fr->iv_known);
-}
 
 /* ---- thread and action lists ------------------------------------------- */
 
@@ -265,7 +33,7 @@ static int new_thread(ictx *c, pp_itkind kind, int parent, int tid, int start_fu
     pp_instance *in = c->in;
     pp_ithread *nt = realloc(in->threads, sizeof *nt * (size_t)(in->nthreads + 1));
     if (!nt)
-        return fail(c, "out of memory");
+        return pp_inst_fail(c, "out of memory");
     in->threads = nt;
     if (in->nthreads + 1 > c->cappending) {
         int cap = c->cappending ? c->cappending * 2 : 16;
@@ -276,7 +44,7 @@ static int new_thread(ictx *c, pp_itkind kind, int parent, int tid, int start_fu
         if (nu)
             c->unjoined = nu;
         if (!np || !nu)
-            return fail(c, "out of memory");
+            return pp_inst_fail(c, "out of memory");
         c->cappending = cap;
     }
     int id = in->nthreads++;
@@ -299,13 +67,13 @@ static int push_action(ictx *c, int t, pp_action a)
         int cap = th->capact ? th->capact * 2 : 16;
         pp_action *na = realloc(th->act, sizeof *na * (size_t)cap);
         if (!na)
-            return fail(c, "out of memory");
+            return pp_inst_fail(c, "out of memory");
         th->act = na;
         th->capact = cap;
     }
     long cap = c->m->max_actions > 0 ? c->m->max_actions : MAX_ACTIONS;
     if (++c->nactions > cap)
-        return fail(c, "the thread graph has more than %ld actions at this size; "
+        return pp_inst_fail(c, "the thread graph has more than %ld actions at this size; "
                        "choose a smaller problem size or P", cap);
     th->act[th->nact++] = a;
     return 0;
@@ -343,7 +111,7 @@ static long intern(ictx *c, const char *key)
     if (np)
         in->key_parties = np;
     if (!nk || !np)
-        return fail(c, "out of memory");
+        return pp_inst_fail(c, "out of memory");
     in->keys[in->nkeys] = strdup(key);
     in->key_parties[in->nkeys] = 0;
     return in->nkeys++;
@@ -358,7 +126,7 @@ static long double loop_count(const ictx *c, const frame *fr, int k, int *exact)
     const pp_mloop *ml = &fr->mf->loops[k];
     if (ml->rule != PP_RULE_CONSTANT && ml->count) {
         int64_t v;
-        if (eval(c, fr, ml->count, &v) == 0)
+        if (pp_inst_eval(c, fr, ml->count, &v) == 0)
             return v > 0 ? (long double)v : 0;
         if (c->in->fellback)
             c->in->fellback[fr->fi][k] = 1;
@@ -375,7 +143,7 @@ static void set_iv(const ictx *c, frame *fr, int k, long double j)
     int64_t init, step;
     if (id < 0 || id > fr->mf->max_loop_id)
         return;
-    if (eval(c, fr, dl->init, &init) == 0 && eval(c, fr, dl->step, &step) == 0) {
+    if (pp_inst_eval(c, fr, dl->init, &init) == 0 && pp_inst_eval(c, fr, dl->step, &step) == 0) {
         fr->iv[id] = init + (int64_t)j * step;
         fr->iv_known[id] = 1;
     } else
@@ -402,7 +170,7 @@ static double site_runs(ictx *c, const frame *fr, int guard_branch, int guard_tr
         if (guard_branch <= mf->max_branch_id && mf->branch_index_by_id[guard_branch] >= 0) {
             const pp_dbranch *b = &mf->d->branches[mf->branch_index_by_id[guard_branch]];
             int64_t v;
-            if (eval(c, fr, b->cond, &v) == 0)
+            if (pp_inst_eval(c, fr, b->cond, &v) == 0)
                 return (v != 0) == guard_true ? 1.0 : 0.0;
         }
     }
@@ -433,7 +201,7 @@ static int exec_func(ictx *c, int t, frame *fr, long double mult, int emit, doub
 {
     if (++c->depth > MAX_DEPTH) {
         c->depth--;
-        return fail(c, "calls nest deeper than %d (in %s): the model cannot unroll recursion",
+        return pp_inst_fail(c, "calls nest deeper than %d (in %s): the model cannot unroll recursion",
                     MAX_DEPTH, fr->mf->d->name);
     }
     int rc = exec_scope(c, t, fr, -1, mult, emit, acc);
@@ -546,11 +314,11 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
 /* Bind a callee frame's arguments from a call site. */
 static int call_frame(ictx *c, const frame *fr, const pp_dcall *dc, int cfi, frame *cf)
 {
-    if (frame_init(cf, c->m, cfi))
-        return fail(c, "out of memory");
+    if (pp_inst_frame_init(cf, c->m, cfi))
+        return pp_inst_fail(c, "out of memory");
     for (int i = 0; i < dc->nargs && i < cf->mf->d->nargs; i++) {
         int64_t v;
-        if (dc->args[i] && eval(c, fr, dc->args[i], &v) == 0) {
+        if (dc->args[i] && pp_inst_eval(c, fr, dc->args[i], &v) == 0) {
             cf->args[i] = v;
             cf->args_known[i] = 1;
         }
@@ -586,7 +354,7 @@ static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int e
         rc = exec_func(c, t, &cf, mult * r, 0, &sub);
         add_work(c, t, emit, acc, r * sub);
     }
-    frame_free(&cf);
+    pp_inst_frame_free(&cf);
     return rc;
 }
 
@@ -597,7 +365,7 @@ static long object_key(ictx *c, const frame *fr, const pp_devent *ev, int fi)
     const pp_expr *o = ev->obj;
     if (o && o->kind == PP_E_ADDR && o->name) {
         int64_t ix;
-        if (o->nkids > 0 && eval(c, fr, o->kids[0], &ix) == 0)
+        if (o->nkids > 0 && pp_inst_eval(c, fr, o->kids[0], &ix) == 0)
             snprintf(buf, sizeof buf, "%s[%lld]", o->name, (long long)ix);
         else if (o->nkids > 0)
             snprintf(buf, sizeof buf, "%s[?]", o->name);
@@ -629,7 +397,7 @@ static int pool_thread(ictx *c, int owner, int tid, int cfi)
     int *d = realloc(c->pool_thread, sizeof *d * (size_t)(c->npool + 1));
     if (d) c->pool_thread = d;
     if (!a || !b || !d)
-        return fail(c, "out of memory");
+        return pp_inst_fail(c, "out of memory");
     c->pool_owner[c->npool] = owner;
     c->pool_tid[c->npool] = tid;
     c->pool_thread[c->npool++] = id;
@@ -642,7 +410,7 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     int cfi = mf->ev_child[idx];
     int64_t n = 0;
     if (ev->nthreads)
-        eval(c, fr, ev->nthreads, &n);
+        pp_inst_eval(c, fr, ev->nthreads, &n);
     if (n <= 0)
         n = pp_prog_team_size(c->m, c->P);
     if (n < 1)
@@ -651,7 +419,7 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     int team = in->nteams++;
     int *ts = realloc(in->team_size, sizeof *ts * (size_t)in->nteams);
     if (!ts)
-        return fail(c, "out of memory");
+        return pp_inst_fail(c, "out of memory");
     in->team_size = ts;
     ts[team] = (int)n;
     if (sync_action(c, t, PP_A_FORK, team, (int)n, fr->fi, ev->id))
@@ -667,10 +435,10 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     if (!sv.val || !sv.known) {
         free(sv.val);
         free(sv.known);
-        return fail(c, "out of memory");
+        return pp_inst_fail(c, "out of memory");
     }
     for (int i = 0; i < sv.n; i++)
-        sv.known[i] = ev->data_val[i] && eval(c, fr, ev->data_val[i], &sv.val[i]) == 0;
+        sv.known[i] = ev->data_val[i] && pp_inst_eval(c, fr, ev->data_val[i], &sv.val[i]) == 0;
     int rc = 0;
     for (int64_t tid = 0; tid < n && rc == 0; tid++) {
         int wt = t;
@@ -686,8 +454,8 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
             }
         }
         frame cf;
-        if (frame_init(&cf, c->m, cfi)) {
-            rc = fail(c, "out of memory");
+        if (pp_inst_frame_init(&cf, c->m, cfi)) {
+            rc = pp_inst_fail(c, "out of memory");
             break;
         }
         cf.shared = &sv;
@@ -696,7 +464,7 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         cf.tid = tid;
         cf.team = team;
         rc = exec_func(c, wt, &cf, 1, 1, NULL);
-        frame_free(&cf);
+        pp_inst_frame_free(&cf);
         if (rc == 0 && tid > 0)
             rc = sync_action(c, wt, PP_A_TEAM_DONE, team, (int)n, fr->fi, ev->id);
     }
@@ -721,7 +489,7 @@ static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     /* FIFO of threads this thread created and has not joined yet */
     c->next_unjoined = realloc(c->next_unjoined, sizeof(int) * (size_t)c->in->nthreads);
     if (!c->next_unjoined)
-        return fail(c, "out of memory");
+        return pp_inst_fail(c, "out of memory");
     c->next_unjoined[nt] = -1;
     if (c->unjoined[t] < 0)
         c->unjoined[t] = nt;
@@ -736,15 +504,15 @@ static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     if (cfi < 0)
         return 0;
     frame cf;
-    if (frame_init(&cf, c->m, cfi))
-        return fail(c, "out of memory");
+    if (pp_inst_frame_init(&cf, c->m, cfi))
+        return pp_inst_fail(c, "out of memory");
     int64_t a;
-    if (ev->arg && eval(c, fr, ev->arg, &a) == 0 && cf.mf->d->nargs > 0) {
+    if (ev->arg && pp_inst_eval(c, fr, ev->arg, &a) == 0 && cf.mf->d->nargs > 0) {
         cf.args[0] = a;
         cf.args_known[0] = 1;
     }
     int rc = exec_func(c, nt, &cf, 1, 1, NULL);
-    frame_free(&cf);
+    pp_inst_frame_free(&cf);
     if (rc == 0)
         rc = flush(c, nt);
     return rc;
@@ -877,22 +645,22 @@ int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *e
     out->fellback = calloc((size_t)m->nfuncs + 1, sizeof *out->fellback);
     c.dither = calloc((size_t)m->nfuncs + 1, sizeof *c.dither);
     if (!out->totals || !out->fellback || !c.dither)
-        rc = fail(&c, "out of memory");
+        rc = pp_inst_fail(&c, "out of memory");
     for (int f = 0; rc == 0 && f < m->nfuncs; f++) {
         out->totals[f] = calloc((size_t)m->funcs[f].d->nloops + 1, sizeof **out->totals);
         out->fellback[f] = calloc((size_t)m->funcs[f].d->nloops + 1, 1);
         c.dither[f] = calloc((size_t)(m->funcs[f].d->nevents + m->funcs[f].d->ncalls + m->funcs[f].d->nloops) + 1,
                              sizeof **c.dither);
         if (!out->totals[f] || !out->fellback[f] || !c.dither[f])
-            rc = fail(&c, "out of memory");
+            rc = pp_inst_fail(&c, "out of memory");
     }
     if (rc == 0 && m->main_func < 0)
-        rc = fail(&c, "the record has no instrumented 'main': compile the file with main() with the plugin");
+        rc = pp_inst_fail(&c, "the record has no instrumented 'main': compile the file with main() with the plugin");
     if (rc == 0) {
         int t0 = new_thread(&c, PP_IT_MAIN, -1, 0, m->main_func);
         frame fr;
-        if (t0 < 0 || frame_init(&fr, m, m->main_func))
-            rc = fail(&c, "out of memory");
+        if (t0 < 0 || pp_inst_frame_init(&fr, m, m->main_func))
+            rc = pp_inst_fail(&c, "out of memory");
         else {
             /* main's argc is the recorded command line's */
             const pp_dfunc *md = m->funcs[m->main_func].d;
@@ -901,7 +669,7 @@ int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *e
                 fr.args_known[0] = 1;
             }
             rc = exec_func(&c, t0, &fr, 1, 1, NULL);
-            frame_free(&fr);
+            pp_inst_frame_free(&fr);
         }
         for (int t = 0; rc == 0 && t < out->nthreads; t++)
             rc = flush(&c, t);

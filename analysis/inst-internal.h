@@ -1,0 +1,69 @@
+/* inst-internal.h - what the two halves of the instantiation share: the
+ * interpreter (instantiate.c) and its evaluation environment (inst-eval.c:
+ * frames, symbol lookup and its cache).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#ifndef PERFPRED_INST_INTERNAL_H
+#define PERFPRED_INST_INTERNAL_H
+
+#include "model.h"
+
+typedef struct shared_val {
+    int n;
+    char **name;
+    int64_t *val;
+    unsigned char *known;
+} shared_val;
+
+typedef struct frame {
+    int fi;
+    const pp_mfunc *mf;
+    int64_t *args;
+    unsigned char *args_known;
+    int64_t *iv;                /* by loop id */
+    unsigned char *iv_known;
+    const shared_val *shared;
+    int omp;                    /* inside an OpenMP team */
+    int64_t nthreads, tid;
+    int team;                   /* team id, -1 outside */
+} frame;
+
+/* Resolved atoms: (atom node, function) -> argument position or parameter
+ * index, so that the hot evaluation path does not compare names. */
+typedef struct {
+    const pp_expr *atom;
+    int fi;
+    int idx;              /* -1: the atom has no value in this function */
+} acache_ent;
+
+typedef struct {
+    const pp_prog *m;
+    pp_instance *in;
+    int flags;
+    acache_ent *ac;
+    size_t acmask;        /* capacity - 1 (a power of two)                */
+    size_t acn;
+    int P;
+    int depth;
+    long nactions;
+    double *pending;            /* per thread: work not yet flushed */
+    int cappending;
+    /* pool: logical thread of (forking thread, tid) */
+    int npool;
+    int *pool_owner, *pool_tid, *pool_thread;
+    /* created-but-not-joined threads, per creating thread (FIFO) */
+    int *unjoined;              /* linked through next_unjoined */
+    int *next_unjoined;
+    int nunj_cap;
+    double **dither;            /* [func][event/call slot]: opportunities */
+    char err[512];
+} ictx;
+
+int pp_inst_fail(ictx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Value of e in the frame fr; 0, or -1 when it cannot be evaluated. */
+int pp_inst_eval(const ictx *c, const frame *fr, const pp_expr *e, int64_t *out);
+int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi);
+void pp_inst_frame_free(frame *fr);
+
+#endif

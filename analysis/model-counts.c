@@ -1,0 +1,195 @@
+/* model-counts.c - see model-counts.h.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "model-counts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A loop's count expression: the plugin's, or one made from its affine
+ * induction variable. */
+static pp_expr *count_expr(const pp_dloop *l)
+{
+    if (l->count)
+        return pp_expr_ref(l->count);
+    if (!l->init || !l->bound || !l->step || l->cmp == PP_CMP_NONE)
+        return NULL;
+    /* lt: cdiv(bound - init, step); le: fdiv(bound - init, step) + 1;
+     * gt: cdiv(init - bound, -step); ge: fdiv(init - bound, -step) + 1 */
+    pp_expr *k[2], *diff, *st, *q, *r;
+    int up = l->cmp == PP_CMP_LT || l->cmp == PP_CMP_LE || l->cmp == PP_CMP_NE;
+    k[0] = up ? l->bound : l->init;
+    k[1] = up ? l->init : l->bound;
+    diff = pp_expr_op(PP_E_SUB, 2, k);
+    if (up)
+        st = pp_expr_ref(l->step);
+    else
+        st = pp_expr_op(PP_E_NEG, 1, &l->step);
+    pp_expr *qa[2] = {diff, st};
+    if (l->cmp == PP_CMP_LT || l->cmp == PP_CMP_GT || l->cmp == PP_CMP_NE)
+        q = pp_expr_op(PP_E_CDIV, 2, qa);
+    else {
+        pp_expr *f = pp_expr_op(PP_E_FDIV, 2, qa);
+        pp_expr *one = pp_expr_int(1);
+        pp_expr *s[2] = {f, one};
+        q = pp_expr_op(PP_E_ADD, 2, s);
+        pp_expr_free(f);
+        pp_expr_free(one);
+    }
+    pp_expr_free(diff);
+    pp_expr_free(st);
+    pp_expr *zero = pp_expr_int(0);
+    pp_expr *mx[2] = {zero, q};
+    r = pp_expr_op(PP_E_MAX, 2, mx);
+    pp_expr_free(zero);
+    pp_expr_free(q);
+    return r;
+}
+
+void pp_counts_observe(pp_prog *m)
+{
+    for (int f = 0; f < m->nfuncs; f++) {
+        pp_mfunc *mf = &m->funcs[f];
+        const pp_dfunc *d = mf->d;
+        for (int k = 0; k < d->nloops; k++) {
+            pp_mloop *ml = &mf->loops[k];
+            const pp_dloop *dl = &d->loops[k];
+            uint64_t H = pp_record_slot_total(m->rec, f, dl->slot);
+            uint64_t E = pp_record_slot_total(m->rec, f, dl->slot + 1);
+            ml->obs_entries = E;
+            ml->obs_iters = dl->shape == PP_SHAPE_BOTTOM ? H : (H >= E ? H - E : 0);
+            ml->trip = E ? (double)ml->obs_iters / (double)E : 0;
+            ml->count = count_expr(dl);
+            ml->rule = ml->count && !pp_expr_has_unknown(ml->count) ? PP_RULE_SYMBOLIC : PP_RULE_CONSTANT;
+            if (ml->rule == PP_RULE_CONSTANT && ml->count) {
+                pp_expr_free(ml->count);
+                ml->count = NULL;
+            }
+        }
+        for (int b = 0; b < d->nbranches; b++) {
+            uint64_t tr = pp_record_slot_total(m->rec, f, d->branches[b].slot);
+            uint64_t fa = pp_record_slot_total(m->rec, f, d->branches[b].slot + 1);
+            mf->branch_ratio[b] = tr + fa ? (double)tr / (double)(tr + fa) : -1;
+        }
+    }
+}
+
+/* Observed body iterations of loop k of function f (primary numbering) in
+ * record ri. */
+static uint64_t observed_in(const pp_prog *m, int ri, int f, int k)
+{
+    const pp_record *r = m->recs[ri];
+    int fr = -1;
+    for (int g = 0; g < r->nfuncs; g++)
+        if (m->fmap[ri][g] == f)
+            fr = g;
+    if (fr < 0)
+        return 0;
+    const pp_dloop *dl = &m->funcs[f].d->loops[k];
+    uint64_t H = pp_record_slot_total(r, fr, dl->slot);
+    uint64_t E = pp_record_slot_total(r, fr, dl->slot + 1);
+    return dl->shape == PP_SHAPE_BOTTOM ? H : (H >= E ? H - E : 0);
+}
+
+/* Replace a mismatching symbolic count: an integer multiple of a parameter
+ * when the observed trips say so, else the observed average. */
+void pp_counts_refit(pp_prog *m, pp_mloop *ml, const char *why)
+{
+    pp_expr_free(ml->count);
+    ml->count = NULL;
+    free(ml->fit_note);
+    ml->fit_note = NULL;
+    if (ml->obs_entries) {
+        for (int i = 0; i < m->nparams; i++) {
+            long v = m->params[i].recorded;
+            /* a count that equals a parameter of value 1 or 2 is more
+             * likely a coincidence than a rule */
+            if (v <= 2)
+                continue;
+            for (long k = 1; k <= 8; k++)
+                if ((uint64_t)(k * v) * ml->obs_entries == ml->obs_iters) {
+                    pp_expr *p = pp_expr_sym(m->params[i].name);
+                    pp_expr *kk = pp_expr_int(k);
+                    pp_expr *mk[2] = {kk, p};
+                    ml->count = k == 1 ? pp_expr_ref(p) : pp_expr_op(PP_E_MUL, 2, mk);
+                    pp_expr_free(p);
+                    pp_expr_free(kk);
+                    ml->rule = PP_RULE_FITTED;
+                    char buf[320];
+                    snprintf(buf, sizeof buf, "%s; fitted: %ld x %s per entry", why, k, m->params[i].name);
+                    ml->fit_note = strdup(buf);
+                    return;
+                }
+        }
+    }
+    ml->rule = PP_RULE_CONSTANT;
+    char buf[320];
+    snprintf(buf, sizeof buf, "%s; constant: %.4g per entry (observed average)", why, ml->trip);
+    ml->fit_note = strdup(buf);
+}
+
+/* Instantiate at the recorded chi and P, compare every loop's total with
+ * the run, and replace the rules that do not match. */
+int pp_counts_verify(pp_prog *m, char *err, size_t errlen)
+{
+    for (int round = 0; round < 3; round++) {
+        int changed = 0;
+        for (int f = 0; f < m->nfuncs; f++)
+            for (int k = 0; k < m->funcs[f].d->nloops; k++)
+                m->funcs[f].loops[k].matched = 1;
+        for (int ri = 0; ri < m->nrec; ri++) {
+            /* the parameters and P of record ri */
+            for (int i = 0; i < m->nparams; i++) {
+                long v;
+                m->params[i].value = pp_prog_param_in(m, ri, i, &v) == 0 ? v : m->params[i].recorded;
+            }
+            int P = pp_prog_P_in(m, ri);
+            pp_prog_apply_P(m, P);
+            pp_instance in;
+            if (pp_instantiate(m, P, PP_INST_TOTALS, &in, err, errlen)) {
+                if (ri > 0) {
+                    char e2[600];
+                    snprintf(e2, sizeof e2, "%s: %s", m->recs[ri]->path, err);
+                    snprintf(err, errlen, "%s", e2);
+                }
+                pp_prog_reset(m);
+                return -1;
+            }
+            for (int f = 0; f < m->nfuncs; f++) {
+                pp_mfunc *mf = &m->funcs[f];
+                for (int k = 0; k < mf->d->nloops; k++) {
+                    pp_mloop *ml = &mf->loops[k];
+                    uint64_t obs = observed_in(m, ri, f, k);
+                    long double diff = fabsl(in.totals[f][k] - (long double)obs);
+                    if (ri == 0)
+                        ml->model_iters = in.totals[f][k];
+                    int ok = diff < 0.5L;
+                    ml->matched &= ok;
+                    int fell = in.fellback[f][k];
+                    if ((!ok || fell) && ml->rule == PP_RULE_SYMBOLIC) {
+                        char why[300];
+                        if (fell) {
+                            char *s = pp_expr_to_infix(ml->count);
+                            snprintf(why, sizeof why, "symbolic count %s could not be evaluated (a symbol the "
+                                     "model cannot follow)", s ? s : "?");
+                            free(s);
+                        } else
+                            snprintf(why, sizeof why, "symbolic count gave %.0Lf, the run %llu%s%s",
+                                     in.totals[f][k], (unsigned long long)obs, ri ? " in " : "",
+                                     ri ? m->recs[ri]->path : "");
+                        pp_counts_refit(m, ml, why);
+                        changed = 1;
+                    }
+                }
+            }
+            pp_instance_free(&in);
+        }
+        if (!changed)
+            break;
+    }
+    pp_prog_reset(m);
+    return 0;
+}

@@ -1,0 +1,21 @@
+/* model-counts.h - the count rules of the loops (C&Q rules 1-3): what the
+ * run observed, the symbolic rule checked against every record, and the
+ * fitted or constant rule that replaces one that does not match.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#ifndef PERFPRED_MODEL_COUNTS_H
+#define PERFPRED_MODEL_COUNTS_H
+
+#include "model.h"
+
+/* Observed counts, branch ratios and the first rule of every loop. */
+void pp_counts_observe(pp_prog *m);
+/* Replace a loop's rule: an integer multiple of a parameter when the
+ * observed trips say so, else the observed average.  why says why. */
+void pp_counts_refit(pp_prog *m, pp_mloop *ml, const char *why);
+/* Instantiate at every record's parameters and P, compare each loop's
+ * total with the record's, and refit the rules that do not match. */
+int pp_counts_verify(pp_prog *m, char *err, size_t errlen);
+
+#endif
