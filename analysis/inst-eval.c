@@ -174,22 +174,40 @@ int pp_inst_eval(const ictx *c, const frame *fr, const pp_expr *e, int64_t *out)
 
 int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi)
 {
-    memset(fr, 0, sizeof *fr);
     fr->fi = fi;
     fr->mf = &m->funcs[fi];
     fr->team = -1;
+    fr->shared = NULL;
+    fr->omp = 0;
+    fr->nthreads = fr->tid = 0;
     int na = fr->mf->d->nargs + 1, nl = fr->mf->max_loop_id + 2;
-    fr->args = calloc((size_t)na, sizeof *fr->args);
-    fr->args_known = calloc((size_t)na, 1);
-    fr->iv = calloc((size_t)nl, sizeof *fr->iv);
-    fr->iv_known = calloc((size_t)nl, 1);
+    if (na <= 8) {
+        fr->args = fr->args_buf;
+        fr->args_known = fr->args_known_buf;
+        memset(fr->args_known_buf, 0, sizeof fr->args_known_buf);
+    } else {
+        fr->args = calloc((size_t)na, sizeof *fr->args);
+        fr->args_known = calloc((size_t)na, 1);
+    }
+    if (nl <= 16) {
+        fr->iv = fr->iv_buf;
+        fr->iv_known = fr->iv_known_buf;
+        memset(fr->iv_known_buf, 0, sizeof fr->iv_known_buf);
+    } else {
+        fr->iv = calloc((size_t)nl, sizeof *fr->iv);
+        fr->iv_known = calloc((size_t)nl, 1);
+    }
     return fr->args && fr->args_known && fr->iv && fr->iv_known ? 0 : -1;
 }
 
 void pp_inst_frame_free(frame *fr)
 {
-    free(fr->args);
-    free(fr->args_known);
-    free(fr->iv);
-    free(fr->iv_known);
+    if (fr->args != fr->args_buf)
+        free(fr->args);
+    if (fr->args_known != fr->args_known_buf)
+        free(fr->args_known);
+    if (fr->iv != fr->iv_buf)
+        free(fr->iv);
+    if (fr->iv_known != fr->iv_known_buf)
+        free(fr->iv_known);
 }

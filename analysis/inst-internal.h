@@ -27,6 +27,10 @@ typedef struct frame {
     int omp;                    /* inside an OpenMP team */
     int64_t nthreads, tid;
     int team;                   /* team id, -1 outside */
+    /* inline storage for the common small frames: a call per iteration
+     * of an enumerated loop must not cost four allocations */
+    int64_t args_buf[8], iv_buf[16];
+    unsigned char args_known_buf[8], iv_known_buf[16];
 } frame;
 
 /* Resolved atoms: (atom node, function) -> argument position or parameter

@@ -159,7 +159,36 @@ static void collect_ivs(const pp_expr *e, pp_mloop *ml)
         collect_ivs(e->kids[i], ml);
 }
 
-/* The IVs read inside loop k's body (not by its own bounds). */
+static int has_iv(const pp_mloop *ml, int id)
+{
+    for (int i = 0; i < ml->nivs; i++)
+        if (ml->ivs[i] == id)
+            return 1;
+    return 0;
+}
+
+static void add_iv(pp_mloop *ml, int id)
+{
+    if (has_iv(ml, id))
+        return;
+    int *n = realloc(ml->ivs, sizeof *n * (size_t)(ml->nivs + 1));
+    if (!n)
+        return;
+    ml->ivs = n;
+    ml->ivs[ml->nivs++] = id;
+}
+
+static void guard_ivs(const pp_mfunc *mf, int branch, pp_mloop *into)
+{
+    if (branch >= 0 && branch <= mf->max_branch_id && mf->branch_index_by_id[branch] >= 0)
+        collect_ivs(mf->d->branches[mf->branch_index_by_id[branch]].cond, into);
+}
+
+/* The IVs whose values matter inside loop k's body (not to its own
+ * bounds): the instantiation multiplies a body by the loop's count when
+ * the loop's own IV is not among them.  Computed inner loops first, so a
+ * child's set is known: a child's init and step matter only when its own
+ * body reads its IV. */
 static void loop_ivs(pp_mfunc *mf, int k, pp_mloop *into)
 {
     const pp_dfunc *d = mf->d;
@@ -168,10 +197,16 @@ static void loop_ivs(pp_mfunc *mf, int k, pp_mloop *into)
         const pp_item *it = &mf->items[s][i];
         if (it->type == PP_I_LOOP) {
             const pp_dloop *dl = &d->loops[it->idx];
-            collect_ivs(mf->loops[it->idx].count, into);
-            collect_ivs(dl->init, into);
-            collect_ivs(dl->step, into);
-            loop_ivs(mf, it->idx, into);
+            const pp_mloop *cl = &mf->loops[it->idx];
+            collect_ivs(cl->count, into);
+            guard_ivs(mf, dl->guard_branch, into);
+            for (int j = 0; j < cl->nivs; j++)
+                if (cl->ivs[j] != dl->id)
+                    add_iv(into, cl->ivs[j]);
+            if (has_iv(cl, dl->id)) {
+                collect_ivs(dl->init, into);
+                collect_ivs(dl->step, into);
+            }
         } else if (it->type == PP_I_EVENT) {
             const pp_devent *ev = &d->events[it->idx];
             collect_ivs(ev->obj, into);
@@ -179,16 +214,12 @@ static void loop_ivs(pp_mfunc *mf, int k, pp_mloop *into)
             collect_ivs(ev->nthreads, into);
             for (int j = 0; j < ev->ndata; j++)
                 collect_ivs(ev->data_val[j], into);
-            if (ev->guard_branch >= 0 && ev->guard_branch <= mf->max_branch_id &&
-                mf->branch_index_by_id[ev->guard_branch] >= 0)
-                collect_ivs(d->branches[mf->branch_index_by_id[ev->guard_branch]].cond, into);
+            guard_ivs(mf, ev->guard_branch, into);
         } else {
             const pp_dcall *dc = &d->calls[it->idx];
             for (int j = 0; j < dc->nargs; j++)
                 collect_ivs(dc->args[j], into);
-            if (dc->guard_branch >= 0 && dc->guard_branch <= mf->max_branch_id &&
-                mf->branch_index_by_id[dc->guard_branch] >= 0)
-                collect_ivs(d->branches[mf->branch_index_by_id[dc->guard_branch]].cond, into);
+            guard_ivs(mf, dc->guard_branch, into);
         }
     }
 }
@@ -530,8 +561,9 @@ int pp_prog_build_multi(pp_prog *m, pp_record **recs, int nrec, char *err, size_
     }
     pp_counts_observe(m);
     compute_sync(m);
+    /* inner loops first (a loop is listed before the loops it holds) */
     for (int f = 0; f < m->nfuncs; f++)
-        for (int k = 0; k < m->funcs[f].d->nloops; k++)
+        for (int k = m->funcs[f].d->nloops - 1; k >= 0; k--)
             loop_ivs(&m->funcs[f], k, &m->funcs[f].loops[k]);
     site_ratios(m);
     /* loops the plugin could not count: try an integer multiple of a
