@@ -176,6 +176,10 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
                 return -1;
             }
             c->repeat = (int)v;
+        } else if (!strcmp(key, "csv")) {
+            c->also_csv = val;
+        } else if (!strcmp(key, "json")) {
+            c->also_json = val;
         } else if (!strcmp(key, "draws")) {
             char *end;
             long v = strtol(val, &end, 10);

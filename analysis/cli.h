@@ -33,6 +33,7 @@ typedef struct {
     const char *run;      /* validate: --run 'CMD {N} {P}'               */
     int repeat;           /* validate: --repeat K                        */
     int draws;            /* predict, validate: --draws K for intervals  */
+    const char *also_csv, *also_json;   /* scale: --csv FILE, --json FILE */
     int has_draws;
     int help;
 } pp_cli;

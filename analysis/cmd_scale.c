@@ -10,6 +10,7 @@
 #include "cmds.h"
 #include "scale.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,112 +21,113 @@ static const char *usage =
     "  For each P, finds the smallest problem size on the scaling path (the --scale\n"
     "  parameters grown together, in their recorded ratios; the others as recorded or\n"
     "  --set) that holds the algorithmic efficiency E_a (--Ea) or the parallel\n"
-    "  efficiency E (--E), and prints Scale(P,P') = L(chi,P)/L(chi',P').\n";
+    "  efficiency E (--E), and prints Scale(P,P') = L(chi,P)/L(chi',P').\n"
+    "  --csv FILE and --json FILE also write the tables in those formats.\n";
 
-static void print_text(const pp_prog *m, const pp_scale_table *t)
+static void print_text(FILE *o, const pp_prog *m, const pp_scale_table *t)
 {
-    printf("%s scalability, %s = %.2f%s\n", t->kind == PP_SCALE_ALGORITHMIC ? "Algorithmic" : "Combination",
+    fprintf(o, "%s scalability, %s = %.2f%s\n", t->kind == PP_SCALE_ALGORITHMIC ? "Algorithmic" : "Combination",
            t->kind == PP_SCALE_ALGORITHMIC ? "E_a" : "E", t->target,
            t->kind == PP_SCALE_ALGORITHMIC ? " (PRAM against MIRACLE: the algorithm)" : " (the real machine)");
-    printf("%-8s", "P, P'");
+    fprintf(o, "%-8s", "P, P'");
     for (int j = 0; j < t->nP; j++)
-        printf(" %9d", t->P[j]);
-    printf("\n");
+        fprintf(o, " %9d", t->P[j]);
+    fprintf(o, "\n");
     for (int i = 0; i < t->nP; i++) {
-        printf("%-8d", t->P[i]);
+        fprintf(o, "%-8d", t->P[i]);
         for (int j = 0; j < t->nP; j++) {
             if (j < i)
-                printf(" %9s", "");
+                fprintf(o, " %9s", "");
             else if (isnan(t->scale[i][j]))
-                printf(" %9s", "-");
+                fprintf(o, " %9s", "-");
             else
-                printf(" %9.4g", t->scale[i][j]);
+                fprintf(o, " %9.4g", t->scale[i][j]);
         }
-        printf("\n");
+        fprintf(o, "\n");
     }
     for (int k = 0; k < t->nscale; k++) {
-        printf("%-8s", m->params[t->scale_param[k]].name);
+        fprintf(o, "%-8s", m->params[t->scale_param[k]].name);
         for (int j = 0; j < t->nP; j++) {
             if (t->found[j])
-                printf(" %9ld", t->chi[j][k]);
+                fprintf(o, " %9ld", t->chi[j][k]);
             else
-                printf(" %9s", "unreach.");
+                fprintf(o, " %9s", "unreach.");
         }
-        printf("\n");
+        fprintf(o, "\n");
     }
 }
 
-static void print_csv(const pp_prog *m, const pp_scale_table *t)
+static void print_csv(FILE *o, const pp_prog *m, const pp_scale_table *t)
 {
     const char *kind = t->kind == PP_SCALE_ALGORITHMIC ? "algorithmic" : "combination";
-    printf("%s %.4g", kind, t->target);
+    fprintf(o, "%s %.4g", kind, t->target);
     for (int j = 0; j < t->nP; j++)
-        printf(",%d", t->P[j]);
-    printf("\n");
+        fprintf(o, ",%d", t->P[j]);
+    fprintf(o, "\n");
     for (int i = 0; i < t->nP; i++) {
-        printf("%d", t->P[i]);
+        fprintf(o, "%d", t->P[i]);
         for (int j = 0; j < t->nP; j++) {
             if (j < i || isnan(t->scale[i][j]))
-                printf(",");
+                fprintf(o, ",");
             else
-                printf(",%.6g", t->scale[i][j]);
+                fprintf(o, ",%.6g", t->scale[i][j]);
         }
-        printf("\n");
+        fprintf(o, "\n");
     }
     for (int k = 0; k < t->nscale; k++) {
-        printf("%s", m->params[t->scale_param[k]].name);
+        fprintf(o, "%s", m->params[t->scale_param[k]].name);
         for (int j = 0; j < t->nP; j++)
             if (t->found[j])
-                printf(",%ld", t->chi[j][k]);
+                fprintf(o, ",%ld", t->chi[j][k]);
             else
-                printf(",");
-        printf("\n");
+                fprintf(o, ",");
+        fprintf(o, "\n");
     }
 }
 
-static void print_json(const pp_prog *m, const pp_scale_table *t)
+static void print_json(FILE *o, const pp_prog *m, const pp_scale_table *t)
 {
-    printf("{\"kind\":\"%s\",\"efficiency\":", t->kind == PP_SCALE_ALGORITHMIC ? "algorithmic" : "combination");
-    pp_json_num(stdout, t->target);
-    printf(",\"P\":[");
+    fprintf(o, "{\"kind\":\"%s\",\"efficiency\":", t->kind == PP_SCALE_ALGORITHMIC ? "algorithmic" : "combination");
+    pp_json_num(o, t->target);
+    fprintf(o, ",\"P\":[");
     for (int j = 0; j < t->nP; j++)
-        printf("%s%d", j ? "," : "", t->P[j]);
-    printf("],\"problem\":[");
+        fprintf(o, "%s%d", j ? "," : "", t->P[j]);
+    fprintf(o, "],\"problem\":[");
     for (int j = 0; j < t->nP; j++) {
         if (!t->found[j]) {
-            printf("%snull", j ? "," : "");
+            fprintf(o, "%snull", j ? "," : "");
             continue;
         }
-        printf("%s{", j ? "," : "");
+        fprintf(o, "%s{", j ? "," : "");
         for (int k = 0; k < t->nscale; k++) {
-            printf("%s", k ? "," : "");
-            pp_json_str(stdout, m->params[t->scale_param[k]].name);
-            printf(":%ld", t->chi[j][k]);
+            fprintf(o, "%s", k ? "," : "");
+            pp_json_str(o, m->params[t->scale_param[k]].name);
+            fprintf(o, ":%ld", t->chi[j][k]);
         }
-        printf("}");
+        fprintf(o, "}");
     }
-    printf("],\"latency\":[");
+    fprintf(o, "],\"latency\":[");
     for (int j = 0; j < t->nP; j++) {
-        printf("%s", j ? "," : "");
-        pp_json_num(stdout, t->found[j] ? t->latency[j] / 1e9 : NAN);
+        fprintf(o, "%s", j ? "," : "");
+        pp_json_num(o, t->found[j] ? t->latency[j] / 1e9 : NAN);
     }
-    printf("],\"scale\":[");
+    fprintf(o, "],\"scale\":[");
     for (int i = 0; i < t->nP; i++) {
-        printf("%s[", i ? "," : "");
+        fprintf(o, "%s[", i ? "," : "");
         for (int j = 0; j < t->nP; j++) {
-            printf("%s", j ? "," : "");
-            pp_json_num(stdout, j < i ? NAN : t->scale[i][j]);
+            fprintf(o, "%s", j ? "," : "");
+            pp_json_num(o, j < i ? NAN : t->scale[i][j]);
         }
-        printf("]");
+        fprintf(o, "]");
     }
-    printf("]}");
+    fprintf(o, "]}");
 }
 
 int pp_cmd_scale(int argc, char **argv)
 {
     pp_cli c;
     char err[2048];
-    int st = pp_cli_start(argc, argv, "scale", "set,machine,P,format,scale,Ea,E", usage, &c);
+    int st = pp_cli_start(argc, argv, "scale", "set,machine,P,format,scale,Ea,E,csv,json", usage, &c);
     if (st >= 0)
         return st;
     if (!c.nscale || !c.nP || (!c.has_Ea && !c.has_E)) {
@@ -174,25 +176,40 @@ int pp_cmd_scale(int argc, char **argv)
         }
         ntab++;
     }
-    if (rc == 0) {
-        if (c.format == PP_FMT_JSON)
-            printf("{\"tables\":[");
+    for (int pass = 0; rc == 0 && pass < 3; pass++) {
+        /* pass 0: stdout in --format; 1: --csv FILE; 2: --json FILE */
+        pp_format fmt = pass == 0 ? c.format : pass == 1 ? PP_FMT_CSV : PP_FMT_JSON;
+        const char *path = pass == 1 ? c.also_csv : pass == 2 ? c.also_json : NULL;
+        if (pass && !path)
+            continue;
+        FILE *o = pass ? fopen(path, "w") : stdout;
+        if (!o) {
+            fprintf(stderr, "perfpred scale: %s: cannot write: %s\n", path, strerror(errno));
+            rc = 2;
+            break;
+        }
+        if (fmt == PP_FMT_JSON)
+            fprintf(o, "{\"tables\":[");
         for (int i = 0; i < ntab; i++) {
-            if (c.format == PP_FMT_JSON) {
-                printf("%s", i ? "," : "");
-                print_json(m, &tabs[i]);
-            } else if (c.format == PP_FMT_CSV) {
+            if (fmt == PP_FMT_JSON) {
+                fprintf(o, "%s", i ? "," : "");
+                print_json(o, m, &tabs[i]);
+            } else if (fmt == PP_FMT_CSV) {
                 if (i)
-                    printf("\n");
-                print_csv(m, &tabs[i]);
+                    fprintf(o, "\n");
+                print_csv(o, m, &tabs[i]);
             } else {
                 if (i)
-                    printf("\n");
-                print_text(m, &tabs[i]);
+                    fprintf(o, "\n");
+                print_text(o, m, &tabs[i]);
             }
         }
-        if (c.format == PP_FMT_JSON)
-            printf("]}\n");
+        if (fmt == PP_FMT_JSON)
+            fprintf(o, "]}\n");
+        if (pass && fclose(o) != 0) {
+            fprintf(stderr, "perfpred scale: %s: cannot write: %s\n", path, strerror(errno));
+            rc = 2;
+        }
     }
     for (int i = 0; i < ntab; i++)
         pp_scale_free(&tabs[i]);
