@@ -253,7 +253,23 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
         s->nextra++;
         all[i] = &s->extra[i - 1];
     }
-    int rc = pp_prog_build_multi(&s->prog, all, c->nrec, err, errlen);
+    /* the machine first: its linear model, when it has one, is the prior
+     * of the cost fit */
+    if (need_machine) {
+        if (c->machine) {
+            if (pp_machine_load(c->machine, &s->mach, err, errlen)) {
+                free(all);
+                pp_session_close(s);
+                return -1;
+            }
+        } else {
+            pp_machine_default(&s->mach);
+            fprintf(stderr, "perfpred: no --machine given: the real machine uses built-in default costs "
+                            "(run 'perfpred calibrate -o host.machine' for this host's)\n");
+        }
+        s->have_machine = 1;
+    }
+    int rc = pp_prog_build_with(&s->prog, all, c->nrec, s->have_machine ? &s->mach : NULL, err, errlen);
     free(all);
     if (rc) {
         pp_session_close(s);
@@ -273,19 +289,6 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
             pp_session_close(s);
             return -1;
         }
-    }
-    if (need_machine) {
-        if (c->machine) {
-            if (pp_machine_load(c->machine, &s->mach, err, errlen)) {
-                pp_session_close(s);
-                return -1;
-            }
-        } else {
-            pp_machine_default(&s->mach);
-            fprintf(stderr, "perfpred: no --machine given: the real machine uses built-in default costs "
-                            "(run 'perfpred calibrate -o host.machine' for this host's)\n");
-        }
-        s->have_machine = 1;
     }
     return 0;
 }

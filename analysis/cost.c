@@ -21,6 +21,7 @@
  */
 #include "cost.h"
 #include "lsq.h"
+#include "segments.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -99,6 +100,32 @@ static int add_deltas(const pp_prog *m, const layout *lay, slotmap **maps, segme
     return 0;
 }
 
+typedef struct {
+    const pp_prog *m;
+    const layout *lay;
+    slotmap **maps;
+    const int *fmap;
+    segment **seg;
+    long *nseg, *capseg;
+} seg_ctx;
+
+static int add_segment(void *vp, double ns, const pp_rdelta *d, int nd)
+{
+    seg_ctx *c = vp;
+    if (*c->nseg == *c->capseg) {
+        long cap = *c->capseg ? *c->capseg * 2 : 256;
+        segment *n = realloc(*c->seg, sizeof *n * (size_t)cap);
+        if (!n)
+            return -1;
+        *c->seg = n;
+        *c->capseg = cap;
+    }
+    segment *s = &(*c->seg)[(*c->nseg)++];
+    memset(s, 0, sizeof *s);
+    s->dur = ns;
+    return add_entry(s, 0, 1.0) || add_deltas(c->m, c->lay, c->maps, s, d, nd, c->fmap) ? -1 : 0;
+}
+
 int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
 {
     layout lay = {0};
@@ -137,47 +164,9 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
     }
     /* segments, of every record */
     for (int ri = 0; ri < (m->nrec ? m->nrec : 1); ri++) {
-    const pp_record *r = m->nrec ? m->recs[ri] : m->rec;
-    const int *fmap = m->nrec ? m->fmap[ri] : NULL;
-    for (int t = 0; t < r->nthreads; t++) {
-        const pp_rthread *th = &r->threads[t];
-        if (th->id < 0)
-            continue;
-        /* CPU time where the record has it: preemption is not work */
-        int cpu = th->has_cpu;
-        uint64_t prev = cpu ? th->cstart : th->start;
-        for (int e = 0; e <= th->nev; e++) {
-            const pp_rev *ev = e < th->nev ? th->ev[e] : NULL;
-            uint64_t end = ev ? (cpu ? ev->c0 : ev->t0) : (cpu ? th->tail_c : th->tail_t);
-            const pp_rdelta *d = ev ? ev->delta : th->tail;
-            int nd = ev ? ev->ndelta : th->ntail;
-            /* an OpenMP pool thread is idle between team_end and the next
-             * team_begin, and after its last team: not work */
-            /* between team_end and the join the master is in libgomp's join
-             * (spinning: CPU time) and before team_begin libgomp starts the
-             * team: synchronisation, which the machine file prices, not work */
-            const pp_rev *pv = e > 0 ? th->ev[e - 1] : NULL;
-            int idle = (ev && ev->kind == PP_EV_TEAM_BEGIN) || (pv && pv->kind == PP_EV_TEAM_END) ||
-                       (th->kind == PP_T_OMP && !ev && nd == 0) ||
-                       (!ev && th->tail_t == 0);
-            if (!idle && end >= prev) {
-                if (nseg == capseg) {
-                    capseg = capseg ? capseg * 2 : 256;
-                    segment *ns = realloc(seg, sizeof *ns * (size_t)capseg);
-                    if (!ns)
-                        goto oom;
-                    seg = ns;
-                }
-                segment *s = &seg[nseg++];
-                memset(s, 0, sizeof *s);
-                s->dur = (double)(end - prev);
-                if (add_entry(s, 0, 1.0) || add_deltas(m, &lay, maps, s, d, nd, fmap))
-                    goto oom;
-            }
-            if (ev)
-                prev = cpu ? ev->c1 : ev->t1;
-        }
-    }
+        seg_ctx sc = {m, &lay, maps, m->nrec ? m->fmap[ri] : NULL, &seg, &nseg, &capseg};
+        if (pp_segments_walk(m->nrec ? m->recs[ri] : m->rec, add_segment, &sc))
+            goto oom;
     }
     /* prior scale: time per weighted operation over the whole run */
     double *prior = calloc((size_t)lay.ncols, sizeof *prior);
@@ -206,6 +195,27 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
     for (int c = 1; c < lay.ncols; c++)
         prior[c] *= beta;
     prior[0] = 1000.0;  /* 1 us per segment; the data decides */
+    if (m->has_beta_prior) {
+        /* a machine file's linear model (perfpred fit): t = sum ops x beta;
+         * a floor keeps a class fitted to zero from making a cost free */
+        static const int cls[PP_NOPS] = {PP_BETA_INT, PP_BETA_FP, PP_BETA_LOAD, PP_BETA_STORE, PP_BETA_BRANCH,
+                                         PP_BETA_CALL};
+        const double *b = m->beta_prior;
+        for (int f = 0; f < m->nfuncs; f++) {
+            const pp_dfunc *d = m->funcs[f].d;
+            for (int k = 0; k < d->nloops; k++) {
+                double v = b[PP_BETA_ITER];
+                for (int o = 0; o < PP_NOPS; o++)
+                    v += (double)d->loops[k].ops[o] * b[cls[o]];
+                prior[lay.loop_col_base[f] + k] = fmax(v, 0.05 * prior[lay.loop_col_base[f] + k]);
+                prior[lay.entry_col_base[f] + k] = fmax(b[PP_BETA_ENTRY], 0.05 * prior[lay.entry_col_base[f] + k]);
+            }
+            for (int k = 0; k < d->ncalls; k++)
+                prior[lay.call_col_base[f] + k] = fmax(b[PP_BETA_CALL], 0.05 * prior[lay.call_col_base[f] + k]);
+        }
+        if (b[PP_BETA_SEGMENT] > 0)
+            prior[0] = b[PP_BETA_SEGMENT];
+    }
 
     /* the fit (lsq.c): c = x * prior, standard errors in ns */
     double *A = calloc((size_t)(nseg ? nseg : 1) * (size_t)lay.ncols, sizeof *A);

@@ -246,6 +246,14 @@ static const char *const cost_comment[PP_COST_N] = {
     [PP_COST_CREATE_CALL] = "the parent's time in pthread_create()",
 };
 
+static const char *const beta_names[PP_NBETA] = {"int", "fp", "load", "store", "branch", "call",
+                                                  "iter", "entry", "segment"};
+
+const char *pp_beta_name(int i)
+{
+    return i >= 0 && i < PP_NBETA ? beta_names[i] : NULL;
+}
+
 static int write_all(FILE *f, const pp_machine *m)
 {
     fprintf(f, "%s %d\n", PP_MACHINE_MAGIC, PP_MACHINE_VERSION);
@@ -266,6 +274,13 @@ static int write_all(FILE *f, const pp_machine *m)
     for (int i = 0; i < PP_COST_N; i++) {
         fprintf(f, "\n# %s: %s\n", costs[i].key, cost_comment[i]);
         write_model(f, (pp_cost_id)i, &m->cost[i]);
+    }
+    if (m->has_beta) {
+        fprintf(f, "\n# linear machine model (perfpred fit): ns per operation, from %d runs\n", m->beta_runs);
+        for (int i = 0; i < PP_NBETA; i++)
+            fprintf(f, "beta.%s_ns = %.6g\nbeta.%s_se_ns = %.6g\n", beta_names[i], m->beta[i], beta_names[i],
+                    m->beta_se[i]);
+        fprintf(f, "beta.runs = %d\n", m->beta_runs);
     }
     fprintf(f, "\n# raw points: P median%s [oversub]\n",
             " (ns, or the factor for scale.*)");
@@ -355,6 +370,7 @@ typedef struct reader {
     int line;
     int seen_global[G_NGLOBAL];                 /* line, 0 = not seen     */
     int seen_field[PP_COST_N][F_NFIELDS];       /* line, 0 = not seen     */
+    int seen_beta[PP_NBETA], seen_beta_se[PP_NBETA], seen_beta_runs;
 } reader;
 
 static int rerr(reader *r, int line, const char *fmt, ...)
@@ -558,6 +574,35 @@ static int check_dup(reader *r, int *seen, const char *key)
 
 static int handle(reader *r, pp_machine *m, const char *key, char *v)
 {
+    /* beta.CLASS_ns, beta.CLASS_se_ns, beta.runs (perfpred fit) */
+    if (strncmp(key, "beta.", 5) == 0) {
+        const char *k = key + 5;
+        if (strcmp(k, "runs") == 0) {
+            long l;
+            if (check_dup(r, &r->seen_beta_runs, key) || parse_int(r, key, v, 0, 1L << 30, &l))
+                return -1;
+            m->beta_runs = (int)l;
+            return 0;
+        }
+        for (int i = 0; i < PP_NBETA; i++) {
+            size_t n = strlen(beta_names[i]);
+            if (strncmp(k, beta_names[i], n) != 0)
+                continue;
+            int se = strcmp(k + n, "_se_ns") == 0;
+            if (!se && strcmp(k + n, "_ns") != 0)
+                continue;
+            double d;
+            if (check_dup(r, se ? &r->seen_beta_se[i] : &r->seen_beta[i], key) || parse_num(r, key, v, &d))
+                return -1;
+            if (se)
+                m->beta_se[i] = d;
+            else {
+                m->beta[i] = d;
+                m->has_beta = 1;
+            }
+            return 0;
+        }
+    }
     for (int g = 0; g < G_NGLOBAL; g++)
         if (strcmp(key, global_keys[g]) == 0) {
             if (check_dup(r, &r->seen_global[g], key))

@@ -86,6 +86,19 @@ typedef struct pp_series {
     pp_point pt[PP_MACHINE_MAX_POINTS];
 } pp_series;
 
+/* The linear machine model of Clement & Quinn, t = sum chi_i beta_i: the
+ * cost of one operation of each class, fitted by `perfpred fit` over runs
+ * (docs/machine-format.md).  Optional: has_beta says whether a file had
+ * them. */
+enum {
+    PP_BETA_INT, PP_BETA_FP, PP_BETA_LOAD, PP_BETA_STORE, PP_BETA_BRANCH, PP_BETA_CALL,
+    PP_BETA_ITER,       /* one loop iteration (the increment and the test)   */
+    PP_BETA_ENTRY,      /* entering a loop                                   */
+    PP_BETA_SEGMENT,    /* a segment between two events                      */
+    PP_NBETA
+};
+const char *pp_beta_name(int i);   /* "int", "fp", ... "segment" */
+
 typedef struct pp_machine {
     char name[PP_MACHINE_NAME_MAX];   /* host name or a user's label       */
     pp_machine_source source;
@@ -99,6 +112,9 @@ typedef struct pp_machine {
                                        streaming kernel (0 = unknown)     */
     pp_model cost[PP_COST_N];
     pp_series points[PP_COST_N];
+    int has_beta;
+    double beta[PP_NBETA], beta_se[PP_NBETA];   /* ns per operation */
+    int beta_runs;                              /* records fitted   */
 } pp_machine;
 
 /* ---- queries (the traversal's interface) ------------------------------ */

@@ -16,6 +16,7 @@ static const char *usage =
     "  scale      algorithmic and combination scalability tables\n"
     "  graph      the thread graph for a given P, as DOT or SVG\n"
     "  validate   run the program at given sizes and compare with the predictions\n"
+    "  fit        fit the linear machine model (ns per operation) over runs\n"
     "'perfpred COMMAND --help' describes a command.\n";
 
 int main(int argc, char **argv)
@@ -41,6 +42,8 @@ int main(int argc, char **argv)
         return pp_cmd_scale(argc - 1, argv + 1);
     if (!strcmp(cmd, "graph"))
         return pp_cmd_graph(argc - 1, argv + 1);
+    if (!strcmp(cmd, "fit"))
+        return pp_cmd_fit(argc - 1, argv + 1);
     if (!strcmp(cmd, "validate"))
         return pp_cmd_validate(argc - 1, argv + 1);
     if (!strcmp(cmd, "calibrate"))

@@ -536,7 +536,16 @@ int pp_prog_build(pp_prog *m, pp_record *r, char *err, size_t errlen)
 
 int pp_prog_build_multi(pp_prog *m, pp_record **recs, int nrec, char *err, size_t errlen)
 {
+    return pp_prog_build_with(m, recs, nrec, NULL, err, errlen);
+}
+
+int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine *mach, char *err, size_t errlen)
+{
     memset(m, 0, sizeof *m);
+    if (mach && mach->has_beta) {
+        m->has_beta_prior = 1;
+        memcpy(m->beta_prior, mach->beta, sizeof m->beta_prior);
+    }
     pp_record *r = recs[0];
     m->rec = r;
     if (map_records(m, recs, nrec, err, errlen))

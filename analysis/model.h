@@ -10,6 +10,7 @@
 #define PERFPRED_MODEL_H
 
 #include <stdint.h>
+#include "machine.h"
 #include "record.h"
 
 typedef enum { PP_RULE_SYMBOLIC, PP_RULE_FITTED, PP_RULE_CONSTANT } pp_rule;
@@ -104,6 +105,8 @@ typedef struct pp_prog {
     int cost_rank_deficient;  /* the run could not separate some costs      */
     double cost_r2;
     long max_actions;    /* cap on an instance's actions (0: the default) */
+    int has_beta_prior;  /* the prior of the cost fit from a machine file's */
+    double beta_prior[PP_NBETA];  /* linear model (perfpred fit)           */
     int nwarn;
     char **warn;         /* things the user should know                     */
 } pp_prog;
@@ -116,6 +119,9 @@ int pp_prog_build(pp_prog *m, pp_record *r, char *err, size_t errlen);
  * parameters default to its values; costs are fitted on all of them and
  * every count rule is checked against each). */
 int pp_prog_build_multi(pp_prog *m, pp_record **recs, int nrec, char *err, size_t errlen);
+/* The same, with the cost fit's prior from mach's linear model when it has
+ * one (mach may be NULL). */
+int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine *mach, char *err, size_t errlen);
 /* A parameter's value in record k (its recorded value for k = 0). */
 int pp_prog_param_in(const pp_prog *m, int k, int param, long *value);
 /* The P of record k. */

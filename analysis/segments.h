@@ -1,0 +1,20 @@
+/* segments.h - the work segments of a record: per thread, the time from
+ * the return of one event to the entry of the next (CPU time where the
+ * record has it, wall time otherwise) and the counter increments in it.
+ * Left out: what is not the program's work (an OpenMP pool thread idle
+ * between teams, libgomp starting a team or joining it).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#ifndef PERFPRED_SEGMENTS_H
+#define PERFPRED_SEGMENTS_H
+
+#include "record.h"
+
+/* Called once per segment; a non-zero return stops the walk and is
+ * returned. */
+typedef int (*pp_segment_fn)(void *ctx, double ns, const pp_rdelta *d, int nd);
+
+int pp_segments_walk(const pp_record *r, pp_segment_fn fn, void *ctx);
+
+#endif
