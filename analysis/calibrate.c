@@ -260,6 +260,27 @@ static int run_all(cal *c, const int *P, const int *over, int nt, int cores)
     normalise_scale(c, PP_COST_SCALE_COMPUTE);
     normalise_scale(c, PP_COST_SCALE_MEMORY);
 
+    /* The cache rule's bandwidths: one thread streaming a working set of
+     * half of each cache level */
+    const long lsz[3] = {c->m->cache_l1d_bytes, c->m->cache_l2_bytes, c->m->cache_l3_bytes};
+    double *lbw[3] = {&c->m->bw_l1_bytes_per_ns, &c->m->bw_l2_bytes_per_ns, &c->m->bw_l3_bytes_per_ns};
+    for (int l = 0; l < 3 && rc == 0; l++) {
+        if (lsz[l] <= 0 || lsz[l] > (1L << 30))
+            continue;
+        pp_cal_kernel kl;
+        if (pp_cal_kernel_setup(&kl, 1, (size_t)lsz[l] / 2, c->err, c->errlen))
+            return -1;
+        kl.k = 1;
+        kl.memory = 1;
+        progress(c, "cache bandwidth", l + 1, 0);
+        if (pp_cal_sample(pp_cal_kernel_run, &kl, 1, &c->cfg, c->buf, c->err, c->errlen) == 0) {
+            double med = pp_cal_median(c->buf, c->cfg.reps);
+            if (med > 0)
+                *lbw[l] = pp_cal_kernel_bytes(&kl) / med;
+        }
+        pp_cal_kernel_free(&kl, 1);
+    }
+
     /* OpenMP last: libgomp keeps its pool of threads afterwards. */
     for (int i = 0; i < nt; i++) {
         int p = P[i];

@@ -176,6 +176,12 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
                 return -1;
             }
             c->repeat = (int)v;
+        } else if (!strcmp(key, "cache-rule")) {
+            if (strcmp(val, "on") && strcmp(val, "off")) {
+                snprintf(err, errlen, "--cache-rule: '%s' is not on or off", val);
+                return -1;
+            }
+            c->cache_rule = !strcmp(val, "on");
         } else if (!strcmp(key, "csv")) {
             c->also_csv = val;
         } else if (!strcmp(key, "json")) {
@@ -275,6 +281,7 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
         pp_session_close(s);
         return -1;
     }
+    s->prog.cache_rule = c->cache_rule;
     for (int i = 0; i < c->nset; i++)
         if (pp_prog_set(&s->prog, c->set_name[i], c->set_val[i], err, errlen)) {
             pp_session_close(s);

@@ -34,6 +34,7 @@ typedef struct {
     int repeat;           /* validate: --repeat K                        */
     int draws;            /* predict, validate: --draws K for intervals  */
     const char *also_csv, *also_json;   /* scale: --csv FILE, --json FILE */
+    int cache_rule;       /* --cache-rule on|off (experimental)          */
     int has_draws;
     int help;
 } pp_cli;

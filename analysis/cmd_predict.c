@@ -51,7 +51,7 @@ int pp_cmd_predict(int argc, char **argv)
 {
     pp_cli c;
     char err[2048];
-    int st = pp_cli_start(argc, argv, "predict", "set,machine,P,format,draws", usage, &c);
+    int st = pp_cli_start(argc, argv, "predict", "set,machine,P,format,draws,cache-rule", usage, &c);
     if (st >= 0)
         return st;
     pp_session s;

@@ -41,6 +41,12 @@ typedef struct {
     int idx;              /* -1: the atom has no value in this function */
 } acache_ent;
 
+/* Work: computation time and the memory accesses in it (the real machine
+ * prices the accesses by the cache level of the problem's working set). */
+typedef struct {
+    double ns, mem;
+} pp_work;
+
 typedef struct {
     const pp_prog *m;
     pp_instance *in;
@@ -51,7 +57,7 @@ typedef struct {
     int P;
     int depth;
     long nactions;
-    double *pending;            /* per thread: work not yet flushed */
+    pp_work *pending;           /* per thread: work not yet flushed */
     int cappending;
     /* pool: logical thread of (forking thread, tid) */
     int npool;

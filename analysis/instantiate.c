@@ -37,7 +37,7 @@ static int new_thread(ictx *c, pp_itkind kind, int parent, int tid, int start_fu
     in->threads = nt;
     if (in->nthreads + 1 > c->cappending) {
         int cap = c->cappending ? c->cappending * 2 : 16;
-        double *np = realloc(c->pending, sizeof *np * (size_t)cap);
+        pp_work *np = realloc(c->pending, sizeof *np * (size_t)cap);
         int *nu = realloc(c->unjoined, sizeof *nu * (size_t)cap);
         if (np)
             c->pending = np;
@@ -53,7 +53,7 @@ static int new_thread(ictx *c, pp_itkind kind, int parent, int tid, int start_fu
     in->threads[id].parent = parent;
     in->threads[id].tid = tid;
     in->threads[id].start_func = start_func;
-    c->pending[id] = 0;
+    c->pending[id] = (pp_work){0, 0};
     c->unjoined[id] = -1;
     return id;
 }
@@ -81,18 +81,18 @@ static int push_action(ictx *c, int t, pp_action a)
 
 static int flush(ictx *c, int t)
 {
-    double w = c->pending[t];
-    if (w <= 0)
+    pp_work w = c->pending[t];
+    if (w.ns <= 0 && w.mem <= 0)
         return 0;
-    c->pending[t] = 0;
-    c->in->work_ns += w;
-    return push_action(c, t, (pp_action){.kind = PP_A_WORK, .ns = w, .func = -1, .site = -1});
+    c->pending[t] = (pp_work){0, 0};
+    c->in->work_ns += w.ns;
+    return push_action(c, t, (pp_action){.kind = PP_A_WORK, .ns = w.ns, .mem = w.mem, .func = -1, .site = -1});
 }
 
 static int sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int site)
 {
     /* every event ends a segment: its fixed cost (fitted intercept) */
-    c->pending[t] += c->m->seg_ns;
+    c->pending[t].ns += c->m->seg_ns;
     if (flush(c, t))
         return -1;
     return push_action(c, t, (pp_action){.kind = k, .key = key, .n = n, .func = fi, .site = site});
@@ -187,17 +187,22 @@ static double site_runs(ictx *c, const frame *fr, int guard_branch, int guard_tr
 
 /* ---- the interpreter ----------------------------------------------------- */
 
-static int exec_scope(ictx *c, int t, frame *fr, int scope, long double mult, int emit, double *acc);
+static int exec_scope(ictx *c, int t, frame *fr, int scope, long double mult, int emit, pp_work *acc);
 
-static void add_work(ictx *c, int t, int emit, double *acc, double ns)
+static void add_work(ictx *c, int t, int emit, pp_work *acc, double ns, double mem)
 {
-    if (emit)
-        c->pending[t] += ns;
-    else
-        *acc += ns;
+    pp_work *w = emit ? &c->pending[t] : acc;
+    w->ns += ns;
+    w->mem += mem;
 }
 
-static int exec_func(ictx *c, int t, frame *fr, long double mult, int emit, double *acc)
+/* add f times the work w */
+static void add_work_x(ictx *c, int t, int emit, pp_work *acc, pp_work w, double f)
+{
+    add_work(c, t, emit, acc, f * w.ns, f * w.mem);
+}
+
+static int exec_func(ictx *c, int t, frame *fr, long double mult, int emit, pp_work *acc)
 {
     if (++c->depth > MAX_DEPTH) {
         c->depth--;
@@ -224,20 +229,20 @@ static int makes_threads(const pp_mfunc *mf, int k)
     return 0;
 }
 
-static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emit, double *acc)
+static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emit, pp_work *acc)
 {
     const pp_mloop *ml = &fr->mf->loops[k];
     const pp_dloop *dl = &fr->mf->d->loops[k];
     if (emit && !ml->sync && (c->flags & PP_INST_STRUCT)) {
         /* the drawn graph: an event-free loop is one node with its cost */
-        double sub = 0;
+        pp_work sub = {0, 0};
         int ex = 1;
         long double cnt = loop_count(c, fr, k, &ex);
         if (flush(c, t) || exec_loop(c, t, fr, k, mult, 0, &sub))
             return -1;
-        c->in->work_ns += sub;
+        c->in->work_ns += sub.ns;
         return push_action(c, t, (pp_action){.kind = PP_A_LOOP_WORK, .key = k, .n = (int)llroundl(cnt),
-                                              .ns = sub, .func = fr->fi, .site = dl->id});
+                                              .ns = sub.ns, .mem = sub.mem, .func = fr->fi, .site = dl->id});
     }
     int exact = 1;
     long double n = loop_count(c, fr, k, &exact);
@@ -246,7 +251,7 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
         c->in->totals[fr->fi][k] += mult * n;
     int has_items = fr->mf->nitems[1 + k] > 0;
     /* entering the loop costs its set-up and its last, failing test */
-    add_work(c, t, emit, acc, ml->entry_ns);
+    add_work(c, t, emit, acc, ml->entry_ns, 0);
     if (n <= 0)
         return 0;
     if (emit && ml->sync && (c->flags & PP_INST_STRUCT) && !makes_threads(fr->mf, k)) {
@@ -254,7 +259,7 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
         if (sync_action(c, t, PP_A_LOOP_OPEN, k, (int)llroundl(n), fr->fi, dl->id))
             return -1;
         set_iv(c, fr, k, 0);
-        add_work(c, t, 1, acc, ml->cost_ns);
+        add_work(c, t, 1, acc, ml->cost_ns, ml->memops);
         if (exec_scope(c, t, fr, k, mult, 1, acc))
             return -1;
         return sync_action(c, t, PP_A_LOOP_CLOSE, k, (int)llroundl(n), fr->fi, dl->id);
@@ -264,50 +269,50 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
         long long cnt = (long long)llroundl(n);
         for (long long j = 0; j < cnt; j++) {
             set_iv(c, fr, k, (long double)j);
-            add_work(c, t, 1, acc, ml->cost_ns);
+            add_work(c, t, 1, acc, ml->cost_ns, ml->memops);
             if (exec_scope(c, t, fr, k, mult, 1, acc))
                 return -1;
         }
         return 0;
     }
-    double own = (double)n * ml->cost_ns;
-    add_work(c, t, emit, acc, own);
+    add_work(c, t, emit, acc, (double)n * ml->cost_ns, (double)n * ml->memops);
     if (!has_items)
         return 0;
     if (!reads_iv(ml, dl->id)) {
         /* the body does not depend on this loop's IV: cost it once */
-        double sub = 0;
+        pp_work sub = {0, 0};
         set_iv(c, fr, k, 0);
         if (exec_scope(c, t, fr, k, mult * n, 0, &sub))
             return -1;
-        add_work(c, t, emit, acc, (double)n * sub);
+        add_work_x(c, t, emit, acc, sub, (double)n);
         return 0;
     }
     long long cnt = (long long)llroundl(n);
     if (cnt <= ENUM_LIMIT) {
-        double sub = 0;
+        pp_work sub = {0, 0};
         for (long long j = 0; j < cnt; j++) {
             set_iv(c, fr, k, (long double)j);
             if (exec_scope(c, t, fr, k, mult, 0, &sub))
                 return -1;
         }
-        add_work(c, t, emit, acc, sub);
+        add_work_x(c, t, emit, acc, sub, 1);
         return 0;
     }
     /* sampled: NSAMPLES iterations evenly spread, each standing for an
      * equal share (midpoint rule) */
     c->in->approx = 1;
-    double sub = 0;
+    pp_work sub = {0, 0};
     long double w = (long double)cnt / NSAMPLES;
     for (int s = 0; s < NSAMPLES; s++) {
         long double j = floorl(((long double)s + 0.5L) * w);
-        double one = 0;
+        pp_work one = {0, 0};
         set_iv(c, fr, k, j);
         if (exec_scope(c, t, fr, k, mult * w, 0, &one))
             return -1;
-        sub += (double)(w * one);
+        sub.ns += (double)(w * one.ns);
+        sub.mem += (double)(w * one.mem);
     }
-    add_work(c, t, emit, acc, sub);
+    add_work_x(c, t, emit, acc, sub, 1);
     return 0;
 }
 
@@ -330,7 +335,7 @@ static int call_frame(ictx *c, const frame *fr, const pp_dcall *dc, int cfi, fra
     return 0;
 }
 
-static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int emit, double *acc)
+static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int emit, pp_work *acc)
 {
     const pp_mfunc *mf = fr->mf;
     const pp_dcall *dc = &mf->d->calls[idx];
@@ -339,7 +344,7 @@ static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int e
                          c->m->funcs[mf->call_callee[idx]].sync);
     if (r <= 0)
         return 0;
-    add_work(c, t, emit, acc, r * mf->call_cost[idx]);
+    add_work(c, t, emit, acc, r * mf->call_cost[idx], 0);
     int cfi = mf->call_callee[idx];
     if (cfi < 0)
         return 0;
@@ -350,9 +355,9 @@ static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int e
     if (emit && c->m->funcs[cfi].sync)
         rc = exec_func(c, t, &cf, mult, 1, acc);
     else {
-        double sub = 0;
+        pp_work sub = {0, 0};
         rc = exec_func(c, t, &cf, mult * r, 0, &sub);
-        add_work(c, t, emit, acc, r * sub);
+        add_work_x(c, t, emit, acc, sub, r);
     }
     pp_inst_frame_free(&cf);
     return rc;
@@ -518,7 +523,7 @@ static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     return rc;
 }
 
-static int exec_event(ictx *c, int t, frame *fr, int idx, long double mult, int emit, double *acc)
+static int exec_event(ictx *c, int t, frame *fr, int idx, long double mult, int emit, pp_work *acc)
 {
     (void)mult;
     (void)acc;
@@ -564,7 +569,7 @@ static int exec_event(ictx *c, int t, frame *fr, int idx, long double mult, int 
     }
 }
 
-static int exec_scope(ictx *c, int t, frame *fr, int scope, long double mult, int emit, double *acc)
+static int exec_scope(ictx *c, int t, frame *fr, int scope, long double mult, int emit, pp_work *acc)
 {
     const pp_mfunc *mf = fr->mf;
     int s = scope + 1;
@@ -582,9 +587,9 @@ static int exec_scope(ictx *c, int t, frame *fr, int scope, long double mult, in
             else if (r > 0) {
                 /* a loop entered on a fraction of the opportunities: its
                  * cost and counts in proportion */
-                double sub = 0;
+                pp_work sub = {0, 0};
                 rc = exec_loop(c, t, fr, it->idx, mult * r, 0, &sub);
-                add_work(c, t, emit, acc, r * sub);
+                add_work_x(c, t, emit, acc, sub, r);
             }
             break;
         }
@@ -674,8 +679,10 @@ int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *e
         for (int t = 0; rc == 0 && t < out->nthreads; t++)
             rc = flush(&c, t);
     }
-    if (rc == 0)
+    if (rc == 0) {
         count_parties(&c);
+        out->footprint = pp_prog_footprint(m);
+    }
     for (int f = 0; c.dither && f < m->nfuncs; f++)
         free(c.dither[f]);
     free(c.dither);

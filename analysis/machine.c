@@ -271,6 +271,9 @@ static int write_all(FILE *f, const pp_machine *m)
     fprintf(f, "mem.bw1_bytes_per_ns = %.6g\n", m->mem_bw1_bytes_per_ns);
     fprintf(f, "mem.bw_all_bytes_per_ns = %.6g\n", m->mem_bw_all_bytes_per_ns);
     fprintf(f, "mem.footprint_bytes = %ld\n", m->mem_footprint_bytes);
+    fprintf(f, "mem.bw_l1_bytes_per_ns = %.6g\n", m->bw_l1_bytes_per_ns);
+    fprintf(f, "mem.bw_l2_bytes_per_ns = %.6g\n", m->bw_l2_bytes_per_ns);
+    fprintf(f, "mem.bw_l3_bytes_per_ns = %.6g\n", m->bw_l3_bytes_per_ns);
     for (int i = 0; i < PP_COST_N; i++) {
         fprintf(f, "\n# %s: %s\n", costs[i].key, cost_comment[i]);
         write_model(f, (pp_cost_id)i, &m->cost[i]);
@@ -355,12 +358,13 @@ static const char *const field_x[F_NFIELDS] = {
 
 enum {
     G_NAME, G_SOURCE, G_CORES, G_MAXT, G_QUICK, G_L1D, G_L2, G_L3,
-    G_BW1, G_BWALL, G_FOOT, G_NGLOBAL
+    G_BW1, G_BWALL, G_FOOT, G_BWL1, G_BWL2, G_BWL3, G_NGLOBAL
 };
 static const char *const global_keys[G_NGLOBAL] = {
     "name", "source", "cores", "max_threads", "quick", "cache.l1d_bytes",
     "cache.l2_bytes", "cache.l3_bytes", "mem.bw1_bytes_per_ns",
-    "mem.bw_all_bytes_per_ns", "mem.footprint_bytes"
+    "mem.bw_all_bytes_per_ns", "mem.footprint_bytes", "mem.bw_l1_bytes_per_ns",
+    "mem.bw_l2_bytes_per_ns", "mem.bw_l3_bytes_per_ns"
 };
 
 typedef struct reader {
@@ -476,11 +480,14 @@ static int global_key(reader *r, pp_machine *m, int g, const char *key,
         else if (g == G_L3) m->cache_l3_bytes = l;
         else m->mem_footprint_bytes = l;
         return 0;
-    case G_BW1: case G_BWALL:
+    case G_BW1: case G_BWALL: case G_BWL1: case G_BWL2: case G_BWL3:
         if (parse_num(r, key, v, &d))
             return -1;
         if (g == G_BW1) m->mem_bw1_bytes_per_ns = d;
-        else m->mem_bw_all_bytes_per_ns = d;
+        else if (g == G_BWALL) m->mem_bw_all_bytes_per_ns = d;
+        else if (g == G_BWL1) m->bw_l1_bytes_per_ns = d;
+        else if (g == G_BWL2) m->bw_l2_bytes_per_ns = d;
+        else m->bw_l3_bytes_per_ns = d;
         return 0;
     }
     return 0;
@@ -748,4 +755,30 @@ int pp_machine_load(const char *path, pp_machine *m, char *err, size_t errlen)
     if (rc == 0)
         rc = check_required(&r, m);
     return rc;
+}
+
+int pp_machine_cache_level(const pp_machine *m, double bytes)
+{
+    const long size[3] = {m->cache_l1d_bytes, m->cache_l2_bytes, m->cache_l3_bytes};
+    if (size[0] <= 0 && size[1] <= 0 && size[2] <= 0)
+        return 0;
+    for (int l = 0; l < 3; l++)
+        if (size[l] > 0 && bytes <= (double)size[l])
+            return l + 1;
+    return 4;
+}
+
+double pp_machine_access_ns(const pp_machine *m, int level, int P)
+{
+    const double bw[3] = {m->bw_l1_bytes_per_ns, m->bw_l2_bytes_per_ns, m->bw_l3_bytes_per_ns};
+    if (level >= 1 && level <= 3)
+        return bw[level - 1] > 0 ? 8.0 / bw[level - 1] : 0;
+    if (level != 4 || m->mem_bw1_bytes_per_ns <= 0)
+        return 0;
+    /* main memory: one thread streams at bw1; P threads share at most the
+     * aggregate bandwidth measured on all the processors */
+    double per = m->mem_bw1_bytes_per_ns;
+    if (P > 1 && m->mem_bw_all_bytes_per_ns > 0 && m->mem_bw_all_bytes_per_ns / P < per)
+        per = m->mem_bw_all_bytes_per_ns / P;
+    return 8.0 / per;
 }

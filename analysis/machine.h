@@ -110,6 +110,9 @@ typedef struct pp_machine {
     double mem_bw_all_bytes_per_ns; /* aggregate, `cores` threads         */
     long mem_footprint_bytes;       /* per-thread working set of the
                                        streaming kernel (0 = unknown)     */
+    double bw_l1_bytes_per_ns;      /* streaming bandwidth of one thread   */
+    double bw_l2_bytes_per_ns;      /* with its working set inside L1, L2, */
+    double bw_l3_bytes_per_ns;      /* L3 (0 = unknown)                    */
     pp_model cost[PP_COST_N];
     pp_series points[PP_COST_N];
     int has_beta;
@@ -148,6 +151,14 @@ double pp_machine_scale(const pp_machine *m, int P, double mem_fraction);
 double pp_model_eval(const pp_model *mod, int P);
 
 /* ---- construction, files ---------------------------------------------- */
+
+/* The cache rule (Clement & Quinn, section 3.2): the level a working set of
+ * `bytes` per thread lives in (1, 2, 3; 4 = main memory; 0 = the cache
+ * sizes are unknown), and the time (ns) of one 8-byte access streamed from
+ * that level by one of P threads running at once: 8 / bandwidth, the
+ * main-memory bandwidth shared by the P threads. */
+int pp_machine_cache_level(const pp_machine *m, double bytes);
+double pp_machine_access_ns(const pp_machine *m, int level, int P);
 
 /* Conservative built-in costs (docs/machine-format.md, "Defaults"), marked
  * source = PP_MACHINE_DEFAULT.  For use only when no machine file is given. */

@@ -476,6 +476,68 @@ int pp_prog_P_in(const pp_prog *m, int k)
 }
 
 
+/* Shapes: sizes in the parameters only (a size that depends on an argument
+ * or a loop index cannot be summed at another problem size). */
+static int only_params(const pp_expr *e)
+{
+    if (!e)
+        return 0;
+    if (e->kind == PP_E_SYM || e->kind == PP_E_INT)
+        return 1;
+    if (pp_expr_is_atom(e) || e->kind == PP_E_UNKNOWN)
+        return 0;
+    for (int i = 0; i < e->nkids; i++)
+        if (!only_params(e->kids[i]))
+            return 0;
+    return 1;
+}
+
+static void build_shapes(pp_prog *m)
+{
+    for (int f = 0; f < m->nfuncs; f++) {
+        const pp_dfunc *d = m->funcs[f].d;
+        for (int k = 0; k < d->nshapes; k++) {
+            pp_expr *r = d->shapes[k].bytes ? pp_resolve_roots(m, f, d->shapes[k].bytes) : NULL;
+            if (!r || !only_params(r)) {
+                pp_expr_free(r);
+                continue;
+            }
+            pp_expr **n = realloc(m->shape_bytes, sizeof *n * (size_t)(m->nshape + 1));
+            if (!n) {
+                pp_expr_free(r);
+                return;
+            }
+            m->shape_bytes = n;
+            m->shape_bytes[m->nshape++] = r;
+        }
+        for (int k = 0; k < d->nloops; k++)
+            m->funcs[f].loops[k].memops = (double)(d->loops[k].ops[PP_OPS_LOAD] + d->loops[k].ops[PP_OPS_STORE]);
+    }
+}
+
+static int param_value(void *vp, const pp_expr *a, int64_t *out)
+{
+    const pp_prog *m = vp;
+    if (a->kind != PP_E_SYM || !a->name)
+        return -1;
+    int i = pp_prog_param_index(m, a->name);
+    if (i < 0)
+        return -1;
+    *out = m->params[i].value;
+    return 0;
+}
+
+double pp_prog_footprint(const pp_prog *m)
+{
+    double sum = 0;
+    for (int i = 0; i < m->nshape; i++) {
+        int64_t v;
+        if (pp_expr_eval_i64(m->shape_bytes[i], param_value, (void *)m, &v) == 0 && v > 0)
+            sum += (double)v;
+    }
+    return sum;
+}
+
 long pp_prog_team_size(const pp_prog *m, int P)
 {
     (void)m;
@@ -588,6 +650,8 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
             }
         }
     bind_P(m);
+    build_shapes(m);
+    m->footprint_rec = pp_prog_footprint(m);
     if (m->main_func < 0) {
         snprintf(err, errlen, "%s: the record has no instrumented function 'main' "
                               "(compile the file that defines main with -fplugin=perfpred.so)", r->path);
@@ -640,6 +704,9 @@ void pp_prog_free(pp_prog *m)
     free(m->cost_ptr);
     free(m->cost_val);
     free(m->cost_cov);
+    for (int i = 0; i < m->nshape; i++)
+        pp_expr_free(m->shape_bytes[i]);
+    free(m->shape_bytes);
     for (int k = 0; m->fmap && k < m->nrec; k++)
         free(m->fmap[k]);
     free(m->fmap);

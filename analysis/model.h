@@ -56,6 +56,7 @@ typedef struct {
     int entry_fitted;
     int cost_fitted;     /* 1: the run determined it; 0: prior from ops     */
     int sync;            /* the loop's subtree holds thread-graph events    */
+    double memops;       /* loads + stores per iteration (own statements)   */
     int nivs;            /* ids of enclosing-loop IVs its subtree reads     */
     int *ivs;
 } pp_mloop;
@@ -105,6 +106,11 @@ typedef struct pp_prog {
     int cost_rank_deficient;  /* the run could not separate some costs      */
     double cost_r2;
     long max_actions;    /* cap on an instance's actions (0: the default) */
+    int nshape;          /* the arrays' sizes in the parameters, and their  */
+    pp_expr **shape_bytes;   /* total at the recorded size: the cache rule */
+    double footprint_rec;
+    int cache_rule;      /* price memory accesses by cache level (off by
+                            default: see docs/model.md, "memory")         */
     int has_beta_prior;  /* the prior of the cost fit from a machine file's */
     double beta_prior[PP_NBETA];  /* linear model (perfpred fit)           */
     int nwarn;
@@ -160,6 +166,7 @@ typedef struct {
     int n;
     long key;
     double ns;
+    double mem;          /* WORK, LOOP_WORK: memory accesses in it         */
     int func, site;      /* the event site (-1 for WORK); for LOOP_*: the
                             function and the loop id                       */
 } pp_action;
@@ -194,6 +201,7 @@ typedef struct {
                             be evaluated somewhere and the observed average
                             was used instead                               */
     double work_ns;      /* sum of all WORK                                */
+    double footprint;    /* bytes of the program's arrays at this size     */
     int approx;          /* some sums were sampled, not enumerated         */
     int nteams;
     int *team_size;
@@ -208,6 +216,9 @@ void pp_instance_free(pp_instance *in);
 /* The team size / thread count the model gives at P, and the P that the
  * run had. */
 long pp_prog_team_size(const pp_prog *m, int P);
+/* Bytes of the program's arrays (its shapes whose size the parameters
+ * give) at the current parameter values. */
+double pp_prog_footprint(const pp_prog *m);
 /* The P to use when the user gives no --P: the recorded one, or the one a
  * --set of the thread-count parameter asked for. */
 int pp_prog_default_P(const pp_prog *m);

@@ -63,6 +63,9 @@ typedef struct {
     obj_st *objs;
     int active;
     unsigned char *omp_key;   /* per key: an OpenMP team barrier */
+    double mem_delta;         /* real machine: extra ns per memory access at
+                                 this size over the recorded one (the cache
+                                 rule; may be negative)                     */
     pp_trav *out;
 } tctx;
 
@@ -224,8 +227,11 @@ static int step(tctx *c, int t)
     case PP_A_LOOP_WORK:
     case PP_A_WORK: {
         double s = c->mach ? pp_machine_compute_scale(c->mach, c->active > 0 ? c->active : 1) : 1.0;
-        c->clock[t] += a->ns * s;
-        c->out->busy[t] += a->ns * s;
+        double ns = a->ns * s + a->mem * c->mem_delta;
+        if (ns < 0)
+            ns = 0;
+        c->clock[t] += ns;
+        c->out->busy[t] += ns;
         c->pc[t]++;
         heap_push(c, t);
         return 0;
@@ -408,6 +414,18 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     c.teams = calloc((size_t)in->nteams + 1, sizeof(team_st));
     c.objs = calloc((size_t)in->nkeys + 1, sizeof(obj_st));
     c.omp_key = calloc((size_t)in->nkeys + 1, 1);
+    /* The cache rule (Clement & Quinn): the working set of a thread is its
+     * share of the program's arrays; when it lives in another level of the
+     * hierarchy than in the recorded run, every memory access costs the
+     * difference of the two levels' access times (the PRAM's memory is
+     * uniform: no change there). */
+    if (mach && m->cache_rule && in->footprint > 0 && m->footprint_rec > 0) {
+        int P = in->P > 0 ? in->P : 1, Pr = m->p_recorded > 0 ? m->p_recorded : 1;
+        int lt = pp_machine_cache_level(mach, in->footprint / P);
+        int lr = pp_machine_cache_level(mach, m->footprint_rec / Pr);
+        if (lt && lr && lt != lr)
+            c.mem_delta = pp_machine_access_ns(mach, lt, P) - pp_machine_access_ns(mach, lr, Pr);
+    }
     for (int i = 0; c.omp_key && i < in->nkeys; i++)
         c.omp_key[i] = strncmp(in->keys[i], "team:", 5) == 0;
     int rc = 0;

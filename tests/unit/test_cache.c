@@ -1,0 +1,83 @@
+/* test_cache.c - the cache rule of the machine model: the level a working
+ * set lives in switches exactly at the cache sizes, and an access costs
+ * 8 bytes over that level's bandwidth (main memory shared by the threads).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "machine.h"
+
+static pp_machine small(void)
+{
+    pp_machine m;
+    pp_machine_default(&m);
+    m.cache_l1d_bytes = 32 << 10;
+    m.cache_l2_bytes = 1 << 20;
+    m.cache_l3_bytes = 8 << 20;
+    m.bw_l1_bytes_per_ns = 64;
+    m.bw_l2_bytes_per_ns = 32;
+    m.bw_l3_bytes_per_ns = 16;
+    m.mem_bw1_bytes_per_ns = 8;
+    m.mem_bw_all_bytes_per_ns = 12;
+    return m;
+}
+
+static void test_levels_switch_at_the_sizes(void **state)
+{
+    (void)state;
+    pp_machine m = small();
+    assert_int_equal(pp_machine_cache_level(&m, 1), 1);
+    assert_int_equal(pp_machine_cache_level(&m, 32 << 10), 1);
+    assert_int_equal(pp_machine_cache_level(&m, (32 << 10) + 1), 2);
+    assert_int_equal(pp_machine_cache_level(&m, 1 << 20), 2);
+    assert_int_equal(pp_machine_cache_level(&m, (1 << 20) + 1), 3);
+    assert_int_equal(pp_machine_cache_level(&m, 8 << 20), 3);
+    assert_int_equal(pp_machine_cache_level(&m, (8 << 20) + 1), 4);
+    /* unknown sizes: no rule */
+    m.cache_l1d_bytes = m.cache_l2_bytes = m.cache_l3_bytes = 0;
+    assert_int_equal(pp_machine_cache_level(&m, 1e12), 0);
+}
+
+static void test_access_times(void **state)
+{
+    (void)state;
+    pp_machine m = small();
+    assert_true(fabs(pp_machine_access_ns(&m, 1, 1) - 0.125) < 1e-12);
+    assert_true(fabs(pp_machine_access_ns(&m, 2, 4) - 0.25) < 1e-12);
+    assert_true(fabs(pp_machine_access_ns(&m, 3, 1) - 0.5) < 1e-12);
+    /* main memory: 8 B/ns for one thread; two share 12 (6 each); four 3 */
+    assert_true(fabs(pp_machine_access_ns(&m, 4, 1) - 1.0) < 1e-12);
+    assert_true(fabs(pp_machine_access_ns(&m, 4, 2) - 8.0 / 6) < 1e-12);
+    assert_true(fabs(pp_machine_access_ns(&m, 4, 4) - 8.0 / 3) < 1e-12);
+    /* a level whose bandwidth is unknown costs nothing extra */
+    m.bw_l2_bytes_per_ns = 0;
+    assert_true(pp_machine_access_ns(&m, 2, 1) == 0);
+}
+
+static void test_bandwidths_round_trip(void **state)
+{
+    (void)state;
+    pp_machine m = small(), r;
+    char err[512];
+    assert_int_equal(pp_machine_save("/tmp/perfpred-test-cache.machine", &m, err, sizeof err), 0);
+    assert_int_equal(pp_machine_load("/tmp/perfpred-test-cache.machine", &r, err, sizeof err), 0);
+    assert_true(fabs(r.bw_l2_bytes_per_ns - 32) < 1e-9);
+    assert_int_equal(r.cache_l3_bytes, 8 << 20);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_levels_switch_at_the_sizes),
+        cmocka_unit_test(test_access_times),
+        cmocka_unit_test(test_bandwidths_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
