@@ -40,7 +40,9 @@ for my $s (@samples) {
     my ($prc, $plain) = sh("$bin.plain $small");
     is($prc, 0, "$name: plain run exits 0");
     like($plain, qr/^checksum \S+\n\z/, "$name: plain run prints one checksum line");
-    ($rc) = sh("gcc -std=c11 -O2 -Wall -Wextra -fopenmp -pthread -fplugin=$B/perfpred.so $src -o $bin.pp -L$B -l:libperfpred-rt.a");
+    # a runtime built with SANITIZE=1 needs the sanitizers' run-time
+    my $san = $ENV{SANITIZE} ? '-fsanitize=address,undefined' : '';
+    ($rc) = sh("gcc -std=c11 -O2 -Wall -Wextra -fopenmp -pthread $san -fplugin=$B/perfpred.so $src -o $bin.pp -L$B -l:libperfpred-rt.a");
     is($rc, 0, "$name: builds with the plugin at -O2");
     my $warn = `cat $tmp/stderr`;
     is($warn, '', "$name: no warning from the compiler or the plugin");

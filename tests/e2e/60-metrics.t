@@ -32,10 +32,11 @@ sub json { my $o = eval { decode_json($_[0]) }; return $o; }
 
 # 1. embarrassingly parallel: 50 repetitions of a parallel loop of equal
 # iterations; N a multiple of every P and large enough that the loop,
-# not the fixed cost of entering each parallel region, dominates
+# not the fixed cost of entering each parallel region, dominates; and
+# repeated often enough (R) that its serial set-up and checksum do not count
 build('embar', '-fopenmp');
 system("PERFPRED_RECORD=$tmp/embar.ppr $tmp/embar 4800 2 50 >/dev/null") == 0 or BAIL_OUT('embar run');
-my $p = json(`$pp predict $tmp/embar.ppr --set N=96000 --P 2,4,8,16 --format json 2>/dev/null`) || [];
+my $p = json(`$pp predict $tmp/embar.ppr --set N=96000 --set R=500 --P 2,4,8,16 --format json 2>/dev/null`) || [];
 is(scalar(@$p), 4, 'embar: four predictions');
 for my $m (@$p) {
     ok(abs($m->{Ea} - 1) <= 0.01, "embar P=$m->{P}: E_a = $m->{Ea} is 1 within 1%");
