@@ -67,6 +67,8 @@ typedef struct {
     int *next_unjoined;
     int nunj_cap;
     double **dither;            /* [func][event/call slot]: opportunities */
+    long **keycache;            /* [func][event]: its object key + 1 when it
+                                   does not depend on the frame (0: unknown) */
     char err[512];
 } ictx;
 

@@ -364,7 +364,24 @@ static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int e
 }
 
 /* Render an object expression as a key: "bar", "locks[3]", "critical". */
+static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int fi);
+
+/* A site's object key: cached when the object has no index (the common
+ * "bar" or "critical"), which saves a format and a search per event. */
 static long object_key(ictx *c, const frame *fr, const pp_devent *ev, int fi)
+{
+    const pp_expr *o = ev->obj;
+    int constant = !(o && o->kind == PP_E_ADDR && o->nkids > 0);
+    int idx = (int)(ev - c->m->funcs[fi].d->events);
+    if (constant && c->keycache && c->keycache[fi] && c->keycache[fi][idx])
+        return c->keycache[fi][idx] - 1;
+    long k = object_key_slow(c, fr, ev, fi);
+    if (constant && k >= 0 && c->keycache && c->keycache[fi])
+        c->keycache[fi][idx] = k + 1;
+    return k;
+}
+
+static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int fi)
 {
     char buf[256];
     const pp_expr *o = ev->obj;
@@ -649,6 +666,9 @@ int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *e
     out->totals = calloc((size_t)m->nfuncs + 1, sizeof *out->totals);
     out->fellback = calloc((size_t)m->nfuncs + 1, sizeof *out->fellback);
     c.dither = calloc((size_t)m->nfuncs + 1, sizeof *c.dither);
+    c.keycache = calloc((size_t)m->nfuncs + 1, sizeof *c.keycache);
+    for (int f = 0; c.keycache && f < m->nfuncs; f++)
+        c.keycache[f] = calloc((size_t)m->funcs[f].d->nevents + 1, sizeof **c.keycache);
     if (!out->totals || !out->fellback || !c.dither)
         rc = pp_inst_fail(&c, "out of memory");
     for (int f = 0; rc == 0 && f < m->nfuncs; f++) {
@@ -686,6 +706,9 @@ int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *e
     for (int f = 0; c.dither && f < m->nfuncs; f++)
         free(c.dither[f]);
     free(c.dither);
+    for (int f = 0; c.keycache && f < m->nfuncs; f++)
+        free(c.keycache[f]);
+    free(c.keycache);
     free(c.pending);
     free(c.unjoined);
     free(c.next_unjoined);

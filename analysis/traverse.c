@@ -63,6 +63,7 @@ typedef struct {
     obj_st *objs;
     int active;
     unsigned char *omp_key;   /* per key: an OpenMP team barrier */
+    double *scale_of;         /* compute slowdown by running threads (cache) */
     double mem_delta;         /* real machine: extra ns per memory access at
                                  this size over the recorded one (the cache
                                  rule; may be negative)                     */
@@ -226,7 +227,13 @@ static int step(tctx *c, int t)
         return 0;
     case PP_A_LOOP_WORK:
     case PP_A_WORK: {
-        double s = c->mach ? pp_machine_compute_scale(c->mach, c->active > 0 ? c->active : 1) : 1.0;
+        int act = c->active > 0 ? c->active : 1;
+        double s = 1.0;
+        if (c->mach) {
+            if (c->scale_of[act] <= 0)
+                c->scale_of[act] = pp_machine_compute_scale(c->mach, act);
+            s = c->scale_of[act];
+        }
         double ns = a->ns * s + a->mem * c->mem_delta;
         if (ns < 0)
             ns = 0;
@@ -414,6 +421,7 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     c.teams = calloc((size_t)in->nteams + 1, sizeof(team_st));
     c.objs = calloc((size_t)in->nkeys + 1, sizeof(obj_st));
     c.omp_key = calloc((size_t)in->nkeys + 1, 1);
+    c.scale_of = calloc((size_t)n + 2, sizeof *c.scale_of);
     /* The cache rule (Clement & Quinn): the working set of a thread is its
      * share of the program's arrays; when it lives in another level of the
      * hierarchy than in the recorded run, every memory access costs the
@@ -431,7 +439,7 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     int rc = 0;
     if (!out->busy || !out->wait || !out->sync || !out->finish || !c.clock || !c.blocked_at ||
         !c.create_time || !c.done_time || !c.pc || !c.state || !c.heap || !c.created || !c.joiners ||
-        !c.teams || !c.objs || !c.omp_key) {
+        !c.teams || !c.objs || !c.omp_key || !c.scale_of) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
@@ -486,6 +494,7 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     }
     free(c.objs);
     free(c.omp_key);
+    free(c.scale_of);
     if (rc)
         pp_trav_free(out);
     return rc;
