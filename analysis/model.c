@@ -5,6 +5,7 @@
 #include "model.h"
 #include "cost.h"
 #include "model-counts.h"
+#include "model-internal.h"
 #include "resolve.h"
 
 #include <math.h>
@@ -88,7 +89,7 @@ static int add_item(pp_mfunc *mf, int scope, pp_item it)
 }
 
 /* scope of an item whose enclosing loop id is lid: -1 (body) or loop index */
-static int scope_of(const pp_mfunc *mf, int lid)
+int pp_model_scope_of(const pp_mfunc *mf, int lid)
 {
     if (lid < 0 || lid > mf->max_loop_id)
         return -1;
@@ -119,15 +120,15 @@ static int build_structure(pp_prog *m, int fi)
         !mf->param_of || !mf->branch_ratio || !mf->site_ratio || !mf->loop_ratio)
         return -1;
     for (int i = 0; i < d->nloops; i++)
-        if (add_item(mf, scope_of(mf, d->loops[i].parent), (pp_item){PP_I_LOOP, i, d->loops[i].pos}))
+        if (add_item(mf, pp_model_scope_of(mf, d->loops[i].parent), (pp_item){PP_I_LOOP, i, d->loops[i].pos}))
             return -1;
     for (int i = 0; i < d->nevents; i++) {
-        if (add_item(mf, scope_of(mf, d->events[i].loop), (pp_item){PP_I_EVENT, i, d->events[i].pos}))
+        if (add_item(mf, pp_model_scope_of(mf, d->events[i].loop), (pp_item){PP_I_EVENT, i, d->events[i].pos}))
             return -1;
         mf->ev_child[i] = d->events[i].child ? pp_record_func_index(m->rec, d->events[i].child) : -1;
     }
     for (int i = 0; i < d->ncalls; i++) {
-        if (add_item(mf, scope_of(mf, d->calls[i].loop), (pp_item){PP_I_CALL, i, d->calls[i].pos}))
+        if (add_item(mf, pp_model_scope_of(mf, d->calls[i].loop), (pp_item){PP_I_CALL, i, d->calls[i].pos}))
             return -1;
         mf->call_callee[i] = pp_record_func_index(m->rec, d->calls[i].callee);
     }
@@ -255,59 +256,8 @@ static void compute_sync(pp_prog *m)
     }
 }
 
-static int find_param(const pp_prog *m, int is_global, int func, const char *src)
-{
-    for (int i = 0; i < m->nparams; i++)
-        if (m->params[i].is_global == is_global && (is_global || m->params[i].func == func) &&
-            strcmp(m->params[i].src, src) == 0)
-            return i;
-    return -1;
-}
 
-static int add_param(pp_prog *m, const char *name, int is_global, int func, int id, const char *src,
-                     const pp_rparam *rp, long value)
-{
-    pp_param *np = realloc(m->params, sizeof *np * (size_t)(m->nparams + 1));
-    if (!np)
-        return -1;
-    m->params = np;
-    pp_param *p = &m->params[m->nparams++];
-    memset(p, 0, sizeof *p);
-    p->name = strdup(name);
-    p->is_global = is_global;
-    p->func = func;
-    p->id = id;
-    p->src = strdup(src);
-    p->recorded = p->value = value;
-    p->varying = rp && rp->min != rp->max;
-    return 0;
-}
 
-static int build_params(pp_prog *m)
-{
-    pp_record *r = m->rec;
-    for (int i = 0; i < r->nparams; i++) {
-        pp_rparam *rp = &r->params[i];
-        const pp_dfunc *d = &r->funcs[rp->func];
-        const pp_dparam *dp = pp_desc_param(d, rp->id);
-        if (!dp)
-            continue;
-        if (add_param(m, dp->name, 0, rp->func, rp->id, dp->var, rp, rp->value))
-            return -1;
-        if (rp->min != rp->max)
-            pp_prog_warn(m, "parameter %s was set %ld times with values from %ld to %ld; the model uses the last, %ld",
-                         dp->name, rp->count, rp->min, rp->max, rp->value);
-        pp_mfunc *mf = &m->funcs[rp->func];
-        for (int j = 0; j < d->nparams; j++)
-            if (d->params[j].id == rp->id)
-                mf->param_of[j] = m->nparams - 1;
-    }
-    for (int i = 0; i < r->ngparams; i++)
-        if (find_param(m, 1, -1, r->gparams[i].name) < 0 &&
-            add_param(m, r->gparams[i].name, 1, -1, -1, r->gparams[i].name, NULL, r->gparams[i].value))
-            return -1;
-    return 0;
-}
 
 
 /* Invocations of function f in the run: calls to it, threads started in
@@ -355,7 +305,7 @@ static void site_ratios(pp_prog *m)
             int slot = isev ? d->events[i].slot : d->calls[i - d->nevents].slot;
             double ex = (double)pp_record_slot_total(m->rec, f, slot);
             double opp;
-            int li = scope_of(mf, lid);
+            int li = pp_model_scope_of(mf, lid);
             if (li >= 0)
                 opp = (double)mf->loops[li].obs_iters;
             else {
@@ -368,7 +318,7 @@ static void site_ratios(pp_prog *m)
                 mf->site_ratio[i] = 1;  /* a site runs at most once per opportunity in our model */
         }
         for (int k = 0; k < d->nloops; k++) {
-            int li = scope_of(mf, d->loops[k].parent);
+            int li = pp_model_scope_of(mf, d->loops[k].parent);
             double opp;
             if (li >= 0)
                 opp = (double)mf->loops[li].obs_iters;
@@ -383,97 +333,8 @@ static void site_ratios(pp_prog *m)
     }
 }
 
-/* How P enters: the loop around pthread_create, or OpenMP's team size. */
-static void bind_P(pp_prog *m)
-{
-    m->pkind = PP_P_NONE;
-    m->p_param = -1;
-    int creates = 0, forks = 0;
-    for (int f = 0; f < m->nfuncs; f++) {
-        pp_mfunc *mf = &m->funcs[f];
-        for (int e = 0; e < mf->d->nevents; e++) {
-            const pp_devent *ev = &mf->d->events[e];
-            if (ev->kind == PP_EV_FORK)
-                forks++;
-            if (ev->kind != PP_EV_CREATE || m->pkind == PP_P_PARAM)
-                continue;
-            creates++;
-            int li = scope_of(mf, ev->loop);
-            if (li < 0) {
-                pp_prog_warn(m, "pthread_create at %s:%d is not in a loop: the number of threads is fixed",
-                             mf->d->file ? mf->d->file : "?", ev->line);
-                continue;
-            }
-            pp_expr *cnt = mf->loops[li].count;
-            pp_expr *res = cnt ? pp_resolve_roots(m, f, cnt) : NULL;
-            long off = 0;
-            int pi = res ? pp_resolve_param_plus(m, res, &off) : -1;
-            if (pi >= 0) {
-                m->pkind = PP_P_PARAM;
-                m->p_param = pi;
-                m->p_offset = off;
-            } else {
-                char *s = res ? pp_expr_to_infix(res) : NULL;
-                pp_prog_warn(m, "the loop around pthread_create at line %d runs %s times, not a single "
-                                "parameter: P cannot be varied", ev->line, s ? s : "an unknown number of");
-                free(s);
-            }
-            pp_expr_free(res);
-        }
-    }
-    if (m->pkind == PP_P_NONE && forks)
-        m->pkind = PP_P_OMP;
-    m->p_recorded = pp_prog_P_in(m, 0);
-    if (m->pkind == PP_P_NONE && !creates && !forks)
-        pp_prog_warn(m, "the program has no parallel region or thread creation the plugin saw: "
-                        "every P gives the same time");
-}
 
-int pp_prog_param_in(const pp_prog *m, int k, int param, long *value)
-{
-    const pp_param *p = &m->params[param];
-    if (k == 0 || k >= m->nrec) {
-        *value = p->recorded;
-        return k == 0 ? 0 : -1;
-    }
-    const pp_record *r = m->recs[k];
-    if (p->is_global) {
-        for (int i = 0; i < r->ngparams; i++)
-            if (strcmp(r->gparams[i].name, p->src) == 0) {
-                *value = r->gparams[i].value;
-                return 0;
-            }
-        return -1;
-    }
-    for (int i = 0; i < r->nparams; i++)
-        if (r->params[i].id == p->id && m->fmap[k][r->params[i].func] == p->func) {
-            *value = r->params[i].value;
-            return 0;
-        }
-    return -1;
-}
 
-int pp_prog_P_in(const pp_prog *m, int k)
-{
-    const pp_record *r = m->recs ? m->recs[k] : m->rec;
-    if (m->pkind == PP_P_PARAM) {
-        long v;
-        if (pp_prog_param_in(m, k, m->p_param, &v))
-            v = m->params[m->p_param].recorded;
-        return (int)(v + m->p_offset);
-    }
-    if (m->pkind == PP_P_OMP) {
-        int mx = 0;
-        for (long i = 0; i < r->nevents; i++)
-            if (r->events[i].kind == PP_EV_FORK && r->events[i].nthreads > mx)
-                mx = r->events[i].nthreads;
-        for (int t = 0; t < r->nthreads; t++)
-            if (r->threads[t].nthreads > mx)
-                mx = r->threads[t].nthreads;
-        return mx > 0 ? mx : 1;
-    }
-    return 1;
-}
 
 
 /* Shapes: sizes in the parameters only (a size that depends on an argument
@@ -538,18 +399,7 @@ double pp_prog_footprint(const pp_prog *m)
     return sum;
 }
 
-long pp_prog_team_size(const pp_prog *m, int P)
-{
-    (void)m;
-    return P;
-}
 
-/* Set the parameters so that the program runs with P threads. */
-static void apply_P(pp_prog *m, int P)
-{
-    if (m->pkind == PP_P_PARAM)
-        m->params[m->p_param].value = P - m->p_offset;
-}
 
 
 
@@ -626,7 +476,7 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
             return -1;
         }
     }
-    if (build_params(m)) {
+    if (pp_model_build_params(m)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -649,7 +499,7 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
                 pp_counts_refit(m, ml, buf);
             }
         }
-    bind_P(m);
+    pp_model_bind_P(m);
     build_shapes(m);
     m->footprint_rec = pp_prog_footprint(m);
     if (m->main_func < 0) {
@@ -665,7 +515,7 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
      * pthread_create by a fitted one: bind P again */
     pp_pkind before = m->pkind;
     int nw = m->nwarn;
-    bind_P(m);
+    pp_model_bind_P(m);
     if (m->pkind != before) {
         if (pp_counts_verify(m, err, errlen))
             return -1;
@@ -714,53 +564,7 @@ void pp_prog_free(pp_prog *m)
     memset(m, 0, sizeof *m);
 }
 
-int pp_prog_param_index(const pp_prog *m, const char *name)
-{
-    for (int i = 0; i < m->nparams; i++)
-        if (strcmp(m->params[i].name, name) == 0)
-            return i;
-    return -1;
-}
 
-int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errlen)
-{
-    int n = 0;
-    /* parameters that share a name (a local copied into a global) move
-     * together */
-    for (int i = 0; i < m->nparams; i++)
-        if (strcmp(m->params[i].name, name) == 0) {
-            m->params[i].value = value;
-            n++;
-        }
-    if (n == 0) {
-        int len = 0;
-        char list[400] = "";
-        for (int i = 0; i < m->nparams && len < (int)sizeof list - 40; i++)
-            len += snprintf(list + len, sizeof list - (size_t)len, "%s%s", i ? ", " : "", m->params[i].name);
-        snprintf(err, errlen, "no parameter named '%s' (the record's parameters: %s)", name,
-                 m->nparams ? list : "none");
-        return -1;
-    }
-    return 0;
-}
 
-void pp_prog_reset(pp_prog *m)
-{
-    for (int i = 0; i < m->nparams; i++)
-        m->params[i].value = m->params[i].recorded;
-}
 
-int pp_prog_default_P(const pp_prog *m)
-{
-    if (m->pkind == PP_P_PARAM) {
-        long v = m->params[m->p_param].value + m->p_offset;
-        if (v >= 1 && v <= 1000000)
-            return (int)v;
-    }
-    return m->p_recorded;
-}
 
-void pp_prog_apply_P(pp_prog *m, int P)
-{
-    apply_P(m, P);
-}

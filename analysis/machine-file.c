@@ -1,0 +1,578 @@
+/* machine-file.c - the machine file: reader and writer
+ * (docs/machine-format.md).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "machine-internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- errors ----------------------------------------------------------- */
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- writer ----------------------------------------------------------- */
+
+static void write_model(FILE *f, pp_cost_id id, const pp_model *mod)
+{
+    const char *k = pp_costs[id].key;
+    const char *u = pp_costs[id].factor ? "" : "_ns";
+    const char *kn = pp_model_kind_name(mod->kind);
+    fprintf(f, "%s.model = %s\n", k, kn ? kn : "const");
+    fprintf(f, "%s.a%s = %.10g\n", k, u, mod->a);
+    if (mod->kind != PP_MODEL_CONST)
+        fprintf(f, "%s.b%s = %.10g\n", k, u, mod->b);
+    fprintf(f, "%s.a_se%s = %.10g\n", k, u, mod->a_se);
+    if (mod->kind != PP_MODEL_CONST)
+        fprintf(f, "%s.b_se%s = %.10g\n", k, u, mod->b_se);
+    if (mod->r2 >= 0.0)
+        fprintf(f, "%s.r2 = %.6f\n", k, mod->r2);
+    fprintf(f, "%s.n = %d\n", k, mod->n);
+    if (mod->oversub_fit)
+        fprintf(f, "%s.oversub_fit = 1\n", k);
+}
+
+static const char *const cost_comment[PP_COST_N] = {
+    [PP_COST_CREATE] = "pthread_create() until the child runs",
+    [PP_COST_JOIN] = "end of a thread until pthread_join() returns",
+    [PP_COST_FORKJOIN_OMP] = "empty OpenMP parallel region, P threads",
+    [PP_COST_BARRIER_OMP] = "#pragma omp barrier, P threads arriving together",
+    [PP_COST_BARRIER_PTHREAD] = "pthread_barrier_wait, P threads arriving "
+                                "together",
+    [PP_COST_LOCK] = "uncontended pthread mutex lock + unlock",
+    [PP_COST_HANDOFF] = "mutex passing from one thread to a waiting one",
+    [PP_COST_SCALE_COMPUTE] = "slowdown of a compute-bound thread, P at once",
+    [PP_COST_SCALE_MEMORY] = "slowdown of a memory-streaming thread, P at once",
+    [PP_COST_CREATE_CALL] = "the parent's time in pthread_create()",
+};
+
+static const char *const beta_names[PP_NBETA] = {"int", "fp", "load", "store", "branch", "call",
+                                                  "iter", "entry", "segment"};
+
+const char *pp_beta_name(int i)
+{
+    return i >= 0 && i < PP_NBETA ? beta_names[i] : NULL;
+}
+
+static int write_all(FILE *f, const pp_machine *m)
+{
+    fprintf(f, "%s %d\n", PP_MACHINE_MAGIC, PP_MACHINE_VERSION);
+    fprintf(f, "# perfpred machine file; see docs/machine-format.md\n");
+    fprintf(f, "name = %s\n", m->name[0] ? m->name : "unnamed");
+    fprintf(f, "source = %s\n", pp_machine_source_name(m->source)
+                                    ? pp_machine_source_name(m->source)
+                                    : "hand");
+    fprintf(f, "cores = %d\n", m->cores);
+    fprintf(f, "max_threads = %d\n", m->max_threads);
+    fprintf(f, "quick = %d\n", m->quick ? 1 : 0);
+    fprintf(f, "cache.l1d_bytes = %ld\n", m->cache_l1d_bytes);
+    fprintf(f, "cache.l2_bytes = %ld\n", m->cache_l2_bytes);
+    fprintf(f, "cache.l3_bytes = %ld\n", m->cache_l3_bytes);
+    fprintf(f, "mem.bw1_bytes_per_ns = %.6g\n", m->mem_bw1_bytes_per_ns);
+    fprintf(f, "mem.bw_all_bytes_per_ns = %.6g\n", m->mem_bw_all_bytes_per_ns);
+    fprintf(f, "mem.footprint_bytes = %ld\n", m->mem_footprint_bytes);
+    fprintf(f, "mem.bw_l1_bytes_per_ns = %.6g\n", m->bw_l1_bytes_per_ns);
+    fprintf(f, "mem.bw_l2_bytes_per_ns = %.6g\n", m->bw_l2_bytes_per_ns);
+    fprintf(f, "mem.bw_l3_bytes_per_ns = %.6g\n", m->bw_l3_bytes_per_ns);
+    for (int i = 0; i < PP_COST_N; i++) {
+        fprintf(f, "\n# %s: %s\n", pp_costs[i].key, cost_comment[i]);
+        write_model(f, (pp_cost_id)i, &m->cost[i]);
+    }
+    if (m->has_beta) {
+        fprintf(f, "\n# linear machine model (perfpred fit): ns per operation, from %d runs\n", m->beta_runs);
+        for (int i = 0; i < PP_NBETA; i++)
+            fprintf(f, "beta.%s_ns = %.6g\nbeta.%s_se_ns = %.6g\n", beta_names[i], m->beta[i], beta_names[i],
+                    m->beta_se[i]);
+        fprintf(f, "beta.runs = %d\n", m->beta_runs);
+    }
+    fprintf(f, "\n# raw points: P median%s [oversub]\n",
+            " (ns, or the factor for scale.*)");
+    for (int i = 0; i < PP_COST_N; i++) {
+        const pp_series *s = &m->points[i];
+        for (int j = 0; j < s->n && j < PP_MACHINE_MAX_POINTS; j++)
+            fprintf(f, "point.%s = %d %.10g%s\n", pp_costs[i].key, s->pt[j].p,
+                    s->pt[j].v, s->pt[j].oversub ? " oversub" : "");
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+int pp_machine_save(const char *path, const pp_machine *m,
+                    char *err, size_t errlen)
+{
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp) {
+        seterr(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        seterr(err, errlen, "%s: cannot create temporary file: %s", path,
+               strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    (void)fchmod(fd, 0644);
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    int rc = write_all(f, m);
+    if (fflush(f) != 0)
+        rc = -1;
+    if (rc == 0 && fsync(fileno(f)) != 0)
+        rc = -1;
+    int saved = errno;
+    if (fclose(f) != 0 && rc == 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc != 0) {
+        seterr(err, errlen, "%s: cannot write: %s", path, strerror(saved));
+        unlink(tmp);
+    }
+    free(tmp);
+    return rc;
+}
+
+/* ---- reader ----------------------------------------------------------- */
+
+enum { F_MODEL, F_A, F_B, F_A_SE, F_B_SE, F_R2, F_N, F_OVERSUB, F_NFIELDS };
+
+/* Field suffixes, for ns costs and for factors. */
+static const char *const field_ns[F_NFIELDS] = {
+    "model", "a_ns", "b_ns", "a_se_ns", "b_se_ns", "r2", "n", "oversub_fit"
+};
+static const char *const field_x[F_NFIELDS] = {
+    "model", "a", "b", "a_se", "b_se", "r2", "n", "oversub_fit"
+};
+
+enum {
+    G_NAME, G_SOURCE, G_CORES, G_MAXT, G_QUICK, G_L1D, G_L2, G_L3,
+    G_BW1, G_BWALL, G_FOOT, G_BWL1, G_BWL2, G_BWL3, G_NGLOBAL
+};
+static const char *const global_keys[G_NGLOBAL] = {
+    "name", "source", "cores", "max_threads", "quick", "cache.l1d_bytes",
+    "cache.l2_bytes", "cache.l3_bytes", "mem.bw1_bytes_per_ns",
+    "mem.bw_all_bytes_per_ns", "mem.footprint_bytes", "mem.bw_l1_bytes_per_ns",
+    "mem.bw_l2_bytes_per_ns", "mem.bw_l3_bytes_per_ns"
+};
+
+typedef struct reader {
+    const char *path;
+    char *err;
+    size_t errlen;
+    int line;
+    int seen_global[G_NGLOBAL];                 /* line, 0 = not seen     */
+    int seen_field[PP_COST_N][F_NFIELDS];       /* line, 0 = not seen     */
+    int seen_beta[PP_NBETA], seen_beta_se[PP_NBETA], seen_beta_runs;
+} reader;
+
+static int rerr(reader *r, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int rerr(reader *r, int line, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    seterr(r->err, r->errlen, "%s:%d: %s", r->path, line, msg);
+    return -1;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'
+                     || s[n - 1] == '\n'))
+        s[--n] = '\0';
+    return s;
+}
+
+/* A finite number >= 0. */
+static int parse_num(reader *r, const char *key, const char *v, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (end == v || *end != '\0' || errno == ERANGE || !isfinite(d))
+        return rerr(r, r->line, "%s: not a number: '%s'", key, v);
+    if (d < 0.0)
+        return rerr(r, r->line, "%s: negative value '%s' (must be >= 0)",
+                    key, v);
+    *out = d;
+    return 0;
+}
+
+/* An integer in [lo, hi]. */
+static int parse_int(reader *r, const char *key, const char *v, long lo,
+                     long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long d = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || errno == ERANGE)
+        return rerr(r, r->line, "%s: not an integer: '%s'", key, v);
+    if (d < 0 && lo >= 0)
+        return rerr(r, r->line, "%s: negative value '%s' (must be >= %ld)",
+                    key, v, lo);
+    if (d < lo || d > hi)
+        return rerr(r, r->line, "%s: %ld out of range [%ld, %ld]", key, d,
+                    lo, hi);
+    *out = d;
+    return 0;
+}
+
+static int global_key(reader *r, pp_machine *m, int g, const char *key,
+                      const char *v)
+{
+    long l = 0;
+    double d = 0;
+    switch (g) {
+    case G_NAME:
+        if (strlen(v) >= sizeof m->name)
+            return rerr(r, r->line, "name: longer than %d characters",
+                        PP_MACHINE_NAME_MAX - 1);
+        snprintf(m->name, sizeof m->name, "%s", v);
+        return 0;
+    case G_SOURCE:
+        for (int i = 0; i < 3; i++)
+            if (strcmp(v, pp_source_names[i]) == 0) {
+                m->source = (pp_machine_source)i;
+                return 0;
+            }
+        return rerr(r, r->line,
+                    "source: unknown value '%s' (expected hand, measured "
+                    "or default)", v);
+    case G_CORES:
+        if (parse_int(r, key, v, 1, 1L << 20, &l))
+            return -1;
+        m->cores = (int)l;
+        return 0;
+    case G_MAXT:
+        if (parse_int(r, key, v, 0, 1L << 20, &l))
+            return -1;
+        m->max_threads = (int)l;
+        return 0;
+    case G_QUICK:
+        if (parse_int(r, key, v, 0, 1, &l))
+            return -1;
+        m->quick = (int)l;
+        return 0;
+    case G_L1D: case G_L2: case G_L3: case G_FOOT:
+        if (parse_int(r, key, v, 0, 1L << 50, &l))
+            return -1;
+        if (g == G_L1D) m->cache_l1d_bytes = l;
+        else if (g == G_L2) m->cache_l2_bytes = l;
+        else if (g == G_L3) m->cache_l3_bytes = l;
+        else m->mem_footprint_bytes = l;
+        return 0;
+    case G_BW1: case G_BWALL: case G_BWL1: case G_BWL2: case G_BWL3:
+        if (parse_num(r, key, v, &d))
+            return -1;
+        if (g == G_BW1) m->mem_bw1_bytes_per_ns = d;
+        else if (g == G_BWALL) m->mem_bw_all_bytes_per_ns = d;
+        else if (g == G_BWL1) m->bw_l1_bytes_per_ns = d;
+        else if (g == G_BWL2) m->bw_l2_bytes_per_ns = d;
+        else m->bw_l3_bytes_per_ns = d;
+        return 0;
+    }
+    return 0;
+}
+
+static int cost_field(reader *r, pp_machine *m, int c, int f,
+                      const char *key, const char *v)
+{
+    pp_model *mod = &m->cost[c];
+    double d;
+    long l;
+    switch (f) {
+    case F_MODEL:
+        for (int k = 0; k < 3; k++)
+            if (strcmp(v, pp_model_names[k]) == 0) {
+                if (k != PP_MODEL_CONST && !pp_costs[c].depends_on_p)
+                    return rerr(r, r->line,
+                                "%s: model '%s' not allowed for %s (it does "
+                                "not depend on P; use const)", key, v,
+                                pp_costs[c].key);
+                mod->kind = (pp_model_kind)k;
+                return 0;
+            }
+        return rerr(r, r->line,
+                    "%s: unknown model '%s' (expected const, linear or log2)",
+                    key, v);
+    case F_N:
+        if (parse_int(r, key, v, 0, 1L << 30, &l))
+            return -1;
+        mod->n = (int)l;
+        return 0;
+    case F_OVERSUB:
+        if (parse_int(r, key, v, 0, 1, &l))
+            return -1;
+        mod->oversub_fit = (int)l;
+        return 0;
+    case F_R2:
+        if (parse_num(r, key, v, &d))
+            return -1;
+        if (d > 1.0)
+            return rerr(r, r->line, "%s: %s is above 1", key, v);
+        mod->r2 = d;
+        return 0;
+    default:
+        if (parse_num(r, key, v, &d))
+            return -1;
+        if (f == F_A) mod->a = d;
+        else if (f == F_B) mod->b = d;
+        else if (f == F_A_SE) mod->a_se = d;
+        else mod->b_se = d;
+        return 0;
+    }
+}
+
+/* point.KEY = P V [oversub] */
+static int point_line(reader *r, pp_machine *m, int c, const char *key,
+                      char *v)
+{
+    char *save = NULL;
+    char *tp = strtok_r(v, " \t", &save);
+    char *tv = strtok_r(NULL, " \t", &save);
+    char *tf = strtok_r(NULL, " \t", &save);
+    char *extra = strtok_r(NULL, " \t", &save);
+    if (!tp || !tv || extra || (tf && strcmp(tf, "oversub") != 0))
+        return rerr(r, r->line,
+                    "%s: expected 'P VALUE' or 'P VALUE oversub'", key);
+    long p;
+    double d;
+    if (parse_int(r, key, tp, 1, 1L << 20, &p) || parse_num(r, key, tv, &d))
+        return -1;
+    pp_series *s = &m->points[c];
+    for (int i = 0; i < s->n; i++)
+        if (s->pt[i].p == p)
+            return rerr(r, r->line, "%s: duplicate point for P = %ld", key,
+                        p);
+    if (s->n >= PP_MACHINE_MAX_POINTS)
+        return rerr(r, r->line, "%s: more than %d points", key,
+                    PP_MACHINE_MAX_POINTS);
+    pp_machine_add_point(m, (pp_cost_id)c, (int)p, d, tf != NULL);
+    return 0;
+}
+
+static int check_dup(reader *r, int *seen, const char *key)
+{
+    if (*seen)
+        return rerr(r, r->line, "duplicate key '%s' (first on line %d)", key,
+                    *seen);
+    *seen = r->line;
+    return 0;
+}
+
+static int handle(reader *r, pp_machine *m, const char *key, char *v)
+{
+    /* beta.CLASS_ns, beta.CLASS_se_ns, beta.runs (perfpred fit) */
+    if (strncmp(key, "beta.", 5) == 0) {
+        const char *k = key + 5;
+        if (strcmp(k, "runs") == 0) {
+            long l;
+            if (check_dup(r, &r->seen_beta_runs, key) || parse_int(r, key, v, 0, 1L << 30, &l))
+                return -1;
+            m->beta_runs = (int)l;
+            return 0;
+        }
+        for (int i = 0; i < PP_NBETA; i++) {
+            size_t n = strlen(beta_names[i]);
+            if (strncmp(k, beta_names[i], n) != 0)
+                continue;
+            int se = strcmp(k + n, "_se_ns") == 0;
+            if (!se && strcmp(k + n, "_ns") != 0)
+                continue;
+            double d;
+            if (check_dup(r, se ? &r->seen_beta_se[i] : &r->seen_beta[i], key) || parse_num(r, key, v, &d))
+                return -1;
+            if (se)
+                m->beta_se[i] = d;
+            else {
+                m->beta[i] = d;
+                m->has_beta = 1;
+            }
+            return 0;
+        }
+    }
+    for (int g = 0; g < G_NGLOBAL; g++)
+        if (strcmp(key, global_keys[g]) == 0) {
+            if (check_dup(r, &r->seen_global[g], key))
+                return -1;
+            return global_key(r, m, g, key, v);
+        }
+    int is_point = strncmp(key, "point.", 6) == 0;
+    const char *k = is_point ? key + 6 : key;
+    for (int c = 0; c < PP_COST_N; c++) {
+        size_t n = strlen(pp_costs[c].key);
+        if (strncmp(k, pp_costs[c].key, n) != 0)
+            continue;
+        if (is_point && k[n] == '\0')
+            return point_line(r, m, c, key, v);
+        if (is_point || k[n] != '.')
+            continue;
+        const char *const *fields = pp_costs[c].factor ? field_x : field_ns;
+        for (int f = 0; f < F_NFIELDS; f++)
+            if (strcmp(k + n + 1, fields[f]) == 0) {
+                if (check_dup(r, &r->seen_field[c][f], key))
+                    return -1;
+                return cost_field(r, m, c, f, key, v);
+            }
+    }
+    fprintf(stderr, "perfpred: warning: %s:%d: unknown key '%s' ignored\n",
+            r->path, r->line, key);
+    return 0;
+}
+
+/* After the last line: every cost needs its model and coefficients. */
+static int check_required(reader *r, pp_machine *m)
+{
+    int eof = r->line;
+    if (!r->seen_global[G_CORES])
+        return rerr(r, eof, "missing required key 'cores'");
+    for (int c = 0; c < PP_COST_N; c++) {
+        const char *const *fields = pp_costs[c].factor ? field_x : field_ns;
+        int ml = r->seen_field[c][F_MODEL];
+        if (!ml)
+            return rerr(r, eof, "missing required key '%s.model'",
+                        pp_costs[c].key);
+        if (!r->seen_field[c][F_A])
+            return rerr(r, ml, "missing required key '%s.%s' (for this "
+                        "model)", pp_costs[c].key, fields[F_A]);
+        if (m->cost[c].kind != PP_MODEL_CONST && !r->seen_field[c][F_B])
+            return rerr(r, ml, "missing required key '%s.%s' (model %s "
+                        "needs it)", pp_costs[c].key, fields[F_B],
+                        pp_model_names[m->cost[c].kind]);
+        if (m->cost[c].kind == PP_MODEL_CONST) {
+            m->cost[c].b = 0.0;
+            m->cost[c].b_se = 0.0;
+        }
+        if (!r->seen_field[c][F_R2])
+            m->cost[c].r2 = -1.0;
+    }
+    if (!r->seen_global[G_NAME])
+        snprintf(m->name, sizeof m->name, "%s", "unnamed");
+    return 0;
+}
+
+int pp_machine_load(const char *path, pp_machine *m, char *err, size_t errlen)
+{
+    reader r;
+    memset(&r, 0, sizeof r);
+    r.path = path;
+    r.err = err;
+    r.errlen = errlen;
+    memset(m, 0, sizeof *m);
+    m->source = PP_MACHINE_HAND;
+
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int rc = 0;
+    while ((len = getline(&buf, &cap, f)) >= 0) {
+        r.line++;
+        if ((size_t)len != strlen(buf)) {
+            rc = rerr(&r, r.line, "NUL byte in line (not a text file?)");
+            break;
+        }
+        if (r.line == 1) {
+            char *s = trim(buf);
+            size_t ml = strlen(PP_MACHINE_MAGIC);
+            if (strncmp(s, PP_MACHINE_MAGIC, ml) != 0
+                || (s[ml] != ' ' && s[ml] != '\t')) {
+                rc = rerr(&r, 1, "not a perfpred machine file (first line "
+                          "must be '%s %d')", PP_MACHINE_MAGIC,
+                          PP_MACHINE_VERSION);
+                break;
+            }
+            char *vs = trim(s + ml), *end;
+            errno = 0;
+            long ver = strtol(vs, &end, 10);
+            if (end == vs || *end != '\0' || errno) {
+                rc = rerr(&r, 1, "bad version '%s'", vs);
+                break;
+            }
+            if (ver != PP_MACHINE_VERSION) {
+                rc = rerr(&r, 1, "unsupported version %ld (this perfpred "
+                          "reads version %d)", ver, PP_MACHINE_VERSION);
+                break;
+            }
+            continue;
+        }
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = '\0';
+        char *s = trim(buf);
+        if (*s == '\0')
+            continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            rc = rerr(&r, r.line, "expected 'key = value', got '%.60s'", s);
+            break;
+        }
+        *eq = '\0';
+        char *key = trim(s), *val = trim(eq + 1);
+        if (*key == '\0') {
+            rc = rerr(&r, r.line, "empty key");
+            break;
+        }
+        if (*val == '\0') {
+            rc = rerr(&r, r.line, "%s: empty value", key);
+            break;
+        }
+        if (handle(&r, m, key, val)) {
+            rc = -1;
+            break;
+        }
+    }
+    if (rc == 0 && ferror(f))
+        rc = rerr(&r, r.line, "read error: %s", strerror(errno));
+    if (rc == 0 && r.line == 0)
+        rc = rerr(&r, 1, "empty file (first line must be '%s %d')",
+                  PP_MACHINE_MAGIC, PP_MACHINE_VERSION);
+    free(buf);
+    fclose(f);
+    if (rc == 0)
+        rc = check_required(&r, m);
+    return rc;
+}
+
