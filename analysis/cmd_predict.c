@@ -74,7 +74,7 @@ int pp_cmd_predict(int argc, char **argv)
         }
         int draws = c.has_draws ? c.draws : 24;
         double ilo = 1, ihi = 0;
-        if (draws >= 2 && pp_predict_interval(m, &s.mach, P, draws, &ilo, &ihi, err, sizeof err)) {
+        if (draws >= 2 && pp_predict_interval(m, &s.mach, P, mt.t_real, draws, &ilo, &ihi, err, sizeof err)) {
             fprintf(stderr, "perfpred predict: %s: %s\n", s.rec.path, err);
             rc = 2;
             break;

@@ -276,7 +276,7 @@ int pp_cmd_validate(int argc, char **argv)
         t_pred += now_s() - t0;
         double ilo = 1, ihi = 0;
         int draws = c.has_draws ? c.draws : 24;
-        if (draws >= 2 && pp_predict_interval(m, &s.mach, in[i].P, draws, &ilo, &ihi, err, sizeof err)) {
+        if (draws >= 2 && pp_predict_interval(m, &s.mach, in[i].P, mt.t_real, draws, &ilo, &ihi, err, sizeof err)) {
             fprintf(stderr, "perfpred validate: %s: %s: %s\n", s.rec.path, in[i].label, err);
             rc = 2;
             break;

@@ -248,39 +248,33 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
     }
     free(A);
     free(dur);
-    /* relative to the prior, as the rest of this function reads them */
-    double *x = cst, *xse = cse;
-    for (int c = 0; c < lay.ncols; c++) {
-        x[c] /= prior[c];
-        xse[c] /= prior[c];
-    }
-    /* results; negative costs are clamped to zero (noise in a cost too small
-     * to see) */
-    m->seg_ns = fmax(0, x[0] * prior[0]);
-    m->seg_se = isfinite(xse[0]) ? xse[0] * prior[0] : 0;
+    /* results (cst, cse in ns).  A cost is the run's when its standard
+     * error is below half its prior; otherwise the prior decided it. */
+#define DETERMINED(c) (used[c] && isfinite(cse[c]) && cse[c] < 0.5 * prior[c])
+#define SE(c) (isfinite(cse[c]) ? cse[c] : prior[c])
+    m->seg_ns = fmax(0, cst[0]);
+    m->seg_se = isfinite(cse[0]) ? cse[0] : 0;
     for (int f = 0; f < m->nfuncs; f++) {
         pp_mfunc *mf = &m->funcs[f];
         for (int k = 0; k < mf->d->nloops; k++) {
             int c = lay.loop_col_base[f] + k;
-            /* a negative fit: the loop is too cheap for the data to see;
-             * keep a tenth of its prior rather than calling it free */
-            mf->loops[k].cost_ns = x[c] > 0.1 ? x[c] * prior[c] : 0.1 * prior[c];
-            mf->loops[k].cost_se = isfinite(xse[c]) ? xse[c] * prior[c] : prior[c];
-            mf->loops[k].cost_fitted = used[c] && isfinite(xse[c]) && xse[c] < 0.5;
+            /* a fit below a tenth of the prior: the loop is too cheap for
+             * the data to see; keep that tenth rather than calling it free */
+            mf->loops[k].cost_ns = fmax(cst[c], 0.1 * prior[c]);
+            mf->loops[k].cost_se = SE(c);
+            mf->loops[k].cost_fitted = DETERMINED(c);
             if (used[c] && !mf->loops[k].cost_fitted)
                 m->cost_rank_deficient = 1;
+            c = lay.entry_col_base[f] + k;
+            mf->loops[k].entry_ns = fmax(0, cst[c]);
+            mf->loops[k].entry_se = SE(c);
+            mf->loops[k].entry_fitted = DETERMINED(c);
         }
-        for (int k = 0; k < mf->d->ncalls; k++) {
-            int c = lay.call_col_base[f] + k;
-            mf->call_cost[k] = fmax(0, x[c] * prior[c]);
-        }
-        for (int k = 0; k < mf->d->nloops; k++) {
-            int c = lay.entry_col_base[f] + k;
-            mf->loops[k].entry_ns = fmax(0, x[c] * prior[c]);
-            mf->loops[k].entry_se = isfinite(xse[c]) ? xse[c] * prior[c] : prior[c];
-            mf->loops[k].entry_fitted = used[c] && isfinite(xse[c]) && xse[c] < 0.5;
-        }
+        for (int k = 0; k < mf->d->ncalls; k++)
+            mf->call_cost[k] = fmax(0, cst[lay.call_col_base[f] + k]);
     }
+#undef DETERMINED
+#undef SE
     /* the fitted costs and their covariance, for the intervals (metrics.c) */
     free(m->cost_ptr);
     free(m->cost_val);
@@ -308,7 +302,7 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
     if (m->cost_rank_deficient)
         pp_prog_warn(m, "the run cannot separate the cost of some loops (they always run together); "
                         "their split follows the static operation counts (show marks them with *)");
-    free(prior); free(used); free(x); free(xse); free(cov);
+    free(prior); free(used); free(cst); free(cse); free(cov);
     rc = 0;
     goto done;
 oom:

@@ -97,13 +97,9 @@ static double gauss(uint64_t *st)
     return sqrt(-2 * log(u[0])) * cos(2 * M_PI * u[1]);
 }
 
-int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, int draws, double *lo, double *hi, char *err,
-                        size_t errlen)
+int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, double center, int draws, double *lo,
+                        double *hi, char *err, size_t errlen)
 {
-    pp_metrics mt;
-    if (pp_predict(m, mach, P, &mt, err, errlen))
-        return -1;
-    double center = mt.t_real;
     *lo = *hi = center;
     int n = m->ncost;
     if (n == 0 || !m->cost_cov || draws < 2)

@@ -41,7 +41,8 @@ int pp_predict(pp_prog *m, const pp_machine *mach, int P, pp_metrics *out, char 
  * confidence intervals for the mean response".  Deterministic (fixed
  * seed).  The interval covers the uncertainty of the fitted costs, not
  * model error (cache effects at another size, say). */
-int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, int draws, double *lo, double *hi, char *err,
-                        size_t errlen);
+/* center: the T_real pp_predict gave at these parameters and P. */
+int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, double center, int draws, double *lo,
+                        double *hi, char *err, size_t errlen);
 
 #endif

@@ -24,13 +24,11 @@ typedef struct {
 static void set_path(path *p, long s)
 {
     long b0 = p->base[0] > 0 ? p->base[0] : 1;
+    char err[256];
     for (int i = 0; i < p->nsp; i++) {
         long v = i == 0 ? s : lround((double)s * (double)p->base[i] / (double)b0);
-        p->m->params[p->sp[i]].value = v;
-        /* parameters that share a name move together */
-        for (int j = 0; j < p->m->nparams; j++)
-            if (j != p->sp[i] && strcmp(p->m->params[j].name, p->m->params[p->sp[i]].name) == 0)
-                p->m->params[j].value = v;
+        /* by name: parameters that share a name move together */
+        pp_prog_set(p->m, p->m->params[p->sp[i]].name, v, err, sizeof err);
     }
 }
 

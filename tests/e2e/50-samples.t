@@ -12,6 +12,9 @@ use warnings;
 use Test::More;
 use File::Temp qw(tempdir);
 use JSON::PP;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use PPCheck qw(compare_symbolic);
 
 my $B = $ENV{PERFPRED_BUILD} || 'build';
 for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
@@ -57,19 +60,8 @@ for my $s (@samples) {
     is($r4, 0, "$name: instrumented run at 8x");
     my ($r5, $obs) = sh("$pp show $tmp/$name-big.ppr --format json");
     is($r5, 0, "$name: show of the 8x record");
+    my ($nsym, $exact, @diff) = compare_symbolic($pred, $obs);
     my $p = eval { decode_json($pred) } || {};
-    my $o = eval { decode_json($obs) } || {};
-    my %observed = map { $_->{id} => $_->{observed} } @{ $o->{loops} || [] };
-    my ($nsym, $exact, @diff) = (0, 0);
-    for my $l (@{ $p->{loops} || [] }) {
-        next unless $l->{rule} eq 'symbolic';
-        $nsym++;
-        if (defined $observed{$l->{id}} && defined $l->{predicted} && $l->{predicted} == $observed{$l->{id}}) {
-            $exact++;
-        } else {
-            push @diff, "$l->{id}: predicted " . ($l->{predicted} // 'null') . ", run " . ($observed{$l->{id}} // 'none');
-        }
-    }
     ok($nsym >= 3, "$name: at least 3 loops with a symbolic count ($nsym)");
     is($exact, $nsym, "$name: every symbolic loop predicted exactly at 8x") or diag(join("\n", @diff));
     # every loop of the recorded run matched its model

@@ -13,6 +13,9 @@ use warnings;
 use Test::More;
 use File::Temp qw(tempdir);
 use JSON::PP;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use PPCheck qw(compare_symbolic);
 
 my $B = $ENV{PERFPRED_BUILD} || 'build';
 for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
@@ -71,19 +74,7 @@ for my $s (@samples) {
     is($r5, 0, "$name: instrumented run at 4x");
     my ($r6, $obs) = sh("$pp show $tmp/$name-big.ppr --format json");
     is($r6, 0, "$name: show of the 4x record");
-    my $p = eval { decode_json($pred) } || {};
-    my $o = eval { decode_json($obs) } || {};
-    my %observed = map { $_->{id} => $_->{observed} } @{ $o->{loops} || [] };
-    my ($nsym, $exact, @diff) = (0, 0);
-    for my $l (@{ $p->{loops} || [] }) {
-        next unless $l->{rule} eq 'symbolic';
-        $nsym++;
-        if (defined $observed{$l->{id}} && defined $l->{predicted} && $l->{predicted} == $observed{$l->{id}}) {
-            $exact++;
-        } else {
-            push @diff, "$l->{id}: predicted " . ($l->{predicted} // 'null') . ", run " . ($observed{$l->{id}} // 'none');
-        }
-    }
+    my ($nsym, $exact, @diff) = compare_symbolic($pred, $obs);
     ok($nsym >= $minsym, "$name: at least $minsym loops with a symbolic count ($nsym)");
     is($exact, $nsym, "$name: every symbolic loop predicted exactly at 4x") or diag(join("\n", @diff));
 
