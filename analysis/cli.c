@@ -182,6 +182,12 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
                 return -1;
             }
             c->cache_rule = !strcmp(val, "on");
+        } else if (!strcmp(key, "insitu")) {
+            if (strcmp(val, "on") && strcmp(val, "off")) {
+                snprintf(err, errlen, "--insitu: '%s' is not on or off", val);
+                return -1;
+            }
+            c->insitu_off = !strcmp(val, "off");
         } else if (!strcmp(key, "csv")) {
             c->also_csv = val;
         } else if (!strcmp(key, "json")) {
@@ -282,6 +288,13 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
         return -1;
     }
     s->prog.cache_rule = c->cache_rule;
+    /* before --set: the replay moves the parameters to each record's */
+    if (s->have_machine && !c->insitu_off && pp_insitu_sync(&s->prog, &s->mach, &s->insitu, err, errlen)) {
+        pp_session_close(s);
+        return -1;
+    }
+    if (s->have_machine && c->insitu_off)
+        snprintf(s->insitu.why, sizeof s->insitu.why, "--insitu off");
     for (int i = 0; i < c->nset; i++)
         if (pp_prog_set(&s->prog, c->set_name[i], c->set_val[i], err, errlen)) {
             pp_session_close(s);
@@ -391,4 +404,25 @@ int pp_cli_open(const char *cmd, pp_cli *c, int need_machine, pp_session *s)
     }
     pp_session_warn(s);
     return -1;
+}
+
+void pp_session_insitu_text(const pp_session *s, FILE *f)
+{
+    const pp_insitu *q = &s->insitu;
+    if (!s->have_machine)
+        return;
+    char a[32], b[32];
+    if (q->applied)
+    {
+        char c[32];
+        fprintf(f, "  synchronisation costs x%.3g the machine file's%s: the model then replays the recorded "
+                   "run%s in %s (recorded %s",
+                q->factor, q->at_bound < 0 ? " (the lower bound)" : q->at_bound > 0 ? " (the upper bound)" : "",
+                s->nextra ? "s" : "", pp_fmt_time(q->fit_ns, a, sizeof a), pp_fmt_time(q->rec_ns, b, sizeof b));
+        if (q->startup_ns > 0)
+            fprintf(f, " after %s of OpenMP start-up", pp_fmt_time(q->startup_ns, c, sizeof c));
+        fprintf(f, ")\n");
+    }
+    else if (q->why[0])
+        fprintf(f, "  synchronisation costs as in the machine file (%s)\n", q->why);
 }

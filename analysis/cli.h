@@ -7,8 +7,11 @@
 #ifndef PERFPRED_CLI_H
 #define PERFPRED_CLI_H
 
+#include <stdio.h>
+
 #include "machine.h"
 #include "model.h"
+#include "insitu.h"
 
 typedef enum { PP_FMT_TEXT, PP_FMT_CSV, PP_FMT_JSON, PP_FMT_DOT, PP_FMT_SVG } pp_format;
 
@@ -35,6 +38,8 @@ typedef struct {
     int draws;            /* predict, validate: --draws K for intervals  */
     const char *also_csv, *also_json;   /* scale: --csv FILE, --json FILE */
     int cache_rule;       /* --cache-rule on|off (experimental)          */
+    int insitu_off;       /* --insitu off: the machine file's
+                             synchronisation costs as they are           */
     int has_draws;
     int help;
 } pp_cli;
@@ -54,10 +59,15 @@ typedef struct {
     pp_prog prog;
     pp_machine mach;
     int have_machine;
+    pp_insitu insitu;     /* the synchronisation costs checked against the
+                             records (with a machine; see insitu.h)      */
 } pp_session;
 
 int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err, size_t errlen);
 void pp_session_close(pp_session *s);
+
+/* One line on the in-situ synchronisation factor (text output). */
+void pp_session_insitu_text(const pp_session *s, FILE *f);
 
 /* Print the model's warnings to stderr, once. */
 void pp_session_warn(const pp_session *s);

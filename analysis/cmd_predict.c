@@ -20,7 +20,10 @@ static const char *usage =
     "  FILE (from 'perfpred calibrate'), with L_a = T_PRAM - T_MIR, L = T_real - T_MIR,\n"
     "  E_a = T_MIR/T_PRAM and E = T_MIR/T_real.  T_real comes with a 90% confidence\n"
     "  interval (two standard errors, Clement & Quinn) from --draws K draws (default\n"
-    "  24; 0: none) of the fitted costs: the uncertainty of the costs, not of the model.\n";
+    "  24; 0: none) of the fitted costs: the uncertainty of the costs, not of the model.\n"
+    "  When the record was made on the host FILE describes, the synchronisation costs\n"
+    "  are scaled so that the model replays the recorded run in its recorded time\n"
+    "  (--insitu off: as in FILE).\n";
 
 /* The P parameter is shown as P, not with its recorded value. */
 static int is_p_param(const pp_prog *m, int i)
@@ -51,7 +54,7 @@ int pp_cmd_predict(int argc, char **argv)
 {
     pp_cli c;
     char err[2048];
-    int st = pp_cli_start(argc, argv, "predict", "set,machine,P,format,draws,cache-rule", usage, &c);
+    int st = pp_cli_start(argc, argv, "predict", "set,machine,P,format,draws,cache-rule,insitu", usage, &c);
     if (st >= 0)
         return st;
     pp_session s;
@@ -98,6 +101,8 @@ int pp_cmd_predict(int argc, char **argv)
             pp_json_num(stdout, mt.E);
             printf(",\"T1\":");
             pp_json_num(stdout, mt.t1 / 1e9);
+            printf(",\"sync_scale\":");
+            pp_json_num(stdout, s.insitu.applied ? s.insitu.factor : 1.0);
             printf(",\"threads\":%d,\"approx\":%s,\"interval\":", mt.nthreads, mt.approx ? "true" : "false");
             if (ilo <= ihi) {
                 printf("[");
@@ -128,6 +133,7 @@ int pp_cmd_predict(int argc, char **argv)
             }
             printf("   P=%d   machine: %s%s\n", P, c.machine ? c.machine : "built-in defaults",
                    s.mach.source == PP_MACHINE_DEFAULT ? " (not measured)" : "");
+            pp_session_insitu_text(&s, stdout);
             printf("  T_MIRACLE  %12s   (T1 = %s)\n", pp_fmt_time(mt.t_mir, b1, sizeof b1),
                    pp_fmt_time(mt.t1, b5, sizeof b5));
             printf("  T_PRAM     %12s\n", pp_fmt_time(mt.t_pram, b2, sizeof b2));

@@ -15,11 +15,14 @@
 #include <string.h>
 
 static const char *usage =
-    "usage: perfpred show RECORD [--set NAME=VALUE]... [--P N] [--format text|csv|json]\n"
+    "usage: perfpred show RECORD... [--set NAME=VALUE]... [--P N] [--machine FILE]\n"
+    "                     [--format text|csv|json]\n"
     "  Lists the problem parameters and every loop the plugin described: its count\n"
     "  rule (symbolic, fitted, constant), its iterations per entry as an expression\n"
     "  in the parameters, the iterations the run observed and the model's at the\n"
-    "  recorded size, and, with --set, the total predicted at that size.\n";
+    "  recorded size, and, with --set, the total predicted at that size.  The\n"
+    "  costs are fitted on every record given; with --machine, they are one\n"
+    "  thread's (the recorded threads' slowdown of each other taken out).\n";
 
 static const char *pkind_text(const pp_prog *m, char *buf, size_t n)
 {
@@ -43,11 +46,11 @@ int pp_cmd_show(int argc, char **argv)
 {
     pp_cli c;
     char err[1024];
-    int st = pp_cli_start(argc, argv, "show", "set,P,format", usage, &c);
+    int st = pp_cli_start(argc, argv, "show", "set,P,format,machine", usage, &c);
     if (st >= 0)
         return st;
     pp_session s;
-    if ((st = pp_cli_open("show", &c, 0, &s)) >= 0)
+    if ((st = pp_cli_open("show", &c, c.machine != NULL, &s)) >= 0)
         return st;
     pp_prog *m = &s.prog;
     if (c.nP > 1) {
@@ -172,10 +175,22 @@ int pp_cmd_show(int argc, char **argv)
         pp_json_num(stdout, m->seg_se);
         printf(",\"r2\":");
         pp_json_num(stdout, m->cost_r2);
-        printf(",\"separable\":%s}}\n", m->cost_rank_deficient ? "false" : "true");
+        printf(",\"separable\":%s,\"recorded_concurrency\":", m->cost_rank_deficient ? "false" : "true");
+        pp_json_num(stdout, m->rec_conc);
+        printf(",\"slowdown_removed\":");
+        pp_json_num(stdout, m->rec_deflate);
+        printf("}}\n");
     } else if (c.format == PP_FMT_TEXT)
         printf("cost model: %.4g ns per segment between events (se %.2g), R^2 = %.4f%s\n", m->seg_ns, m->seg_se,
                m->cost_r2, m->cost_rank_deficient ? "; ns/iter marked * come from the static prior" : "");
+    if (c.format == PP_FMT_TEXT && m->rec_conc > 1.05)
+        printf("the recorded threads ran %.2f at once on average; %s\n", m->rec_conc,
+               m->rec_deflate > 1.0005 ? "the costs are one thread's: the machine's slowdown for that "
+                                         "concurrency is taken out (the prediction puts back the "
+                                         "slowdown of the predicted one)"
+                                       : "no machine slowdown taken out (give --machine)");
+    if (c.format == PP_FMT_TEXT && m->rec_deflate > 1.0005)
+        printf("slowdown taken out: %.3f on average\n", m->rec_deflate);
     if (c.format == PP_FMT_TEXT && in.approx)
         printf("(predicted totals of some loops were summed from samples, not enumerated)\n");
     if (have_pred)

@@ -233,7 +233,7 @@ static int parse_point(const pp_prog *m, const char *spec, vpoint_in *p, char *e
 int pp_cmd_validate(int argc, char **argv)
 {
     pp_cli c;
-    int st = pp_cli_start(argc, argv, "validate", "set,machine,format,point,run,repeat,draws,cache-rule", usage, &c);
+    int st = pp_cli_start(argc, argv, "validate", "set,machine,format,point,run,repeat,draws,cache-rule,insitu", usage, &c);
     if (st >= 0)
         return st;
     if (!c.npoints) {

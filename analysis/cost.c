@@ -107,11 +107,32 @@ typedef struct {
     const int *fmap;
     segment **seg;
     long *nseg, *capseg;
+    double conc_w, w, defl_w;   /* work-weighted sums: concurrency, slowdown */
 } seg_ctx;
 
-static int add_segment(void *vp, double ns, const pp_rdelta *d, int nd)
+/* The machine's compute slowdown at a fractional concurrency: linear
+ * between the whole thread counts around it. */
+static double slowdown(const pp_machine *mach, double conc)
+{
+    if (!mach || conc <= 1.0)
+        return 1.0;
+    int lo = (int)conc;
+    double f = conc - lo;
+    double a = pp_machine_compute_scale(mach, lo), b = pp_machine_compute_scale(mach, lo + 1);
+    return a + f * (b - a);
+}
+
+static int add_segment(void *vp, double ns, double conc, const pp_rdelta *d, int nd)
 {
     seg_ctx *c = vp;
+    /* the segment ran beside conc - 1 others: one thread alone would have
+     * taken ns / slowdown (the traversal multiplies by the slowdown of
+     * the predicted concurrency) */
+    double slow = slowdown(c->m->fit_mach, conc);
+    c->conc_w += ns * conc;
+    c->defl_w += ns * slow;
+    c->w += ns;
+    ns /= slow;
     if (*c->nseg == *c->capseg) {
         long cap = *c->capseg ? *c->capseg * 2 : 256;
         segment *n = realloc(*c->seg, sizeof *n * (size_t)cap);
@@ -163,11 +184,17 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
                 maps[f][d->calls[k].slot] = (slotmap){f, 2, k};
     }
     /* segments, of every record */
+    double conc_w = 0, defl_w = 0, w = 0;
     for (int ri = 0; ri < (m->nrec ? m->nrec : 1); ri++) {
-        seg_ctx sc = {m, &lay, maps, m->nrec ? m->fmap[ri] : NULL, &seg, &nseg, &capseg};
+        seg_ctx sc = {m, &lay, maps, m->nrec ? m->fmap[ri] : NULL, &seg, &nseg, &capseg, 0, 0, 0};
         if (pp_segments_walk(m->nrec ? m->recs[ri] : m->rec, add_segment, &sc))
             goto oom;
+        conc_w += sc.conc_w;
+        defl_w += sc.defl_w;
+        w += sc.w;
     }
+    m->rec_conc = w > 0 ? conc_w / w : 1.0;
+    m->rec_deflate = w > 0 ? defl_w / w : 1.0;
     /* prior scale: time per weighted operation over the whole run */
     double *prior = calloc((size_t)lay.ncols, sizeof *prior);
     if (!prior)

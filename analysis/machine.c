@@ -72,46 +72,48 @@ double pp_model_eval(const pp_model *mod, int P)
     }
 }
 
-static double nonneg(double v)
+/* A synchronisation cost: never negative, times the in-situ factor. */
+static double sync_ns(const pp_machine *m, double v)
 {
-    return v > 0.0 ? v : 0.0;
+    double k = m->sync_scale > 0.0 ? m->sync_scale : 1.0;
+    return v > 0.0 ? k * v : 0.0;
 }
 
 double pp_machine_fork_join_ns(const pp_machine *m, int P)
 {
-    return nonneg(pp_model_eval(&m->cost[PP_COST_FORKJOIN_OMP], P));
+    return sync_ns(m, pp_model_eval(&m->cost[PP_COST_FORKJOIN_OMP], P));
 }
 
 double pp_machine_barrier_ns(const pp_machine *m, int P, int kind)
 {
     pp_cost_id id = kind == PP_SYNC_PTHREAD ? PP_COST_BARRIER_PTHREAD
                                             : PP_COST_BARRIER_OMP;
-    return nonneg(pp_model_eval(&m->cost[id], P));
+    return sync_ns(m, pp_model_eval(&m->cost[id], P));
 }
 
 double pp_machine_lock_ns(const pp_machine *m)
 {
-    return nonneg(pp_model_eval(&m->cost[PP_COST_LOCK], 1));
+    return sync_ns(m, pp_model_eval(&m->cost[PP_COST_LOCK], 1));
 }
 
 double pp_machine_handoff_ns(const pp_machine *m)
 {
-    return nonneg(pp_model_eval(&m->cost[PP_COST_HANDOFF], 2));
+    return sync_ns(m, pp_model_eval(&m->cost[PP_COST_HANDOFF], 2));
 }
 
 double pp_machine_create_ns(const pp_machine *m)
 {
-    return nonneg(pp_model_eval(&m->cost[PP_COST_CREATE], 1));
+    return sync_ns(m, pp_model_eval(&m->cost[PP_COST_CREATE], 1));
 }
 
 double pp_machine_create_call_ns(const pp_machine *m)
 {
-    return nonneg(pp_model_eval(&m->cost[PP_COST_CREATE_CALL], 1));
+    return sync_ns(m, pp_model_eval(&m->cost[PP_COST_CREATE_CALL], 1));
 }
 
 double pp_machine_join_ns(const pp_machine *m)
 {
-    return nonneg(pp_model_eval(&m->cost[PP_COST_JOIN], 1));
+    return sync_ns(m, pp_model_eval(&m->cost[PP_COST_JOIN], 1));
 }
 
 /* A slowdown factor: 1 for one thread, never below 1, and non-decreasing

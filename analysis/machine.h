@@ -115,6 +115,9 @@ typedef struct pp_machine {
     double bw_l3_bytes_per_ns;      /* L3 (0 = unknown)                    */
     pp_model cost[PP_COST_N];
     pp_series points[PP_COST_N];
+    double sync_scale;    /* every synchronisation cost is multiplied by
+                             it (0 taken as 1): set by the in-situ
+                             calibration (insitu.h), never in the file    */
     int has_beta;
     double beta[PP_NBETA], beta_se[PP_NBETA];   /* ns per operation */
     int beta_runs;                              /* records fitted   */

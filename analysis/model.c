@@ -507,7 +507,10 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
                               "(compile the file that defines main with -fplugin=perfpred.so)", r->path);
         return -1;
     }
-    if (pp_cost_fit(m, err, errlen))
+    m->fit_mach = mach;
+    int frc = pp_cost_fit(m, err, errlen);
+    m->fit_mach = NULL;
+    if (frc)
         return -1;
     if (pp_counts_verify(m, err, errlen))
         return -1;

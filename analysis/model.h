@@ -113,6 +113,11 @@ typedef struct pp_prog {
                             default: see docs/model.md, "memory")         */
     int has_beta_prior;  /* the prior of the cost fit from a machine file's */
     double beta_prior[PP_NBETA];  /* linear model (perfpred fit)           */
+    const pp_machine *fit_mach;   /* the machine of the build (may be NULL):
+                                     its compute slowdown takes the
+                                     recorded concurrency out of the costs */
+    double rec_conc;     /* work-weighted mean concurrency of the records   */
+    double rec_deflate;  /* the mean slowdown taken out (1: none)           */
     int nwarn;
     char **warn;         /* things the user should know                     */
 } pp_prog;
@@ -126,7 +131,9 @@ int pp_prog_build(pp_prog *m, pp_record *r, char *err, size_t errlen);
  * every count rule is checked against each). */
 int pp_prog_build_multi(pp_prog *m, pp_record **recs, int nrec, char *err, size_t errlen);
 /* The same, with the cost fit's prior from mach's linear model when it has
- * one (mach may be NULL). */
+ * one, and the recorded threads' slowdown of each other taken out of the
+ * costs by mach's scale.compute (mach may be NULL: neither; mach must
+ * outlive the build only). */
 int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine *mach, char *err, size_t errlen);
 /* A parameter's value in record k (its recorded value for k = 0). */
 int pp_prog_param_in(const pp_prog *m, int k, int param, long *value);

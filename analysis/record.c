@@ -393,6 +393,7 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
         const char *k = l.keyword;
         if (!strcmp(k, "program")) {
             pp_line_opt_str(&l, "path", &r->program);
+            pp_line_opt_str(&l, "host", &r->host);
         } else if (!strcmp(k, "argv")) {
             r->argv = calloc((size_t)l.nf + 1, sizeof *r->argv);
             for (int j = 0; r->argv && j < l.nf; j++)
@@ -572,7 +573,7 @@ void pp_record_free(pp_record *r)
         free(r->gparams[i].name);
     free(r->argv); free(r->env); free(r->gparams); free(r->params);
     free(r->funcs); free(r->threads); free(r->events);
-    free(r->path); free(r->program);
+    free(r->path); free(r->program); free(r->host);
     memset(r, 0, sizeof *r);
 }
 

@@ -60,6 +60,7 @@ typedef struct {
 typedef struct {
     char *path;                   /* the record file                      */
     char *program;                /* the executable                       */
+    char *host;                   /* where it ran (NULL: not recorded)    */
     int argc;
     char **argv;
     int nenv;

@@ -4,6 +4,13 @@
  * Left out: what is not the program's work (an OpenMP pool thread idle
  * between teams, libgomp starting a team or joining it).
  *
+ * Each segment also carries its concurrency: the mean number of work
+ * segments (its own included) running at the same wall-clock time.  The
+ * cost fit uses it to take out the slowdown threads running together
+ * cause each other (shared core resources, memory bandwidth), so that the
+ * fitted costs are one thread's, and the traversal puts back the slowdown
+ * of the concurrency at the predicted P (see docs/model.md).
+ *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #ifndef PERFPRED_SEGMENTS_H
@@ -12,8 +19,8 @@
 #include "record.h"
 
 /* Called once per segment; a non-zero return stops the walk and is
- * returned. */
-typedef int (*pp_segment_fn)(void *ctx, double ns, const pp_rdelta *d, int nd);
+ * returned (-1 is also returned when memory runs out). */
+typedef int (*pp_segment_fn)(void *ctx, double ns, double conc, const pp_rdelta *d, int nd);
 
 int pp_segments_walk(const pp_record *r, pp_segment_fn fn, void *ctx);
 
