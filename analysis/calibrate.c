@@ -106,6 +106,17 @@ static int measure(cal *c, pp_cal_fn fn, void *ctx, int nvals,
         memcpy(tmp, s, sizeof tmp);
         double med = pp_cal_median(tmp, reps);
         pp_machine_add_point(c->m, ids[v], P, med, over);
+        if (ids[v] == PP_COST_SCALE_MEMORY && P == 1 && reps > 2) {
+            /* the host's run-to-run variation: every repetition counts,
+             * the slow ones too (they happen to programs as well) */
+            double sum = 0, sum2 = 0;
+            for (int r = 0; r < reps; r++)
+                sum += s[r];
+            double mean = sum / reps;
+            for (int r = 0; r < reps; r++)
+                sum2 += (s[r] - mean) * (s[r] - mean);
+            c->m->noise_cov = mean > 0 ? sqrt(sum2 / (reps - 1)) / mean : 0;
+        }
         for (int r = 0; r < reps; r++)
             if (s[r] >= med / 3.0 && s[r] <= 3.0 * med)
                 if (acc_push(&c->a[ids[v]], P, s[r], over)) {

@@ -73,6 +73,7 @@ static int parse_eff(const char *opt, const char *v, double *out, char *err, siz
 int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
+    c->model_error = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -182,6 +183,14 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
                 return -1;
             }
             c->cache_rule = !strcmp(val, "on");
+        } else if (!strcmp(key, "model-error")) {
+            char *end;
+            double v = strtod(val, &end);
+            if (*end || end == val || !(v >= 0 && v <= 1)) {
+                snprintf(err, errlen, "--model-error: '%s' is not a relative error per doubling from 0 to 1", val);
+                return -1;
+            }
+            c->model_error = v;
         } else if (!strcmp(key, "insitu")) {
             if (strcmp(val, "on") && strcmp(val, "off")) {
                 snprintf(err, errlen, "--insitu: '%s' is not on or off", val);
@@ -288,6 +297,8 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
         return -1;
     }
     s->prog.cache_rule = c->cache_rule;
+    if (c->model_error >= 0)
+        s->prog.model_error = c->model_error;
     /* before --set: the replay moves the parameters to each record's */
     if (s->have_machine && !c->insitu_off && pp_insitu_sync(&s->prog, &s->mach, &s->insitu, err, errlen)) {
         pp_session_close(s);

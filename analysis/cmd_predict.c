@@ -19,8 +19,11 @@ static const char *usage =
     "  (T1/P), the PRAM (no synchronisation cost) and the real machine described by\n"
     "  FILE (from 'perfpred calibrate'), with L_a = T_PRAM - T_MIR, L = T_real - T_MIR,\n"
     "  E_a = T_MIR/T_PRAM and E = T_MIR/T_real.  T_real comes with a 90% confidence\n"
-    "  interval (two standard errors, Clement & Quinn) from --draws K draws (default\n"
-    "  24; 0: none) of the fitted costs: the uncertainty of the costs, not of the model.\n"
+    "  interval (two standard errors, Clement & Quinn) that adds up three relative\n"
+    "  errors: the fitted costs' (--draws K draws of them, default 24; 0: no\n"
+    "  interval), the host's run-to-run variation (noise.cov, from calibrate) and the\n"
+    "  model's, --model-error E per doubling of the work beyond the record (default\n"
+    "  0.03, measured by make bench).\n"
     "  When the record was made on the host FILE describes, the synchronisation costs\n"
     "  are scaled so that the model replays the recorded run in its recorded time\n"
     "  (--insitu off: as in FILE).\n";
@@ -54,7 +57,7 @@ int pp_cmd_predict(int argc, char **argv)
 {
     pp_cli c;
     char err[2048];
-    int st = pp_cli_start(argc, argv, "predict", "set,machine,P,format,draws,cache-rule,insitu", usage, &c);
+    int st = pp_cli_start(argc, argv, "predict", "set,machine,P,format,draws,cache-rule,insitu,model-error", usage, &c);
     if (st >= 0)
         return st;
     pp_session s;
@@ -77,10 +80,15 @@ int pp_cmd_predict(int argc, char **argv)
         }
         int draws = c.has_draws ? c.draws : 24;
         double ilo = 1, ihi = 0;
-        if (draws >= 2 && pp_predict_interval(m, &s.mach, P, mt.t_real, draws, &ilo, &ihi, err, sizeof err)) {
+        pp_interval iv = {0};
+        if (draws >= 2 && pp_predict_interval(m, &s.mach, P, &mt, draws, &iv, err, sizeof err)) {
             fprintf(stderr, "perfpred predict: %s: %s\n", s.rec.path, err);
             rc = 2;
             break;
+        }
+        if (draws >= 2) {
+            ilo = iv.lo;
+            ihi = iv.hi;
         }
         if (c.format == PP_FMT_JSON) {
             printf("%s{\"problem\":", i ? "," : "");
@@ -109,7 +117,13 @@ int pp_cmd_predict(int argc, char **argv)
                 pp_json_num(stdout, ilo / 1e9);
                 printf(",");
                 pp_json_num(stdout, ihi / 1e9);
-                printf("]}");
+                printf("],\"interval_parts\":{\"costs\":");
+                pp_json_num(stdout, iv.fit);
+                printf(",\"host\":");
+                pp_json_num(stdout, iv.host);
+                printf(",\"model\":");
+                pp_json_num(stdout, iv.model);
+                printf("}}");
             } else
                 printf("null}");
         } else if (c.format == PP_FMT_CSV) {
@@ -139,8 +153,9 @@ int pp_cmd_predict(int argc, char **argv)
             printf("  T_PRAM     %12s\n", pp_fmt_time(mt.t_pram, b2, sizeof b2));
             printf("  T_real     %12s", pp_fmt_time(mt.t_real, b3, sizeof b3));
             if (ilo <= ihi)
-                printf("   90%% interval [%s, %s] (the fitted costs' uncertainty)", pp_fmt_time(ilo, b1, sizeof b1),
-                       pp_fmt_time(ihi, b2, sizeof b2));
+                printf("   90%% interval [%s, %s] (costs +-%.1f%%, host +-%.1f%%, model +-%.1f%%)",
+                       pp_fmt_time(ilo, b1, sizeof b1), pp_fmt_time(ihi, b2, sizeof b2), 200 * iv.fit,
+                       200 * iv.host, 200 * iv.model);
             printf("\n");
             printf("  L_a = %s   L = %s\n", pp_fmt_time(mt.La, b1, sizeof b1), pp_fmt_time(mt.L, b4, sizeof b4));
             printf("  E_a = %.4f   E = %.4f\n", mt.Ea, mt.E);

@@ -127,7 +127,7 @@ int pp_cmd_scale(int argc, char **argv)
 {
     pp_cli c;
     char err[2048];
-    int st = pp_cli_start(argc, argv, "scale", "set,machine,P,format,scale,Ea,E,csv,json,cache-rule,insitu", usage, &c);
+    int st = pp_cli_start(argc, argv, "scale", "set,machine,P,format,scale,Ea,E,csv,json,cache-rule,insitu,model-error", usage, &c);
     if (st >= 0)
         return st;
     if (!c.nscale || !c.nP || (!c.has_Ea && !c.has_E)) {

@@ -34,8 +34,9 @@ static const char *usage =
     "  by default it is made from the recorded command line, each argument equal to\n"
     "  a parameter's recorded value becoming {NAME} (and OMP_NUM_THREADS={P} for\n"
     "  OpenMP programs).  The instrumented program runs with PERFPRED_DISABLE=1.\n"
-    "  Each prediction has a 90% interval from --draws K draws of the fitted costs\n"
-    "  (default 24; 0: none).\n";
+    "  Each prediction has a 90% interval (as predict's: the fitted costs from --draws K\n"
+    "  draws, default 24, 0: none; the host's noise; --model-error E per doubling of\n"
+    "  the work).\n";
 
 typedef struct {
     long *val;            /* per model parameter                          */
@@ -233,7 +234,7 @@ static int parse_point(const pp_prog *m, const char *spec, vpoint_in *p, char *e
 int pp_cmd_validate(int argc, char **argv)
 {
     pp_cli c;
-    int st = pp_cli_start(argc, argv, "validate", "set,machine,format,point,run,repeat,draws,cache-rule,insitu", usage, &c);
+    int st = pp_cli_start(argc, argv, "validate", "set,machine,format,point,run,repeat,draws,cache-rule,insitu,model-error", usage, &c);
     if (st >= 0)
         return st;
     if (!c.npoints) {
@@ -276,10 +277,18 @@ int pp_cmd_validate(int argc, char **argv)
         t_pred += now_s() - t0;
         double ilo = 1, ihi = 0;
         int draws = c.has_draws ? c.draws : 24;
-        if (draws >= 2 && pp_predict_interval(m, &s.mach, in[i].P, mt.t_real, draws, &ilo, &ihi, err, sizeof err)) {
+        pp_interval iv;
+        if (draws >= 2 && pp_predict_interval(m, &s.mach, in[i].P, &mt, draws, &iv, err, sizeof err)) {
             fprintf(stderr, "perfpred validate: %s: %s: %s\n", s.rec.path, in[i].label, err);
             rc = 2;
             break;
+        }
+        if (draws >= 2) {
+            ilo = iv.lo;
+            ihi = iv.hi;
+            out[i].parts[0] = iv.fit;
+            out[i].parts[1] = iv.host;
+            out[i].parts[2] = iv.model;
         }
         out[i].predicted = mt.t_real / 1e9;
         out[i].lo = ilo / 1e9;      /* lo > hi: no interval */
@@ -334,7 +343,13 @@ int pp_cmd_validate(int argc, char **argv)
                     pp_json_num(stdout, out[i].lo);
                     printf(",");
                     pp_json_num(stdout, out[i].hi);
-                    printf("],\"inside\":%s}", out[i].inside ? "true" : "false");
+                    printf("],\"interval_parts\":{\"costs\":");
+                    pp_json_num(stdout, out[i].parts[0]);
+                    printf(",\"host\":");
+                    pp_json_num(stdout, out[i].parts[1]);
+                    printf(",\"model\":");
+                    pp_json_num(stdout, out[i].parts[2]);
+                    printf("},\"inside\":%s}", out[i].inside ? "true" : "false");
                 } else
                     printf(",\"interval\":null,\"inside\":null}");
             }
@@ -388,7 +403,7 @@ int pp_cmd_validate(int argc, char **argv)
                    100 * sm.max_abs_error, pp_fmt_time(sm.sigma * 1e9, b1, sizeof b1),
                    pp_fmt_time(sm.mean_actual * 1e9, b2, sizeof b2), sm.cov);
             if (sm.with_interval)
-                printf("intervals (90%%, the fitted costs' uncertainty): the actual time is inside %d of %d\n",
+                printf("intervals (90%%: fitted costs, host noise, model error): the actual time is inside %d of %d\n",
                        sm.inside, sm.with_interval);
             else
                 printf("intervals: none (--draws 0)\n");

@@ -93,6 +93,7 @@ static int write_all(FILE *f, const pp_machine *m)
     fprintf(f, "mem.bw_l1_bytes_per_ns = %.6g\n", m->bw_l1_bytes_per_ns);
     fprintf(f, "mem.bw_l2_bytes_per_ns = %.6g\n", m->bw_l2_bytes_per_ns);
     fprintf(f, "mem.bw_l3_bytes_per_ns = %.6g\n", m->bw_l3_bytes_per_ns);
+    fprintf(f, "noise.cov = %.6g\n", m->noise_cov);
     for (int i = 0; i < PP_COST_N; i++) {
         fprintf(f, "\n# %s: %s\n", pp_costs[i].key, cost_comment[i]);
         write_model(f, (pp_cost_id)i, &m->cost[i]);
@@ -177,13 +178,13 @@ static const char *const field_x[F_NFIELDS] = {
 
 enum {
     G_NAME, G_SOURCE, G_CORES, G_MAXT, G_QUICK, G_L1D, G_L2, G_L3,
-    G_BW1, G_BWALL, G_FOOT, G_BWL1, G_BWL2, G_BWL3, G_NGLOBAL
+    G_BW1, G_BWALL, G_FOOT, G_BWL1, G_BWL2, G_BWL3, G_NOISE, G_NGLOBAL
 };
 static const char *const global_keys[G_NGLOBAL] = {
     "name", "source", "cores", "max_threads", "quick", "cache.l1d_bytes",
     "cache.l2_bytes", "cache.l3_bytes", "mem.bw1_bytes_per_ns",
     "mem.bw_all_bytes_per_ns", "mem.footprint_bytes", "mem.bw_l1_bytes_per_ns",
-    "mem.bw_l2_bytes_per_ns", "mem.bw_l3_bytes_per_ns"
+    "mem.bw_l2_bytes_per_ns", "mem.bw_l3_bytes_per_ns", "noise.cov"
 };
 
 typedef struct reader {
@@ -307,6 +308,13 @@ static int global_key(reader *r, pp_machine *m, int g, const char *key,
         else if (g == G_BWL1) m->bw_l1_bytes_per_ns = d;
         else if (g == G_BWL2) m->bw_l2_bytes_per_ns = d;
         else m->bw_l3_bytes_per_ns = d;
+        return 0;
+    case G_NOISE:
+        if (parse_num(r, key, v, &d))
+            return -1;
+        if (d > 10)
+            return rerr(r, r->line, "%s: '%s' is not a coefficient of variation (0 to 10)", key, v);
+        m->noise_cov = d;
         return 0;
     }
     return 0;

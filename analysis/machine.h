@@ -113,6 +113,9 @@ typedef struct pp_machine {
     double bw_l1_bytes_per_ns;      /* streaming bandwidth of one thread   */
     double bw_l2_bytes_per_ns;      /* with its working set inside L1, L2, */
     double bw_l3_bytes_per_ns;      /* L3 (0 = unknown)                    */
+    double noise_cov;     /* run-to-run variation of the host: the
+                             coefficient of variation of repeated timings
+                             of one streaming kernel (0 = unknown)        */
     pp_model cost[PP_COST_N];
     pp_series points[PP_COST_N];
     double sync_scale;    /* every synchronisation cost is multiplied by

@@ -97,10 +97,58 @@ static double gauss(uint64_t *st)
     return sqrt(-2 * log(u[0])) * cos(2 * M_PI * u[1]);
 }
 
-int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, double center, int draws, double *lo,
-                        double *hi, char *err, size_t errlen)
+/* The sequential time at the recorded size (the parameters restored). */
+static int t1_recorded(pp_prog *m, const pp_machine *mach, double *t1, char *err, size_t errlen)
 {
-    *lo = *hi = center;
+    long *saved = malloc(sizeof *saved * (size_t)(m->nparams + 1));
+    if (!saved) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < m->nparams; i++)
+        saved[i] = m->params[i].value;
+    pp_prog_reset(m);
+    pp_metrics mt;
+    int rc = pp_predict(m, mach, 1, &mt, err, errlen);
+    for (int i = 0; i < m->nparams; i++)
+        m->params[i].value = saved[i];
+    free(saved);
+    *t1 = rc ? 0 : mt.t1;
+    return rc;
+}
+
+static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double *sd_out, char *err,
+                  size_t errlen);
+
+int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metrics *mt, int draws,
+                        pp_interval *out, char *err, size_t errlen)
+{
+    double center = mt->t_real;
+    memset(out, 0, sizeof *out);
+    out->lo = out->hi = center;
+    double sd = 0;
+    if (draws >= 2 && fit_sd(m, mach, P, draws, &sd, err, errlen))
+        return -1;
+    out->fit = center > 0 ? sd / center : 0;
+    out->host = mach ? mach->noise_cov : 0;
+    if (m->model_error > 0) {
+        double t1r;
+        if (t1_recorded(m, mach, &t1r, err, errlen))
+            return -1;
+        double doublings = t1r > 0 && mt->t1 > t1r ? log2(mt->t1 / t1r) : 0;
+        out->model = m->model_error * doublings;
+    }
+    double rel = sqrt(out->fit * out->fit + out->host * out->host + out->model * out->model);
+    out->lo = center * exp(-2 * rel);
+    out->hi = center * exp(2 * rel);
+    return 0;
+}
+
+/* The standard deviation of T_real over draws of the fitted costs. */
+static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double *sd_out, char *err,
+                  size_t errlen)
+{
+    *sd_out = 0;
     int n = m->ncost;
     if (n == 0 || !m->cost_cov || draws < 2)
         return 0;
@@ -171,11 +219,7 @@ int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, double center
         if (rc == 0 && done > 1) {
             double mean = sum / done;
             double var = (sum2 - done * mean * mean) / (done - 1);
-            double sd = var > 0 ? sqrt(var) : 0;
-            *lo = center - 2 * sd;
-            *hi = center + 2 * sd;
-            if (*lo < 0)
-                *lo = 0;
+            *sd_out = var > 0 ? sqrt(var) : 0;
         }
     }
     if (L)

@@ -33,16 +33,29 @@ void pp_metrics_compute(pp_metrics *mt, double t1, double t_pram, double t_real,
  * not NULL, receives the real machine's traversal (the caller frees it). */
 int pp_predict(pp_prog *m, const pp_machine *mach, int P, pp_metrics *out, char *err, size_t errlen);
 
-/* A 90% confidence interval of T_real (ns) at the current parameters: the
- * costs drawn `draws` times from the normal distribution of the fit (their
- * covariance, so costs the run could not separate keep their well-known
- * sum), each draw predicted, and T_real +- 2 standard deviations, as
- * Clement & Quinn give "twice-standard-error points ... approximately 90%
- * confidence intervals for the mean response".  Deterministic (fixed
- * seed).  The interval covers the uncertainty of the fitted costs, not
- * model error (cache effects at another size, say). */
-/* center: the T_real pp_predict gave at these parameters and P. */
-int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, double center, int draws, double *lo,
-                        double *hi, char *err, size_t errlen);
+/* A 90% confidence interval of T_real (ns) at the current parameters,
+ * from three independent relative errors added in quadrature:
+ *  - the fitted costs: drawn `draws` times from the normal distribution of
+ *    the fit (their covariance, so costs the run could not separate keep
+ *    their well-known sum), each draw predicted (deterministic seed);
+ *  - the host: its run-to-run variation (noise.cov of the machine file,
+ *    measured by calibrate);
+ *  - the model: m->model_error per doubling of the sequential work from
+ *    the recorded size to this one (log2(T1 / T1 recorded)), an empirical
+ *    rate measured by `make bench` (docs/model.md, "intervals").
+ * The interval is T_real exp(+-2 sigma) (two standard errors, as Clement &
+ * Quinn give "twice-standard-error points ... approximately 90%
+ * confidence intervals"), the errors being relative. */
+typedef struct {
+    double lo, hi;            /* ns */
+    double fit, host, model;  /* the three relative standard errors */
+} pp_interval;
+
+/* mt: what pp_predict gave at these parameters and P. */
+int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metrics *mt, int draws,
+                        pp_interval *out, char *err, size_t errlen);
+
+/* The default of m->model_error: 3% per doubling of the work. */
+#define PP_MODEL_ERROR_DEFAULT 0.03
 
 #endif

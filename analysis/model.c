@@ -454,6 +454,7 @@ int pp_prog_build_multi(pp_prog *m, pp_record **recs, int nrec, char *err, size_
 int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine *mach, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
+    m->model_error = 0.03;   /* PP_MODEL_ERROR_DEFAULT (metrics.h) */
     if (mach && mach->has_beta) {
         m->has_beta_prior = 1;
         memcpy(m->beta_prior, mach->beta, sizeof m->beta_prior);

@@ -118,6 +118,8 @@ typedef struct pp_prog {
                                      recorded concurrency out of the costs */
     double rec_conc;     /* work-weighted mean concurrency of the records   */
     double rec_deflate;  /* the mean slowdown taken out (1: none)           */
+    double model_error;  /* the intervals' relative model error per
+                            doubling of the work (metrics.h)            */
     int nwarn;
     char **warn;         /* things the user should know                     */
 } pp_prog;

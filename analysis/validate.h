@@ -11,6 +11,7 @@ typedef struct {
     double predicted;     /* s */
     double actual;        /* s (median of the repeats)                   */
     double lo, hi;        /* interval (s); lo > hi when there is none     */
+    double parts[3];      /* its relative errors: costs, host, model      */
     double error;         /* (predicted - actual) / actual                */
     int inside;           /* -1: no interval; 0/1                         */
 } pp_vpoint;

@@ -1,0 +1,91 @@
+#!/usr/bin/perl
+# 64-interval.t - the 90% interval of T_real adds three relative errors in
+# quadrature: the fitted costs', the host's noise (noise.cov) and the
+# model's (--model-error per doubling of the sequential work beyond the
+# record), and is T_real exp(+-2 sigma).  Checked against the arithmetic
+# by hand on the parts predict reports.
+#
+# Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+use strict;
+use warnings;
+use Test::More;
+use File::Temp qw(tempdir);
+use JSON::PP;
+
+my $B = $ENV{PERFPRED_BUILD} || 'build';
+for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
+    plan skip_all => "$f is not built (make all)" unless -e $f;
+}
+my $tmp = tempdir(CLEANUP => 1);
+my $pp = "$B/perfpred";
+my $san = $ENV{SANITIZE} ? '-fsanitize=address,undefined' : '';
+system("gcc -O2 -fopenmp -fplugin=$B/perfpred.so -c tests/programs/embar.c -o $tmp/embar.o") == 0
+    && system("gcc -fopenmp $san $tmp/embar.o -o $tmp/embar -L$B -l:libperfpred-rt.a") == 0
+    or BAIL_OUT('cannot build embar');
+system("PERFPRED_RECORD=$tmp/embar.ppr $tmp/embar 4800 2 20 >/dev/null") == 0 or BAIL_OUT('embar run');
+sub json { my $o = eval { decode_json($_[0]) }; return $o; }
+
+my $costs = <<'EOF2';
+thread.create.model = const
+thread.create.a_ns = 12000
+thread.create_call.model = const
+thread.create_call.a_ns = 10000
+thread.join.model = const
+thread.join.a_ns = 30000
+forkjoin.omp.model = log2
+forkjoin.omp.a_ns = 400
+forkjoin.omp.b_ns = 500
+barrier.omp.model = log2
+barrier.omp.a_ns = 140
+barrier.omp.b_ns = 250
+barrier.pthread.model = log2
+barrier.pthread.a_ns = 220
+barrier.pthread.b_ns = 1800
+mutex.lock.model = const
+mutex.lock.a_ns = 20
+mutex.handoff.model = const
+mutex.handoff.a_ns = 30000
+scale.compute.model = const
+scale.compute.a = 1
+scale.memory.model = const
+scale.memory.a = 1
+EOF2
+open my $m, '>', "$tmp/noisy.machine" or die;
+print $m "perfpred-machine 1\nname = elsewhere\nsource = hand\ncores = 2\nnoise.cov = 0.05\n$costs";
+close $m;
+
+sub predict {
+    my ($args) = @_;
+    return json(`$pp predict $tmp/embar.ppr --machine $tmp/noisy.machine --P 2 --format json $args 2>/dev/null`) || {};
+}
+my $at = predict('--model-error 0.1');
+my $far = predict('--model-error 0.1 --set N=19200');   # 4x the work: 2 doublings
+for my $c ([recorded => $at, 0], [far => $far, 2]) {
+    my ($name, $j, $doublings) = @$c;
+    my $parts = $j->{interval_parts} || {};
+    is($parts->{host}, 0.05, "$name: the host's part is the machine's noise.cov");
+    my $t1r = $at->{T1} || 1;
+    my $expect = 0.1 * log(($j->{T1} || 0) / $t1r) / log(2);
+    ok(abs(($parts->{model} // -1) - $expect) < 1e-6,
+       sprintf('%s: the model part is 0.1 x log2(T1 / T1 recorded) = %.4f (%s)', $name, $expect, $parts->{model} // 'missing'));
+    ok(abs($expect - 0.1 * $doublings) < 0.1 * 0.15, sprintf('%s: about %d doublings of the work', $name, $doublings));
+    my $rel = sqrt(($parts->{costs} // 0)**2 + 0.05**2 + $expect**2);
+    my ($lo, $hi) = @{ $j->{interval} || [0, 0] };
+    my $t = $j->{time}{real} || 0;
+    ok(abs($lo - $t * exp(-2 * $rel)) <= 1e-6 * $t && abs($hi - $t * exp(2 * $rel)) <= 1e-6 * $t,
+       "$name: the interval is T_real exp(+-2 sigma), sigma = $rel");
+}
+my $none = predict('--model-error 0 --draws 0');
+is($none->{interval}, undef, '--draws 0: no interval');
+my $nomodel = predict('--model-error 0 --set N=19200');
+is($nomodel->{interval_parts}{model}, 0, '--model-error 0: no model part');
+like(scalar `$pp predict $tmp/embar.ppr --model-error 2 2>&1`, qr/--model-error: '2' is not/, 'a bad --model-error is refused');
+
+# noise.cov is checked when the machine file is read
+open $m, '>', "$tmp/bad.machine" or die;
+print $m "perfpred-machine 1\nname = x\nnoise.cov = 12\n";
+close $m;
+like(scalar `$pp predict $tmp/embar.ppr --machine $tmp/bad.machine 2>&1`, qr/bad\.machine:3: noise\.cov: '12'/,
+     'a noise.cov out of range names the file and line');
+
+done_testing();
