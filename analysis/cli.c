@@ -74,6 +74,7 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
 {
     memset(c, 0, sizeof *c);
     c->model_error = -1;
+    c->cache_rule = 1;   /* the memory model (memory.h); --cache-rule off */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

@@ -37,7 +37,7 @@ typedef struct {
     int repeat;           /* validate: --repeat K                        */
     int draws;            /* predict, validate: --draws K for intervals  */
     const char *also_csv, *also_json;   /* scale: --csv FILE, --json FILE */
-    int cache_rule;       /* --cache-rule on|off (experimental)          */
+    int cache_rule;       /* --cache-rule on|off: the memory model (on)   */
     double model_error;   /* --model-error K (negative: not given)       */
     int insitu_off;       /* --insitu off: the machine file's
                              synchronisation costs as they are           */

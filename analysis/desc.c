@@ -85,6 +85,44 @@ static int parse_ops(const pp_line *l, long ops[PP_NOPS], pp_where *w)
     return rc;
 }
 
+/* mem=(STEP REUSE WRITTEN ...) memx=K: the loop's memory streams. */
+static int parse_mem(const pp_line *l, pp_dloop *lp, pp_where *w)
+{
+    pp_expr *e = NULL;
+    if (pp_line_opt_expr(l, "mem", &e, w))
+        return -1;
+    int rc = 0;
+    if (e) {
+        lp->has_mem = 1;
+        if (e->kind != PP_E_LIST || e->nkids % 3 != 0)
+            rc = pp_where_error(w, "mem= needs triples of integers (step reuse written)");
+        for (int i = 0; rc == 0 && i + 2 < e->nkids; i += 3) {
+            long st, re, wr;
+            if (!pp_expr_is_int(e->kids[i], &st) || !pp_expr_is_int(e->kids[i + 1], &re) ||
+                !pp_expr_is_int(e->kids[i + 2], &wr) || (re != 0 && re != 1) || (wr != 0 && wr != 1) || st == 0)
+                rc = pp_where_error(w, "mem= needs triples: a non-zero step in bytes, reuse 0 or 1, written 0 or 1");
+            else if (lp->nstreams < PP_MAX_STREAMS) {
+                lp->stream_step[lp->nstreams] = st;
+                lp->stream_reuse[lp->nstreams] = (unsigned char)re;
+                lp->stream_written[lp->nstreams++] = (unsigned char)wr;
+            } else
+                lp->memx++;   /* more streams than kept: counted as unknown */
+        }
+        pp_expr_free(e);
+    }
+    long x = 0;
+    const char *mx = pp_line_get(l, "memx");
+    if (rc == 0 && mx) {
+        char *end;
+        x = strtol(mx, &end, 10);
+        if (*end || x < 0 || x > 1000000)
+            rc = pp_where_error(w, "memx=%s: not a count", mx);
+        else
+            lp->memx += (int)x;
+    }
+    return rc;
+}
+
 /* A list of plain names "(a b ?)", parsed by hand: names may collide with
  * expression keywords (a parameter called "arg"). */
 static int parse_names(const char *v, char ***out, int *n, pp_where *w)
@@ -165,7 +203,7 @@ static int parse_loop(const pp_line *l, pp_dfunc *f, pp_where *w)
         if (strstr(fl, "omp_chunk")) lp.flags |= PP_LF_OMP_CHUNK;
         if (strstr(fl, "omp_dispatch")) lp.flags |= PP_LF_OMP_DISPATCH;
     }
-    if (parse_ops(l, lp.ops, w) || parse_guard(l, &lp.guard_branch, &lp.guard_true, w))
+    if (parse_ops(l, lp.ops, w) || parse_mem(l, &lp, w) || parse_guard(l, &lp.guard_branch, &lp.guard_true, w))
         return -1;
     if (lp.slot < 1 || lp.slot + 1 >= f->nslots)
         return pp_where_error(w, "loop %d: slot %d outside 1..%d", lp.id, lp.slot, f->nslots - 2);

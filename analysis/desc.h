@@ -11,6 +11,8 @@
 
 enum { PP_OPS_INT, PP_OPS_FP, PP_OPS_LOAD, PP_OPS_STORE, PP_OPS_BRANCH, PP_OPS_CALL, PP_NOPS };
 
+#define PP_MAX_STREAMS 16
+
 typedef enum { PP_CMP_NONE, PP_CMP_LT, PP_CMP_LE, PP_CMP_GT, PP_CMP_GE, PP_CMP_NE } pp_cmp;
 typedef enum { PP_SHAPE_TOP, PP_SHAPE_BOTTOM, PP_SHAPE_MULTI } pp_lshape;
 
@@ -29,6 +31,13 @@ typedef struct {
     unsigned flags;
     int guard_branch, guard_true; /* innermost controlling branch, or -1  */
     long ops[PP_NOPS];
+    /* memory streams of the loop's own statements (mem=, memx=): bytes
+     * per iteration, reused by the enclosing loop?, written? */
+    int nstreams;
+    long stream_step[PP_MAX_STREAMS];
+    unsigned char stream_reuse[PP_MAX_STREAMS], stream_written[PP_MAX_STREAMS];
+    int memx;                     /* references the plugin could not follow */
+    int has_mem;                  /* the line had mem= (newer plugins)      */
 } pp_dloop;
 
 typedef struct {

@@ -3,6 +3,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "metrics.h"
+#include "memory.h"
 
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_matrix.h>
@@ -52,6 +53,12 @@ int pp_predict(pp_prog *m, const pp_machine *mach, int P, pp_metrics *out, char 
     out->P = P;
     /* remember a parameter P overrides, to restore it afterwards */
     long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
+    /* the costs at this size: the memory model (memory.h) */
+    double *fitted;
+    if (pp_mem_apply(m, mach, &fitted)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     int rc = run(m, mach, 1, &out->t1, NULL, NULL, &out->approx, NULL, err, errlen);
     pp_trav tr;
     memset(&tr, 0, sizeof tr);
@@ -59,6 +66,7 @@ int pp_predict(pp_prog *m, const pp_machine *mach, int P, pp_metrics *out, char 
         rc = run(m, mach, P, &out->t_pram, &out->t_real, &tr, &out->approx, &out->nthreads, err, errlen);
     if (m->pkind == PP_P_PARAM)
         m->params[m->p_param].value = saved;
+    pp_mem_restore(m, fitted);
     if (rc)
         return -1;
     out->busy = tr.total_busy;

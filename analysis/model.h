@@ -109,8 +109,8 @@ typedef struct pp_prog {
     int nshape;          /* the arrays' sizes in the parameters, and their  */
     pp_expr **shape_bytes;   /* total at the recorded size: the cache rule */
     double footprint_rec;
-    int cache_rule;      /* price memory accesses by cache level (off by
-                            default: see docs/model.md, "memory")         */
+    int cache_rule;      /* the memory model at other sizes (memory.h);
+                            on unless --cache-rule off                   */
     int has_beta_prior;  /* the prior of the cost fit from a machine file's */
     double beta_prior[PP_NBETA];  /* linear model (perfpred fit)           */
     const pp_machine *fit_mach;   /* the machine of the build (may be NULL):

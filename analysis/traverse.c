@@ -64,9 +64,6 @@ typedef struct {
     int active;
     unsigned char *omp_key;   /* per key: an OpenMP team barrier */
     double *scale_of;         /* compute slowdown by running threads (cache) */
-    double mem_delta;         /* real machine: extra ns per memory access at
-                                 this size over the recorded one (the cache
-                                 rule; may be negative)                     */
     pp_trav *out;
 } tctx;
 
@@ -234,7 +231,7 @@ static int step(tctx *c, int t)
                 c->scale_of[act] = pp_machine_compute_scale(c->mach, act);
             s = c->scale_of[act];
         }
-        double ns = a->ns * s + a->mem * c->mem_delta;
+        double ns = a->ns * s;
         if (ns < 0)
             ns = 0;
         c->clock[t] += ns;
@@ -422,18 +419,6 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     c.objs = calloc((size_t)in->nkeys + 1, sizeof(obj_st));
     c.omp_key = calloc((size_t)in->nkeys + 1, 1);
     c.scale_of = calloc((size_t)n + 2, sizeof *c.scale_of);
-    /* The cache rule (Clement & Quinn): the working set of a thread is its
-     * share of the program's arrays; when it lives in another level of the
-     * hierarchy than in the recorded run, every memory access costs the
-     * difference of the two levels' access times (the PRAM's memory is
-     * uniform: no change there). */
-    if (mach && m->cache_rule && in->footprint > 0 && m->footprint_rec > 0) {
-        int P = in->P > 0 ? in->P : 1, Pr = m->p_recorded > 0 ? m->p_recorded : 1;
-        int lt = pp_machine_cache_level(mach, in->footprint / P);
-        int lr = pp_machine_cache_level(mach, m->footprint_rec / Pr);
-        if (lt && lr && lt != lr)
-            c.mem_delta = pp_machine_access_ns(mach, lt, P) - pp_machine_access_ns(mach, lr, Pr);
-    }
     for (int i = 0; c.omp_key && i < in->nkeys; i++)
         c.omp_key[i] = strncmp(in->keys[i], "team:", 5) == 0;
     int rc = 0;

@@ -500,6 +500,7 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
     text += " assume=" + assume;
   text += loop_flags (f, loop, init_text);
   text += " ops=" + pp_ops_text (f, loop);
+  text += pp_streams_text (f, loop);
   f->body += text + "\n";
 
   if (!counted_at_entry)

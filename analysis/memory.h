@@ -1,0 +1,45 @@
+/* memory.h - the memory hierarchy in the prediction (docs/model.md,
+ * "memory").
+ *
+ * The costs are fitted at the recorded size, where the program's data may
+ * sit in a near cache; at the predicted size they may not.  For every loop
+ * the plugin lists its memory streams (mem=: the bytes its own statements
+ * walk per iteration; desc.h).  A stream its enclosing loop walks again at
+ * once (a row reused) stays in a near cache at any size; the others come
+ * back only after the whole data set has been walked, so they are served
+ * at the bandwidth of a working set as large as the program's arrays (the
+ * shapes the plugin found, evaluated at the size).  The machine file gives
+ * that bandwidth: one thread streaming working sets of half of each cache
+ * level and one larger than the caches, interpolated in log(bytes).
+ *
+ * A loop's time per iteration at a size is then its fitted cost plus the
+ * extra time of its streams there over their time at the recorded size
+ * (no overlap of computation and memory: an upper bound; a loop the data
+ * at the recorded size already left the caches for changes little).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#ifndef PERFPRED_MEMORY_H
+#define PERFPRED_MEMORY_H
+
+#include "machine.h"
+#include "model.h"
+
+/* Bytes per ns one thread streams with a working set of `bytes`; 0 when
+ * the machine file has no bandwidths. */
+double pp_machine_stream_bw(const pp_machine *mach, double bytes);
+
+/* ns per iteration loop k of function f spends on its streams that are not
+ * reused by the enclosing loop, with the program's arrays `footprint`
+ * bytes large; 0 without streams or bandwidths. */
+double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint);
+
+/* Set every loop's cost to its cost at the current parameters (the
+ * fitted one plus the change of its stream time); *saved receives the
+ * fitted costs for pp_mem_restore.  Nothing is changed (and *saved is
+ * NULL) when the model is off (m->cache_rule == 0), without a machine, or
+ * without shapes.  Returns -1 when memory runs out. */
+int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved);
+void pp_mem_restore(pp_prog *m, double *saved);
+
+#endif

@@ -1,0 +1,158 @@
+/* perfpred: the memory streams of a loop's own statements (the input of
+ * the analyser's memory model, docs/model.md "memory").
+ *
+ * A stream is a memory reference whose address advances by the same
+ * constant number of bytes every iteration of the loop (scev: a polynomial
+ * chrec of the loop with a constant step).  References with the same base
+ * object, the same step and the same reuse are one stream: the five
+ * neighbours of a stencil point, or a[i] read and written, move through
+ * the same cache lines.  The reuse says whether the stream's start is
+ * invariant in the enclosing loop: then every iteration of the enclosing
+ * loop walks the same bytes again (a row reused, served by a near cache);
+ * otherwise the stream only comes back when the whole data set has been
+ * walked.  References whose address does not move (a[k]) are not streams;
+ * those scev cannot follow are counted as unknown.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "pp.h"
+
+struct pp_stream
+{
+  tree base;
+  HOST_WIDE_INT step;
+  int reuse;
+  int written;
+};
+
+/* The object an address starts from: the pointer a chain of
+ * POINTER_PLUS_EXPRs (through SSA definitions) starts at, the global a
+ * pointer was loaded from, or the declaration of an ADDR_EXPR. */
+static tree
+base_object (tree t)
+{
+  for (int guard = 0; t && guard < 64; guard++)
+    {
+      STRIP_NOPS (t);
+      if (TREE_CODE (t) == POINTER_PLUS_EXPR || TREE_CODE (t) == PLUS_EXPR)
+	t = TREE_OPERAND (t, 0);
+      else if (TREE_CODE (t) == ADDR_EXPR)
+	return get_base_address (TREE_OPERAND (t, 0));
+      else if (TREE_CODE (t) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF (t)
+	       && is_gimple_assign (SSA_NAME_DEF_STMT (t)))
+	{
+	  gimple *d = SSA_NAME_DEF_STMT (t);
+	  enum tree_code c = gimple_assign_rhs_code (d);
+	  if (c == POINTER_PLUS_EXPR || CONVERT_EXPR_CODE_P (c) || c == SSA_NAME)
+	    t = gimple_assign_rhs1 (d);
+	  else if (gimple_assign_single_p (d) && DECL_P (gimple_assign_rhs1 (d)))
+	    return gimple_assign_rhs1 (d);   /* p = global_p */
+	  else
+	    return t;
+	}
+      else
+	return t;
+    }
+  return t;
+}
+
+/* Analyse one reference of LOOP's own statements.  Returns 1 for a
+ * stream (filled in), 0 for an address that does not move, -1 when scev
+ * cannot say. */
+static int
+analyse_ref (class loop *loop, tree ref, pp_stream *out)
+{
+  tree addr = NULL_TREE;
+  if (DECL_P (ref))
+    return 0;   /* a scalar variable: the same address every time */
+  if (TREE_CODE (ref) == MEM_REF || TREE_CODE (ref) == TARGET_MEM_REF)
+    addr = TREE_OPERAND (ref, 0);
+  if (!addr || TREE_CODE (addr) != SSA_NAME)
+    {
+      /* a declared array (a[i][j]): its address as an expression */
+      if (!handled_component_p (ref))
+	return -1;
+      tree b = get_base_address (ref);
+      if (!b || !DECL_P (b))
+	return -1;
+      addr = build_fold_addr_expr (ref);
+    }
+  /* instantiated only above this loop: what is defined outside it stays a
+     symbol (a row pointer loaded from a global in the enclosing loop) */
+  tree ev = analyze_scalar_evolution (loop, addr);
+  ev = instantiate_scev (loop_preheader_edge (loop), loop, ev);
+  if (!ev || ev == chrec_dont_know || chrec_contains_undetermined (ev))
+    return -1;
+  if (TREE_CODE (ev) != POLYNOMIAL_CHREC || CHREC_VARIABLE (ev) != (unsigned) loop->num)
+    return evolution_function_is_invariant_p (ev, loop->num) ? 0 : -1;
+  tree step = CHREC_RIGHT (ev);
+  if (TREE_CODE (step) != INTEGER_CST || !tree_fits_shwi_p (step))
+    return -1;
+  out->step = tree_to_shwi (step);
+  if (out->step == 0)
+    return 0;
+  tree start = CHREC_LEFT (ev);
+  class loop *parent = loop_outer (loop);
+  out->reuse = 0;
+  if (parent && loop_depth (parent) > 0)
+    {
+      /* the start as the enclosing loop sees it; unknown counts as moving */
+      tree sp = analyze_scalar_evolution (parent, start);
+      sp = instantiate_scev (loop_preheader_edge (parent), parent, sp);
+      out->reuse = sp && sp != chrec_dont_know && !chrec_contains_undetermined (sp)
+		   && evolution_function_is_invariant_p (sp, parent->num);
+    }
+  out->base = base_object (initial_condition (start));
+  return 1;
+}
+
+std::string
+pp_streams_text (pp_fn *f, class loop *loop)
+{
+  auto_vec<pp_stream> v;
+  int unknown = 0;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, f->fun)
+    {
+      if (bb->loop_father != loop)
+	continue;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	{
+	  gimple *s = gsi_stmt (gsi);
+	  if (!is_gimple_assign (s) || !gimple_assign_single_p (s))
+	    continue;
+	  bool store = gimple_vdef (s) != NULL_TREE;
+	  bool load = gimple_vuse (s) && !store
+		      && !is_gimple_min_invariant (gimple_assign_rhs1 (s))
+		      && TREE_CODE (gimple_assign_rhs1 (s)) != SSA_NAME;
+	  if (!store && !load)
+	    continue;
+	  tree ref = store ? gimple_assign_lhs (s) : gimple_assign_rhs1 (s);
+	  pp_stream st = { NULL_TREE, 0, 0, store };
+	  int r = analyse_ref (loop, ref, &st);
+	  if (r < 0)
+	    unknown++;
+	  if (r <= 0)
+	    continue;
+	  bool merged = false;
+	  for (unsigned i = 0; i < v.length (); i++)
+	    if (v[i].step == st.step && v[i].reuse == st.reuse && v[i].base && st.base
+		&& operand_equal_p (v[i].base, st.base, 0))
+	      {
+		v[i].written |= st.written;
+		merged = true;
+		break;
+	      }
+	  if (!merged)
+	    v.safe_push (st);
+	}
+    }
+  std::string t = " mem=(";
+  for (unsigned i = 0; i < v.length (); i++)
+    t += pp_fmt ("%s%ld %d %d", i ? " " : "", (long) v[i].step, v[i].reuse, v[i].written);
+  t += ")";
+  if (unknown)
+    t += pp_fmt (" memx=%d", unknown);
+  return t;
+}
