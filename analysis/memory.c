@@ -3,6 +3,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "memory.h"
+#include "resolve.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -41,21 +42,50 @@ double pp_machine_stream_bw(const pp_machine *mach, double bytes)
     return y[n - 1];
 }
 
+/* Iterations per entry of loop k of f at the current parameters; -1 when
+ * they depend on more than the parameters (a triangular nest). */
+static double trip_now(const pp_prog *m, int f, int k)
+{
+    const pp_mloop *ml = &m->funcs[f].loops[k];
+    if (ml->rule == PP_RULE_CONSTANT)
+        return ml->trip;
+    /* the count in the problem's parameters (variables, globals and
+     * arguments traced back to them) */
+    pp_expr *e = ml->count ? pp_resolve_roots(m, f, ml->count) : NULL;
+    int64_t v;
+    int rc = e ? pp_prog_eval(m, e, &v) : -1;
+    pp_expr_free(e);
+    if (rc == 0)
+        return v > 0 ? (double)v : 0;
+    return -1;
+}
+
 double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint)
 {
     const pp_dloop *dl = &m->funcs[f].d->loops[k];
-    double bytes = 0;
+    double walk = 0;   /* bytes all the loop's streams walk per iteration */
+    for (int s = 0; s < dl->nstreams; s++)
+        walk += fabs((double)dl->stream_step[s]);
+    double ns = 0;
     for (int s = 0; s < dl->nstreams; s++) {
-        if (dl->stream_reuse[s])
-            continue;
         double step = fabs((double)dl->stream_step[s]);
         /* a stride past a cache line still moves one line per iteration */
-        bytes += (step < 64 ? step : 64) * (dl->stream_written[s] ? 2 : 1);
+        double bytes = step < 64 ? step : 64;
+        /* where the stream is served from: a stream the enclosing loop
+         * walks again comes back after one entry of this loop (all of its
+         * streams' bytes); the others after the whole data set */
+        double ws = footprint;
+        if (dl->stream_reuse[s]) {
+            double trip = trip_now(m, f, k);
+            if (trip < 0)
+                continue;   /* unknown reuse distance: taken as cached */
+            ws = trip * walk;
+        }
+        double bw = pp_machine_stream_bw(mach, ws);
+        if (bw > 0)
+            ns += bytes / bw;
     }
-    if (bytes <= 0)
-        return 0;
-    double bw = pp_machine_stream_bw(mach, footprint);
-    return bw > 0 ? bytes / bw : 0;
+    return ns;
 }
 
 int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved)
@@ -69,15 +99,31 @@ int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved)
     int n = 0;
     for (int f = 0; f < m->nfuncs; f++)
         n += m->funcs[f].d->nloops;
-    double *sv = malloc(sizeof *sv * (size_t)(n + 1));
-    if (!sv)
+    double *sv = malloc(sizeof *sv * (size_t)(2 * n + 1));
+    long *vals = malloc(sizeof *vals * (size_t)(m->nparams + 1));
+    if (!sv || !vals) {
+        free(sv);
+        free(vals);
         return -1;
+    }
+    /* the streams' time at the recorded size, then at this one */
+    double *rec = sv + n;
+    for (int i = 0; i < m->nparams; i++)
+        vals[i] = m->params[i].value;
+    pp_prog_reset(m);
     int i = 0;
+    for (int f = 0; f < m->nfuncs; f++)
+        for (int k = 0; k < m->funcs[f].d->nloops; k++)
+            rec[i++] = pp_mem_stream_ns(m, mach, f, k, m->footprint_rec);
+    for (int j = 0; j < m->nparams; j++)
+        m->params[j].value = vals[j];
+    free(vals);
+    i = 0;
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++) {
             pp_mloop *ml = &m->funcs[f].loops[k];
+            double extra = pp_mem_stream_ns(m, mach, f, k, foot) - rec[i];
             sv[i++] = ml->cost_ns;
-            double extra = pp_mem_stream_ns(m, mach, f, k, foot) - pp_mem_stream_ns(m, mach, f, k, m->footprint_rec);
             if (extra > 0)
                 ml->cost_ns += extra;
         }

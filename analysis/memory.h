@@ -4,18 +4,23 @@
  * The costs are fitted at the recorded size, where the program's data may
  * sit in a near cache; at the predicted size they may not.  For every loop
  * the plugin lists its memory streams (mem=: the bytes its own statements
- * walk per iteration; desc.h).  A stream its enclosing loop walks again at
- * once (a row reused) stays in a near cache at any size; the others come
- * back only after the whole data set has been walked, so they are served
- * at the bandwidth of a working set as large as the program's arrays (the
- * shapes the plugin found, evaluated at the size).  The machine file gives
- * that bandwidth: one thread streaming working sets of half of each cache
- * level and one larger than the caches, interpolated in log(bytes).
+ * walk per iteration; desc.h).  A stream its enclosing loop walks again (a
+ * row reused) comes back after one entry of the loop: it is served at the
+ * bandwidth of a working set of the loop's trip count times the bytes all
+ * its streams walk per iteration (taken as cached when the trip count
+ * depends on an enclosing loop's variable).  The others come back only
+ * after the whole data set has been walked, so they are served at the
+ * bandwidth of a working set as large as the program's arrays (the shapes
+ * the plugin found, evaluated at the size).  The machine file gives that
+ * bandwidth: one thread streaming working sets of half of each cache level
+ * and one larger than the caches, interpolated in log(bytes).
  *
  * A loop's time per iteration at a size is then its fitted cost plus the
  * extra time of its streams there over their time at the recorded size
  * (no overlap of computation and memory: an upper bound; a loop the data
- * at the recorded size already left the caches for changes little).
+ * at the recorded size already left the caches for changes little).  A
+ * stream counts its step's bytes (a cache line at most) once, written or
+ * not: write-backs overlap with the reads on the machines measured.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -29,9 +34,9 @@
  * the machine file has no bandwidths. */
 double pp_machine_stream_bw(const pp_machine *mach, double bytes);
 
-/* ns per iteration loop k of function f spends on its streams that are not
- * reused by the enclosing loop, with the program's arrays `footprint`
- * bytes large; 0 without streams or bandwidths. */
+/* ns per iteration loop k of function f spends on its streams at the
+ * current parameters, with the program's arrays `footprint` bytes large;
+ * 0 without streams or bandwidths. */
 double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint);
 
 /* Set every loop's cost to its cost at the current parameters (the

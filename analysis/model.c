@@ -388,6 +388,11 @@ static int param_value(void *vp, const pp_expr *a, int64_t *out)
     return 0;
 }
 
+int pp_prog_eval(const pp_prog *m, const pp_expr *e, int64_t *out)
+{
+    return e ? pp_expr_eval_i64(e, param_value, (void *)m, out) : -1;
+}
+
 double pp_prog_footprint(const pp_prog *m)
 {
     double sum = 0;

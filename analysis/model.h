@@ -147,6 +147,9 @@ void pp_prog_free(pp_prog *m);
 int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errlen);
 int pp_prog_param_index(const pp_prog *m, const char *name);
 void pp_prog_reset(pp_prog *m);    /* all parameters back to recorded    */
+/* An expression in the parameters at their current values; -1 when it
+ * holds anything else (an enclosing loop's variable). */
+int pp_prog_eval(const pp_prog *m, const pp_expr *e, int64_t *out);
 void pp_prog_warn(pp_prog *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- instances ---------------------------------------------------------- */

@@ -97,8 +97,8 @@ available_at (class loop *loop, edge pre, tree expr)
 
 /* Is the load DEF (in LOOP) invariant: no statement of the loop may
    clobber what it reads (pitfall 14: a global bound not yet hoisted).  */
-static bool
-load_invariant (class loop *loop, gimple *def)
+bool
+pp_load_invariant (class loop *loop, gimple *def)
 {
   tree ref = gimple_assign_rhs1 (def);
   basic_block *body = get_loop_body (loop);
@@ -436,7 +436,7 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
 	  tree loadref = NULL_TREE;
 	  if (!inv && gimple_assign_single_p (d) && gimple_vuse (d))
 	    {
-	      inv = load_invariant (loop, d);
+	      inv = pp_load_invariant (loop, d);
 	      if (inv)
 		loadref = gimple_assign_rhs1 (d);
 	      else

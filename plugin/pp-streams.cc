@@ -56,6 +56,51 @@ base_object (tree t)
   return t;
 }
 
+/* A stream's step from the chrec EV of its address in LOOP: 1 with
+ * out->step set, 0 when the address does not move, -1 when unknown. */
+static int
+step_of (class loop *loop, tree ev, pp_stream *out)
+{
+  if (!ev || ev == chrec_dont_know || chrec_contains_undetermined (ev))
+    return -1;
+  if (TREE_CODE (ev) != POLYNOMIAL_CHREC || CHREC_VARIABLE (ev) != (unsigned) loop->num)
+    return evolution_function_is_invariant_p (ev, loop->num) ? 0 : -1;
+  tree step = CHREC_RIGHT (ev);
+  if (TREE_CODE (step) != INTEGER_CST || !tree_fits_shwi_p (step))
+    return -1;
+  out->step = tree_to_shwi (step);
+  return out->step != 0;
+}
+
+/* scev does not see through a pointer loaded inside the loop (p = ga;
+ * *(p + off)), which is how a global array pointer looks before the
+ * loads are hoisted.  When nothing in the loop may store to what the load
+ * reads, p is invariant and the stream's step is off's. */
+static int
+via_invariant_load (class loop *loop, tree addr, pp_stream *out)
+{
+  if (TREE_CODE (addr) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF (addr))
+    return -1;
+  gimple *d = SSA_NAME_DEF_STMT (addr);
+  if (!is_gimple_assign (d) || gimple_assign_rhs_code (d) != POINTER_PLUS_EXPR)
+    return -1;
+  tree p = gimple_assign_rhs1 (d), off = gimple_assign_rhs2 (d);
+  if (TREE_CODE (p) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF (p))
+    return -1;
+  gimple *pd = SSA_NAME_DEF_STMT (p);
+  if (!gimple_assign_single_p (pd) || !gimple_vuse (pd) || !DECL_P (gimple_assign_rhs1 (pd))
+      || gimple_bb (pd)->loop_father != loop || !pp_load_invariant (loop, pd))
+    return -1;
+  tree ev = analyze_scalar_evolution (loop, off);
+  ev = instantiate_scev (loop_preheader_edge (loop), loop, ev);
+  int r = step_of (loop, ev, out);
+  if (r <= 0)
+    return r;
+  out->reuse = 0;   /* where it starts in the enclosing loop: not followed */
+  out->base = gimple_assign_rhs1 (pd);
+  return 1;
+}
+
 /* Analyse one reference of LOOP's own statements.  Returns 1 for a
  * stream (filled in), 0 for an address that does not move, -1 when scev
  * cannot say. */
@@ -81,15 +126,10 @@ analyse_ref (class loop *loop, tree ref, pp_stream *out)
      symbol (a row pointer loaded from a global in the enclosing loop) */
   tree ev = analyze_scalar_evolution (loop, addr);
   ev = instantiate_scev (loop_preheader_edge (loop), loop, ev);
-  if (!ev || ev == chrec_dont_know || chrec_contains_undetermined (ev))
-    return -1;
-  if (TREE_CODE (ev) != POLYNOMIAL_CHREC || CHREC_VARIABLE (ev) != (unsigned) loop->num)
-    return evolution_function_is_invariant_p (ev, loop->num) ? 0 : -1;
-  tree step = CHREC_RIGHT (ev);
-  if (TREE_CODE (step) != INTEGER_CST || !tree_fits_shwi_p (step))
-    return -1;
-  out->step = tree_to_shwi (step);
-  if (out->step == 0)
+  int r = step_of (loop, ev, out);
+  if (r < 0)
+    return via_invariant_load (loop, addr, out);
+  if (r == 0)
     return 0;
   tree start = CHREC_LEFT (ev);
   class loop *parent = loop_outer (loop);

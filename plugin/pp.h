@@ -160,6 +160,9 @@ void pp_note (pp_fn *f, location_t loc, const char *what, const char *why);
 void pp_do_shapes (pp_fn *f);
 std::string pp_ops_text (pp_fn *f, class loop *loop);
 
+/* pp-loops.cc: no statement of LOOP may clobber what the load DEF reads */
+bool pp_load_invariant (class loop *loop, gimple *def);
+
 /* pp-streams.cc */
 std::string pp_streams_text (pp_fn *f, class loop *loop);
 

@@ -1,0 +1,81 @@
+#!/usr/bin/perl
+# 12-streams.t - the memory streams the plugin lists per loop (mem=, memx=;
+# docs/descriptor-format.md) against streams known by hand:
+#   stencil:  four reads of u (one stream: same base, step 8) and a write
+#             of v, both moving with the enclosing loop;
+#   rowreuse: c[j] read and written, the same row for every k (reused),
+#             and bk[j], which moves with k;
+#   strided:  a[i] with i += 16: 128 bytes per iteration;
+#   invariant: a[k] does not move: no stream;
+#   chase:    next[j] with j loaded: scev cannot follow it (memx);
+#   global:   ga[i] through a global pointer: one stream.
+# And the analyser refuses a malformed mem= with the file and line.
+#
+# Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+use strict;
+use warnings;
+use Test::More;
+use File::Temp qw(tempdir);
+
+my $B = $ENV{PERFPRED_BUILD} || 'build';
+for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
+    plan skip_all => "$f is not built (make all)" unless -e $f;
+}
+my $tmp = tempdir(CLEANUP => 1);
+my $src = 'tests/plugin/progs/streams.c';
+my $san = $ENV{SANITIZE} ? '-fsanitize=address,undefined' : '';
+sub slurp { local $/; open my $f, '<', $_[0] or return ''; return <$f>; }
+
+my %line;
+my $n = 0;
+for (split /\n/, slurp($src)) { $n++; $line{$1} = $n if /L:(\w+)/; }
+
+for my $opt ('-O0', '-O2') {
+    system("gcc $opt -fplugin=$B/perfpred.so -c $src -o $tmp/s.o 2>$tmp/cc.err") == 0
+        && system("gcc $san $tmp/s.o -o $tmp/s -L$B -l:libperfpred-rt.a") == 0
+        or BAIL_OUT("cannot build $src: " . slurp("$tmp/cc.err"));
+    system("gcc $opt $src -o $tmp/plain") == 0 or BAIL_OUT('plain build');
+    is(`PERFPRED_DISABLE=1 $tmp/s`, `$tmp/plain`, "$opt: the same output with the plugin");
+    system("PERFPRED_RECORD=$tmp/s.ppr $tmp/s >/dev/null") == 0 or BAIL_OUT('run');
+    my %mem;
+    for (split /\n/, slurp("$tmp/s.ppr")) {
+        next unless /^loop .* line=(\d+) /;
+        my $l = $1;
+        my ($m) = / mem=\(([^)]*)\)/;
+        my ($x) = / memx=(\d+)/;
+        $mem{$l} = [defined $m ? $m : 'none', $x // 0];
+    }
+    sub streams { my @v = split ' ', $_[0]; my @t; push @t, join(' ', splice(@v, 0, 3)) while @v; return join(',', sort @t); }
+    my %want = (
+        stencil => ['8 0 0,8 0 1', 0],
+        rowreuse => ['8 0 0,8 1 1', 0],
+        strided => ['128 0 0', 0],
+        invariant => ['', 0],
+        global => ['8 0 0', 0],
+    );
+    for my $k (sort keys %want) {
+        my $got = $mem{ $line{$k} } || ['missing', 0];
+        is(streams($got->[0]), $want{$k}[0], "$opt $k: streams (step reuse written) " . $got->[0]);
+        is($got->[1], $want{$k}[1], "$opt $k: every reference followed");
+    }
+    my $c = $mem{ $line{chase} } || ['missing', 0];
+    ok($c->[1] >= 1, "$opt chase: the loaded index is not followed (memx=$c->[1])");
+}
+
+# a malformed mem= in a record: refused with the file and the line
+my @lines = split /\n/, slurp("$tmp/s.ppr");
+my $ln = 0;
+for my $i (0 .. $#lines) {
+    next unless $lines[$i] =~ / mem=\(8 0 0 8 0 1\)/;
+    $lines[$i] =~ s/ mem=\(8 0 0 8 0 1\)/ mem=(8 0)/;
+    $ln = $i + 1;
+    last;
+}
+my $rec = join("\n", @lines) . "\n";
+open my $f, '>', "$tmp/bad.ppr" or die;
+print $f $rec;
+close $f;
+my $err = `$B/perfpred show $tmp/bad.ppr 2>&1`;
+like($err, qr/bad\.ppr:$ln:.*mem= needs triples/, "a malformed mem= is refused with its file and line ($ln)");
+
+done_testing();
