@@ -2,8 +2,8 @@
  * the analyser's memory model, docs/model.md "memory").
  *
  * A stream is a memory reference whose address advances by the same
- * constant number of bytes every iteration of the loop (scev: a polynomial
- * chrec of the loop with a constant step).  References with the same base
+ * number of bytes every iteration of the loop (scev: a polynomial chrec of
+ * the loop with a step invariant in it).  References with the same base
  * object, the same step and the same reuse are one stream: the five
  * neighbours of a stencil point, or a[i] read and written, move through
  * the same cache lines.  The reuse says whether the stream's start is
@@ -16,6 +16,10 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "pp.h"
+
+/* The step written for a stride in the program's variables: one cache
+ * line (the memory model counts at most a line per iteration). */
+#define PP_STREAM_LINE 64
 
 struct pp_stream
 {
@@ -67,7 +71,18 @@ step_of (class loop *loop, tree ev, pp_stream *out)
     return evolution_function_is_invariant_p (ev, loop->num) ? 0 : -1;
   tree step = CHREC_RIGHT (ev);
   if (TREE_CODE (step) != INTEGER_CST || !tree_fits_shwi_p (step))
-    return -1;
+    {
+      /* a step in the program's variables (a column walk, N * 8 bytes):
+	 at the sizes that matter it passes a cache line every iteration,
+	 which is all the memory model needs to know */
+      if (evolution_function_is_invariant_p (step, loop->num)
+	  && !chrec_contains_undetermined (step))
+	{
+	  out->step = PP_STREAM_LINE;
+	  return 1;
+	}
+      return -1;
+    }
   out->step = tree_to_shwi (step);
   return out->step != 0;
 }
