@@ -114,7 +114,8 @@ typedef struct {
  * between the whole thread counts around it. */
 static double slowdown(const pp_machine *mach, double conc)
 {
-    if (!mach || conc <= 1.0)
+    /* the built-in defaults are guesses: nothing measured to take out */
+    if (!mach || conc <= 1.0 || mach->source == PP_MACHINE_DEFAULT)
         return 1.0;
     int lo = (int)conc;
     double f = conc - lo;

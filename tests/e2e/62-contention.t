@@ -90,7 +90,8 @@ my %obs = map { $_->{id} => ($_->{cost_from} eq 'run' ? $_->{observed} : 0) } @{
 my ($inner) = sort { $obs{$b} <=> $obs{$a} } keys %obs;
 $inner //= '?';
 my $ratio = ($c0{$inner} // 0) / (($c1{$inner} // 0) || 1);
-ok($ratio > 1.3 && $ratio < 1.55, sprintf('%s: cost %.3g ns as recorded, %.3g ns for one thread alone (x%.3f)',
+# (a fit, not a division: segments of other concurrencies move it a little)
+ok($ratio > 1.25 && $ratio < 1.75, sprintf('%s: cost %.3g ns as recorded, %.3g ns for one thread alone (x%.3f)',
     $inner, $c0{$inner} // 0, $c1{$inner} // 0, $ratio));
 
 # ... and put back at the predicted P: none at P = 1, 1.5 at P = 2
