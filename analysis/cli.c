@@ -423,10 +423,8 @@ void pp_session_insitu_text(const pp_session *s, FILE *f)
     const pp_insitu *q = &s->insitu;
     if (!s->have_machine)
         return;
-    char a[32], b[32];
-    if (q->applied)
-    {
-        char c[32];
+    char a[32], b[32], c[32];
+    if (q->applied) {
         fprintf(f, "  synchronisation costs x%.3g the machine file's%s: the model then replays the recorded "
                    "run%s in %s (recorded %s",
                 q->factor, q->at_bound < 0 ? " (the lower bound)" : q->at_bound > 0 ? " (the upper bound)" : "",
@@ -434,7 +432,6 @@ void pp_session_insitu_text(const pp_session *s, FILE *f)
         if (q->startup_ns > 0)
             fprintf(f, " after %s of OpenMP start-up", pp_fmt_time(q->startup_ns, c, sizeof c));
         fprintf(f, ")\n");
-    }
-    else if (q->why[0])
+    } else if (q->why[0])
         fprintf(f, "  synchronisation costs as in the machine file (%s)\n", q->why);
 }

@@ -97,10 +97,13 @@ static int parse_mem(const pp_line *l, pp_dloop *lp, pp_where *w)
         if (e->kind != PP_E_LIST || e->nkids % 3 != 0)
             rc = pp_where_error(w, "mem= needs triples of integers (step reuse written)");
         for (int i = 0; rc == 0 && i + 2 < e->nkids; i += 3) {
-            long st, re, wr;
-            if (!pp_expr_is_int(e->kids[i], &st) || !pp_expr_is_int(e->kids[i + 1], &re) ||
-                !pp_expr_is_int(e->kids[i + 2], &wr) || (re != 0 && re != 1) || (wr != 0 && wr != 1) || st == 0)
-                rc = pp_where_error(w, "mem= needs triples: a non-zero step in bytes, reuse 0 or 1, written 0 or 1");
+            long st = 0, re, wr;
+            /* '?': a step in the program's variables (kept as 0) */
+            int sym = e->kids[i]->kind == PP_E_UNKNOWN;
+            if ((!sym && (!pp_expr_is_int(e->kids[i], &st) || st == 0)) || !pp_expr_is_int(e->kids[i + 1], &re) ||
+                !pp_expr_is_int(e->kids[i + 2], &wr) || (re != 0 && re != 1) || (wr != 0 && wr != 1))
+                rc = pp_where_error(w, "mem= needs triples: a non-zero step in bytes or ?, reuse 0 or 1, "
+                                       "written 0 or 1");
             else if (lp->nstreams < PP_MAX_STREAMS) {
                 lp->stream_step[lp->nstreams] = st;
                 lp->stream_reuse[lp->nstreams] = (unsigned char)re;

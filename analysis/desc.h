@@ -32,7 +32,8 @@ typedef struct {
     int guard_branch, guard_true; /* innermost controlling branch, or -1  */
     long ops[PP_NOPS];
     /* memory streams of the loop's own statements (mem=, memx=): bytes
-     * per iteration, reused by the enclosing loop?, written? */
+     * per iteration (0: a step in the program's variables, '?'), reused
+     * by the enclosing loop?, written? */
     int nstreams;
     long stream_step[PP_MAX_STREAMS];
     unsigned char stream_reuse[PP_MAX_STREAMS], stream_written[PP_MAX_STREAMS];

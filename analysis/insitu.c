@@ -69,11 +69,11 @@ static double replay(double k, void *vp)
             if (pp_prog_param_in(c->m, r, i, &v) == 0)
                 c->m->params[i].value = v;
         }
-        pp_metrics mt;
-        if (pp_predict(c->m, c->mach, pp_prog_P_in(c->m, r), &mt, c->err, c->errlen))
+        double t;
+        if (pp_predict_real(c->m, c->mach, pp_prog_P_in(c->m, r), &t, c->err, c->errlen))
             c->failed = 1;
         else
-            sum += mt.t_real;
+            sum += t;
     }
     return sum - c->rec_ns;
 }
@@ -102,13 +102,11 @@ int pp_insitu_sync(pp_prog *m, pp_machine *mach, pp_insitu *out, char *err, size
     }
     replay_ctx c = {m, mach, nrec, rec_ns, 0, err, errlen};
     double saved = mach->sync_scale;
-    double f1 = replay(1.0, &c);
-    double flo = c.failed ? 0 : replay(PP_INSITU_MIN, &c);
+    double flo = replay(PP_INSITU_MIN, &c);
     double fhi = c.failed ? 0 : replay(PP_INSITU_MAX, &c);
     if (c.failed)
         goto fail;
     out->rec_ns = rec_ns;
-    out->model_ns = f1 + rec_ns;
     if (fhi - flo < 1e-6 * rec_ns) {
         snprintf(out->why, sizeof out->why, "the recorded runs have no synchronisation cost to scale");
         mach->sync_scale = saved;

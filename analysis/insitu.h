@@ -29,7 +29,6 @@ typedef struct {
     double startup_ns;    /* the start of OpenMP's thread pool (once per
                              process, in the first parallel region: not
                              in the model)                                */
-    double model_ns;      /* the replay's with the machine file's costs   */
     double fit_ns;        /* the replay's with the factor                 */
     char why[200];        /* when not applied: why                        */
 } pp_insitu;

@@ -41,10 +41,9 @@ typedef struct {
     int idx;              /* -1: the atom has no value in this function */
 } acache_ent;
 
-/* Work: computation time and the memory accesses in it (the real machine
- * prices the accesses by the cache level of the problem's working set). */
+/* Work: computation time. */
 typedef struct {
-    double ns, mem;
+    double ns;
 } pp_work;
 
 typedef struct {

@@ -53,7 +53,7 @@ static int new_thread(ictx *c, pp_itkind kind, int parent, int tid, int start_fu
     in->threads[id].parent = parent;
     in->threads[id].tid = tid;
     in->threads[id].start_func = start_func;
-    c->pending[id] = (pp_work){0, 0};
+    c->pending[id] = (pp_work){0};
     c->unjoined[id] = -1;
     return id;
 }
@@ -82,11 +82,11 @@ static int push_action(ictx *c, int t, pp_action a)
 static int flush(ictx *c, int t)
 {
     pp_work w = c->pending[t];
-    if (w.ns <= 0 && w.mem <= 0)
+    if (w.ns <= 0)
         return 0;
-    c->pending[t] = (pp_work){0, 0};
+    c->pending[t] = (pp_work){0};
     c->in->work_ns += w.ns;
-    return push_action(c, t, (pp_action){.kind = PP_A_WORK, .ns = w.ns, .mem = w.mem, .func = -1, .site = -1});
+    return push_action(c, t, (pp_action){.kind = PP_A_WORK, .ns = w.ns, .func = -1, .site = -1});
 }
 
 static int sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int site)
@@ -189,17 +189,16 @@ static double site_runs(ictx *c, const frame *fr, int guard_branch, int guard_tr
 
 static int exec_scope(ictx *c, int t, frame *fr, int scope, long double mult, int emit, pp_work *acc);
 
-static void add_work(ictx *c, int t, int emit, pp_work *acc, double ns, double mem)
+static void add_work(ictx *c, int t, int emit, pp_work *acc, double ns)
 {
     pp_work *w = emit ? &c->pending[t] : acc;
     w->ns += ns;
-    w->mem += mem;
 }
 
 /* add f times the work w */
 static void add_work_x(ictx *c, int t, int emit, pp_work *acc, pp_work w, double f)
 {
-    add_work(c, t, emit, acc, f * w.ns, f * w.mem);
+    add_work(c, t, emit, acc, f * w.ns);
 }
 
 static int exec_func(ictx *c, int t, frame *fr, long double mult, int emit, pp_work *acc)
@@ -235,14 +234,14 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
     const pp_dloop *dl = &fr->mf->d->loops[k];
     if (emit && !ml->sync && (c->flags & PP_INST_STRUCT)) {
         /* the drawn graph: an event-free loop is one node with its cost */
-        pp_work sub = {0, 0};
+        pp_work sub = {0};
         int ex = 1;
         long double cnt = loop_count(c, fr, k, &ex);
         if (flush(c, t) || exec_loop(c, t, fr, k, mult, 0, &sub))
             return -1;
         c->in->work_ns += sub.ns;
         return push_action(c, t, (pp_action){.kind = PP_A_LOOP_WORK, .key = k, .n = (int)llroundl(cnt),
-                                              .ns = sub.ns, .mem = sub.mem, .func = fr->fi, .site = dl->id});
+                                              .ns = sub.ns, .func = fr->fi, .site = dl->id});
     }
     int exact = 1;
     long double n = loop_count(c, fr, k, &exact);
@@ -251,7 +250,7 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
         c->in->totals[fr->fi][k] += mult * n;
     int has_items = fr->mf->nitems[1 + k] > 0;
     /* entering the loop costs its set-up and its last, failing test */
-    add_work(c, t, emit, acc, ml->entry_ns, 0);
+    add_work(c, t, emit, acc, ml->entry_ns);
     if (n <= 0)
         return 0;
     if (emit && ml->sync && (c->flags & PP_INST_STRUCT) && !makes_threads(fr->mf, k)) {
@@ -259,7 +258,7 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
         if (sync_action(c, t, PP_A_LOOP_OPEN, k, (int)llroundl(n), fr->fi, dl->id))
             return -1;
         set_iv(c, fr, k, 0);
-        add_work(c, t, 1, acc, ml->cost_ns, ml->memops);
+        add_work(c, t, 1, acc, ml->cost_ns);
         if (exec_scope(c, t, fr, k, mult, 1, acc))
             return -1;
         return sync_action(c, t, PP_A_LOOP_CLOSE, k, (int)llroundl(n), fr->fi, dl->id);
@@ -269,18 +268,18 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
         long long cnt = (long long)llroundl(n);
         for (long long j = 0; j < cnt; j++) {
             set_iv(c, fr, k, (long double)j);
-            add_work(c, t, 1, acc, ml->cost_ns, ml->memops);
+            add_work(c, t, 1, acc, ml->cost_ns);
             if (exec_scope(c, t, fr, k, mult, 1, acc))
                 return -1;
         }
         return 0;
     }
-    add_work(c, t, emit, acc, (double)n * ml->cost_ns, (double)n * ml->memops);
+    add_work(c, t, emit, acc, (double)n * ml->cost_ns);
     if (!has_items)
         return 0;
     if (!reads_iv(ml, dl->id)) {
         /* the body does not depend on this loop's IV: cost it once */
-        pp_work sub = {0, 0};
+        pp_work sub = {0};
         set_iv(c, fr, k, 0);
         if (exec_scope(c, t, fr, k, mult * n, 0, &sub))
             return -1;
@@ -289,7 +288,7 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
     }
     long long cnt = (long long)llroundl(n);
     if (cnt <= ENUM_LIMIT) {
-        pp_work sub = {0, 0};
+        pp_work sub = {0};
         for (long long j = 0; j < cnt; j++) {
             set_iv(c, fr, k, (long double)j);
             if (exec_scope(c, t, fr, k, mult, 0, &sub))
@@ -301,16 +300,15 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
     /* sampled: NSAMPLES iterations evenly spread, each standing for an
      * equal share (midpoint rule) */
     c->in->approx = 1;
-    pp_work sub = {0, 0};
+    pp_work sub = {0};
     long double w = (long double)cnt / NSAMPLES;
     for (int s = 0; s < NSAMPLES; s++) {
         long double j = floorl(((long double)s + 0.5L) * w);
-        pp_work one = {0, 0};
+        pp_work one = {0};
         set_iv(c, fr, k, j);
         if (exec_scope(c, t, fr, k, mult * w, 0, &one))
             return -1;
         sub.ns += (double)(w * one.ns);
-        sub.mem += (double)(w * one.mem);
     }
     add_work_x(c, t, emit, acc, sub, 1);
     return 0;
@@ -344,7 +342,7 @@ static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int e
                          c->m->funcs[mf->call_callee[idx]].sync);
     if (r <= 0)
         return 0;
-    add_work(c, t, emit, acc, r * mf->call_cost[idx], 0);
+    add_work(c, t, emit, acc, r * mf->call_cost[idx]);
     int cfi = mf->call_callee[idx];
     if (cfi < 0)
         return 0;
@@ -355,7 +353,7 @@ static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int e
     if (emit && c->m->funcs[cfi].sync)
         rc = exec_func(c, t, &cf, mult, 1, acc);
     else {
-        pp_work sub = {0, 0};
+        pp_work sub = {0};
         rc = exec_func(c, t, &cf, mult * r, 0, &sub);
         add_work_x(c, t, emit, acc, sub, r);
     }
@@ -604,7 +602,7 @@ static int exec_scope(ictx *c, int t, frame *fr, int scope, long double mult, in
             else if (r > 0) {
                 /* a loop entered on a fraction of the opportunities: its
                  * cost and counts in proportion */
-                pp_work sub = {0, 0};
+                pp_work sub = {0};
                 rc = exec_loop(c, t, fr, it->idx, mult * r, 0, &sub);
                 add_work_x(c, t, emit, acc, sub, r);
             }
@@ -699,10 +697,8 @@ int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *e
         for (int t = 0; rc == 0 && t < out->nthreads; t++)
             rc = flush(&c, t);
     }
-    if (rc == 0) {
+    if (rc == 0)
         count_parties(&c);
-        out->footprint = pp_prog_footprint(m);
-    }
     for (int f = 0; c.dither && f < m->nfuncs; f++)
         free(c.dither[f]);
     free(c.dither);

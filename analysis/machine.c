@@ -194,28 +194,36 @@ void pp_machine_default(pp_machine *m)
     set_model(&m->cost[PP_COST_SCALE_MEMORY], PP_MODEL_LINEAR, 0.75, 0.25);
 }
 
-int pp_machine_cache_level(const pp_machine *m, double bytes)
+double pp_machine_stream_bw(const pp_machine *mach, double bytes)
 {
-    const long size[3] = {m->cache_l1d_bytes, m->cache_l2_bytes, m->cache_l3_bytes};
-    if (size[0] <= 0 && size[1] <= 0 && size[2] <= 0)
-        return 0;
+    /* the measured points, by working set */
+    double x[4], y[4];
+    int n = 0;
+    const long size[3] = {mach->cache_l1d_bytes, mach->cache_l2_bytes, mach->cache_l3_bytes};
+    const double bw[3] = {mach->bw_l1_bytes_per_ns, mach->bw_l2_bytes_per_ns, mach->bw_l3_bytes_per_ns};
     for (int l = 0; l < 3; l++)
-        if (size[l] > 0 && bytes <= (double)size[l])
-            return l + 1;
-    return 4;
-}
-
-double pp_machine_access_ns(const pp_machine *m, int level, int P)
-{
-    const double bw[3] = {m->bw_l1_bytes_per_ns, m->bw_l2_bytes_per_ns, m->bw_l3_bytes_per_ns};
-    if (level >= 1 && level <= 3)
-        return bw[level - 1] > 0 ? 8.0 / bw[level - 1] : 0;
-    if (level != 4 || m->mem_bw1_bytes_per_ns <= 0)
+        if (size[l] > 0 && bw[l] > 0) {
+            x[n] = (double)size[l] / 2;
+            y[n++] = bw[l];
+        }
+    if (mach->mem_footprint_bytes > 0 && mach->mem_bw1_bytes_per_ns > 0) {
+        x[n] = (double)mach->mem_footprint_bytes;
+        y[n++] = mach->mem_bw1_bytes_per_ns;
+    }
+    if (n == 0 || bytes <= 0)
         return 0;
-    /* main memory: one thread streams at bw1; P threads share at most the
-     * aggregate bandwidth measured on all the processors */
-    double per = m->mem_bw1_bytes_per_ns;
-    if (P > 1 && m->mem_bw_all_bytes_per_ns > 0 && m->mem_bw_all_bytes_per_ns / P < per)
-        per = m->mem_bw_all_bytes_per_ns / P;
-    return 8.0 / per;
+    /* sort by working set (at most four points) */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && x[j] < x[j - 1]; j--) {
+            double t = x[j]; x[j] = x[j - 1]; x[j - 1] = t;
+            t = y[j]; y[j] = y[j - 1]; y[j - 1] = t;
+        }
+    if (bytes <= x[0])
+        return y[0];
+    for (int i = 1; i < n; i++)
+        if (bytes <= x[i]) {
+            double f = log(bytes / x[i - 1]) / log(x[i] / x[i - 1]);
+            return y[i - 1] + f * (y[i] - y[i - 1]);
+        }
+    return y[n - 1];
 }

@@ -158,13 +158,11 @@ double pp_model_eval(const pp_model *mod, int P);
 
 /* ---- construction, files ---------------------------------------------- */
 
-/* The cache rule (Clement & Quinn, section 3.2): the level a working set of
- * `bytes` per thread lives in (1, 2, 3; 4 = main memory; 0 = the cache
- * sizes are unknown), and the time (ns) of one 8-byte access streamed from
- * that level by one of P threads running at once: 8 / bandwidth, the
- * main-memory bandwidth shared by the P threads. */
-int pp_machine_cache_level(const pp_machine *m, double bytes);
-double pp_machine_access_ns(const pp_machine *m, int level, int P);
+/* Bytes per ns one thread streams with a working set of `bytes`: the
+ * measured points (half of each cache level; mem.footprint_bytes for main
+ * memory) interpolated in log(bytes), flat outside them; 0 when the file
+ * has no bandwidths.  The memory model's input (memory.h). */
+double pp_machine_stream_bw(const pp_machine *mach, double bytes);
 
 /* Conservative built-in costs (docs/machine-format.md, "Defaults"), marked
  * source = PP_MACHINE_DEFAULT.  For use only when no machine file is given. */

@@ -8,39 +8,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-double pp_machine_stream_bw(const pp_machine *mach, double bytes)
-{
-    /* the measured points, by working set */
-    double x[4], y[4];
-    int n = 0;
-    const long size[3] = {mach->cache_l1d_bytes, mach->cache_l2_bytes, mach->cache_l3_bytes};
-    const double bw[3] = {mach->bw_l1_bytes_per_ns, mach->bw_l2_bytes_per_ns, mach->bw_l3_bytes_per_ns};
-    for (int l = 0; l < 3; l++)
-        if (size[l] > 0 && bw[l] > 0) {
-            x[n] = (double)size[l] / 2;
-            y[n++] = bw[l];
-        }
-    if (mach->mem_footprint_bytes > 0 && mach->mem_bw1_bytes_per_ns > 0) {
-        x[n] = (double)mach->mem_footprint_bytes;
-        y[n++] = mach->mem_bw1_bytes_per_ns;
-    }
-    if (n == 0 || bytes <= 0)
-        return 0;
-    /* sort by working set (at most four points) */
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && x[j] < x[j - 1]; j--) {
-            double t = x[j]; x[j] = x[j - 1]; x[j - 1] = t;
-            t = y[j]; y[j] = y[j - 1]; y[j - 1] = t;
-        }
-    if (bytes <= x[0])
-        return y[0];
-    for (int i = 1; i < n; i++)
-        if (bytes <= x[i]) {
-            double f = log(bytes / x[i - 1]) / log(x[i] / x[i - 1]);
-            return y[i - 1] + f * (y[i] - y[i - 1]);
-        }
-    return y[n - 1];
-}
+#define CACHE_LINE 64.0
+
 
 /* Iterations per entry of loop k of f at the current parameters; -1 when
  * they depend on more than the parameters (a triangular nest). */
@@ -60,17 +29,24 @@ static double trip_now(const pp_prog *m, int f, int k)
     return -1;
 }
 
+/* The bytes a stream's step walks: a step in the program's variables (0,
+ * a column walk) is taken as past a cache line. */
+static double step_bytes(long step)
+{
+    return step == 0 ? CACHE_LINE : fabs((double)step);
+}
+
 double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint)
 {
     const pp_dloop *dl = &m->funcs[f].d->loops[k];
     double walk = 0;   /* bytes all the loop's streams walk per iteration */
     for (int s = 0; s < dl->nstreams; s++)
-        walk += fabs((double)dl->stream_step[s]);
+        walk += step_bytes(dl->stream_step[s]);
     double ns = 0;
     for (int s = 0; s < dl->nstreams; s++) {
-        double step = fabs((double)dl->stream_step[s]);
+        double step = step_bytes(dl->stream_step[s]);
         /* a stride past a cache line still moves one line per iteration */
-        double bytes = step < 64 ? step : 64;
+        double bytes = step < CACHE_LINE ? step : CACHE_LINE;
         /* where the stream is served from: a stream the enclosing loop
          * walks again comes back after one entry of this loop (all of its
          * streams' bytes); the others after the whole data set */
@@ -88,6 +64,32 @@ double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, 
     return ns;
 }
 
+/* The streams' time per iteration of every loop at the recorded size, for
+ * mach: computed once per model and machine. */
+static const double *recorded_ns(pp_prog *m, const pp_machine *mach, int n)
+{
+    if (m->mem_rec_ns && m->mem_rec_of == mach)
+        return m->mem_rec_ns;
+    double *rec = realloc(m->mem_rec_ns, sizeof *rec * (size_t)(n + 1));
+    long *vals = pp_prog_params_save(m);
+    if (!rec || !vals) {
+        if (rec)
+            m->mem_rec_ns = rec;
+        free(vals);
+        m->mem_rec_of = NULL;
+        return NULL;
+    }
+    m->mem_rec_ns = rec;
+    m->mem_rec_of = mach;
+    pp_prog_reset(m);
+    int i = 0;
+    for (int f = 0; f < m->nfuncs; f++)
+        for (int k = 0; k < m->funcs[f].d->nloops; k++)
+            rec[i++] = pp_mem_stream_ns(m, mach, f, k, m->footprint_rec);
+    pp_prog_params_restore(m, vals);
+    return rec;
+}
+
 int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved)
 {
     *saved = NULL;
@@ -99,26 +101,13 @@ int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved)
     int n = 0;
     for (int f = 0; f < m->nfuncs; f++)
         n += m->funcs[f].d->nloops;
-    double *sv = malloc(sizeof *sv * (size_t)(2 * n + 1));
-    long *vals = malloc(sizeof *vals * (size_t)(m->nparams + 1));
-    if (!sv || !vals) {
+    const double *rec = recorded_ns(m, mach, n);
+    double *sv = malloc(sizeof *sv * (size_t)(n + 1));
+    if (!rec || !sv) {
         free(sv);
-        free(vals);
         return -1;
     }
-    /* the streams' time at the recorded size, then at this one */
-    double *rec = sv + n;
-    for (int i = 0; i < m->nparams; i++)
-        vals[i] = m->params[i].value;
-    pp_prog_reset(m);
     int i = 0;
-    for (int f = 0; f < m->nfuncs; f++)
-        for (int k = 0; k < m->funcs[f].d->nloops; k++)
-            rec[i++] = pp_mem_stream_ns(m, mach, f, k, m->footprint_rec);
-    for (int j = 0; j < m->nparams; j++)
-        m->params[j].value = vals[j];
-    free(vals);
-    i = 0;
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++) {
             pp_mloop *ml = &m->funcs[f].loops[k];

@@ -30,10 +30,6 @@
 #include "machine.h"
 #include "model.h"
 
-/* Bytes per ns one thread streams with a working set of `bytes`; 0 when
- * the machine file has no bandwidths. */
-double pp_machine_stream_bw(const pp_machine *mach, double bytes);
-
 /* ns per iteration loop k of function f spends on its streams at the
  * current parameters, with the program's arrays `footprint` bytes large;
  * 0 without streams or bandwidths. */

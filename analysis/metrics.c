@@ -20,20 +20,23 @@ static int run(pp_prog *m, const pp_machine *mach, int P, double *pram, double *
     if (pp_instantiate(m, P, PP_INST_ACTIONS, &in, err, errlen))
         return -1;
     pp_trav tp;
-    int rc = pp_traverse(m, &in, NULL, &tp, err, errlen);
-    if (rc == 0) {
-        *pram = tp.time;
-        pp_trav_free(&tp);
-        if (real) {
-            pp_trav tr;
-            rc = pp_traverse(m, &in, mach, &tr, err, errlen);
-            if (rc == 0) {
-                *real = tr.time;
-                if (keep)
-                    *keep = tr;
-                else
-                    pp_trav_free(&tr);
-            }
+    int rc = 0;
+    if (pram) {
+        rc = pp_traverse(m, &in, NULL, &tp, err, errlen);
+        if (rc == 0) {
+            *pram = tp.time;
+            pp_trav_free(&tp);
+        }
+    }
+    if (rc == 0 && real) {
+        pp_trav tr;
+        rc = pp_traverse(m, &in, mach, &tr, err, errlen);
+        if (rc == 0) {
+            *real = tr.time;
+            if (keep)
+                *keep = tr;
+            else
+                pp_trav_free(&tr);
         }
     }
     *approx |= in.approx;
@@ -43,31 +46,49 @@ static int run(pp_prog *m, const pp_machine *mach, int P, double *pram, double *
     return rc;
 }
 
-int pp_predict(pp_prog *m, const pp_machine *mach, int P, pp_metrics *out, char *err, size_t errlen)
+/* The runs of one prediction, with the costs at this size (the memory
+ * model, memory.h) and the parameter P overrides restored afterwards:
+ * T1 when t1 is not NULL, the PRAM when out->t_pram is wanted (pram), the
+ * real machine always (its traversal into tr when not NULL). */
+static int predict_runs(pp_prog *m, const pp_machine *mach, int P, double *t1, int pram, pp_metrics *out,
+                        pp_trav *tr, char *err, size_t errlen)
 {
-    memset(out, 0, sizeof *out);
     if (P < 1) {
         snprintf(err, errlen, "P must be at least 1");
         return -1;
     }
-    out->P = P;
-    /* remember a parameter P overrides, to restore it afterwards */
     long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
-    /* the costs at this size: the memory model (memory.h) */
     double *fitted;
     if (pp_mem_apply(m, mach, &fitted)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    int rc = run(m, mach, 1, &out->t1, NULL, NULL, &out->approx, NULL, err, errlen);
-    pp_trav tr;
-    memset(&tr, 0, sizeof tr);
+    int rc = t1 ? run(m, mach, 1, t1, NULL, NULL, &out->approx, NULL, err, errlen) : 0;
     if (rc == 0)
-        rc = run(m, mach, P, &out->t_pram, &out->t_real, &tr, &out->approx, &out->nthreads, err, errlen);
+        rc = run(m, mach, P, pram ? &out->t_pram : NULL, &out->t_real, tr, &out->approx, &out->nthreads, err,
+                 errlen);
     if (m->pkind == PP_P_PARAM)
         m->params[m->p_param].value = saved;
     pp_mem_restore(m, fitted);
-    if (rc)
+    return rc;
+}
+
+int pp_predict_real(pp_prog *m, const pp_machine *mach, int P, double *t_real, char *err, size_t errlen)
+{
+    pp_metrics mt;
+    memset(&mt, 0, sizeof mt);
+    int rc = predict_runs(m, mach, P, NULL, 0, &mt, NULL, err, errlen);
+    *t_real = mt.t_real;
+    return rc;
+}
+
+int pp_predict(pp_prog *m, const pp_machine *mach, int P, pp_metrics *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->P = P;
+    pp_trav tr;
+    memset(&tr, 0, sizeof tr);
+    if (predict_runs(m, mach, P, &out->t1, 1, out, &tr, err, errlen))
         return -1;
     out->busy = tr.total_busy;
     out->wait = tr.total_wait;
@@ -108,20 +129,18 @@ static double gauss(uint64_t *st)
 /* The sequential time at the recorded size (the parameters restored). */
 static int t1_recorded(pp_prog *m, const pp_machine *mach, double *t1, char *err, size_t errlen)
 {
-    long *saved = malloc(sizeof *saved * (size_t)(m->nparams + 1));
+    long *saved = pp_prog_params_save(m);
     if (!saved) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    for (int i = 0; i < m->nparams; i++)
-        saved[i] = m->params[i].value;
     pp_prog_reset(m);
     pp_metrics mt;
-    int rc = pp_predict(m, mach, 1, &mt, err, errlen);
-    for (int i = 0; i < m->nparams; i++)
-        m->params[i].value = saved[i];
-    free(saved);
-    *t1 = rc ? 0 : mt.t1;
+    memset(&mt, 0, sizeof mt);
+    int rc = predict_runs(m, mach, 1, t1, 0, &mt, NULL, err, errlen);
+    pp_prog_params_restore(m, saved);
+    if (rc)
+        *t1 = 0;
     return rc;
 }
 

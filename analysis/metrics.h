@@ -32,6 +32,8 @@ void pp_metrics_compute(pp_metrics *mt, double t1, double t_pram, double t_real,
 /* Predict at the current parameters for P processors.  keep_real, when
  * not NULL, receives the real machine's traversal (the caller frees it). */
 int pp_predict(pp_prog *m, const pp_machine *mach, int P, pp_metrics *out, char *err, size_t errlen);
+/* T_real alone (ns): no T1, no PRAM. */
+int pp_predict_real(pp_prog *m, const pp_machine *mach, int P, double *t_real, char *err, size_t errlen);
 
 /* A 90% confidence interval of T_real (ns) at the current parameters,
  * from three independent relative errors added in quadrature:

@@ -199,6 +199,21 @@ int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errl
     return 0;
 }
 
+long *pp_prog_params_save(const pp_prog *m)
+{
+    long *v = malloc(sizeof *v * (size_t)(m->nparams + 1));
+    for (int i = 0; v && i < m->nparams; i++)
+        v[i] = m->params[i].value;
+    return v;
+}
+
+void pp_prog_params_restore(pp_prog *m, long *saved)
+{
+    for (int i = 0; saved && i < m->nparams; i++)
+        m->params[i].value = saved[i];
+    free(saved);
+}
+
 void pp_prog_reset(pp_prog *m)
 {
     for (int i = 0; i < m->nparams; i++)

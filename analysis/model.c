@@ -371,8 +371,6 @@ static void build_shapes(pp_prog *m)
             m->shape_bytes = n;
             m->shape_bytes[m->nshape++] = r;
         }
-        for (int k = 0; k < d->nloops; k++)
-            m->funcs[f].loops[k].memops = (double)(d->loops[k].ops[PP_OPS_LOAD] + d->loops[k].ops[PP_OPS_STORE]);
     }
 }
 
@@ -537,6 +535,7 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
 
 void pp_prog_free(pp_prog *m)
 {
+    free(m->mem_rec_ns);
     for (int f = 0; f < m->nfuncs; f++) {
         pp_mfunc *mf = &m->funcs[f];
         for (int s = 0; s < mf->nscopes; s++)

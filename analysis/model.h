@@ -56,7 +56,6 @@ typedef struct {
     int entry_fitted;
     int cost_fitted;     /* 1: the run determined it; 0: prior from ops     */
     int sync;            /* the loop's subtree holds thread-graph events    */
-    double memops;       /* loads + stores per iteration (own statements)   */
     int nivs;            /* ids of enclosing-loop IVs its subtree reads     */
     int *ivs;
 } pp_mloop;
@@ -118,6 +117,10 @@ typedef struct pp_prog {
                                      recorded concurrency out of the costs */
     double rec_conc;     /* work-weighted mean concurrency of the records   */
     double rec_deflate;  /* the mean slowdown taken out (1: none)           */
+    double *mem_rec_ns;  /* per loop (in function order): its streams' time
+                            per iteration at the recorded size, for the
+                            machine mem_rec_of (memory.c, computed once) */
+    const pp_machine *mem_rec_of;
     double model_error;  /* the intervals' relative model error per
                             doubling of the work (metrics.h)            */
     int nwarn;
@@ -147,6 +150,10 @@ void pp_prog_free(pp_prog *m);
 int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errlen);
 int pp_prog_param_index(const pp_prog *m, const char *name);
 void pp_prog_reset(pp_prog *m);    /* all parameters back to recorded    */
+/* The parameters' current values (NULL when out of memory), and back to
+ * them (saved is freed). */
+long *pp_prog_params_save(const pp_prog *m);
+void pp_prog_params_restore(pp_prog *m, long *saved);
 /* An expression in the parameters at their current values; -1 when it
  * holds anything else (an enclosing loop's variable). */
 int pp_prog_eval(const pp_prog *m, const pp_expr *e, int64_t *out);
@@ -178,7 +185,6 @@ typedef struct {
     int n;
     long key;
     double ns;
-    double mem;          /* WORK, LOOP_WORK: memory accesses in it         */
     int func, site;      /* the event site (-1 for WORK); for LOOP_*: the
                             function and the loop id                       */
 } pp_action;
@@ -213,7 +219,6 @@ typedef struct {
                             be evaluated somewhere and the observed average
                             was used instead                               */
     double work_ns;      /* sum of all WORK                                */
-    double footprint;    /* bytes of the program's arrays at this size     */
     int approx;          /* some sums were sampled, not enumerated         */
     int nteams;
     int *team_size;

@@ -17,14 +17,11 @@
  */
 #include "pp.h"
 
-/* The step written for a stride in the program's variables: one cache
- * line (the memory model counts at most a line per iteration). */
-#define PP_STREAM_LINE 64
-
 struct pp_stream
 {
   tree base;
-  HOST_WIDE_INT step;
+  HOST_WIDE_INT step;   /* 0 with symbolic: not a constant */
+  int symbolic;
   int reuse;
   int written;
 };
@@ -73,12 +70,12 @@ step_of (class loop *loop, tree ev, pp_stream *out)
   if (TREE_CODE (step) != INTEGER_CST || !tree_fits_shwi_p (step))
     {
       /* a step in the program's variables (a column walk, N * 8 bytes):
-	 at the sizes that matter it passes a cache line every iteration,
-	 which is all the memory model needs to know */
+	 written as '?', the analyser decides what it costs */
       if (evolution_function_is_invariant_p (step, loop->num)
 	  && !chrec_contains_undetermined (step))
 	{
-	  out->step = PP_STREAM_LINE;
+	  out->step = 0;
+	  out->symbolic = 1;
 	  return 1;
 	}
       return -1;
@@ -184,7 +181,7 @@ pp_streams_text (pp_fn *f, class loop *loop)
 	  if (!store && !load)
 	    continue;
 	  tree ref = store ? gimple_assign_lhs (s) : gimple_assign_rhs1 (s);
-	  pp_stream st = { NULL_TREE, 0, 0, store };
+	  pp_stream st = { NULL_TREE, 0, 0, 0, store };
 	  int r = analyse_ref (loop, ref, &st);
 	  if (r < 0)
 	    unknown++;
@@ -192,7 +189,8 @@ pp_streams_text (pp_fn *f, class loop *loop)
 	    continue;
 	  bool merged = false;
 	  for (unsigned i = 0; i < v.length (); i++)
-	    if (v[i].step == st.step && v[i].reuse == st.reuse && v[i].base && st.base
+	    if (v[i].step == st.step && v[i].symbolic == st.symbolic
+		&& v[i].reuse == st.reuse && v[i].base && st.base
 		&& operand_equal_p (v[i].base, st.base, 0))
 	      {
 		v[i].written |= st.written;
@@ -205,7 +203,12 @@ pp_streams_text (pp_fn *f, class loop *loop)
     }
   std::string t = " mem=(";
   for (unsigned i = 0; i < v.length (); i++)
-    t += pp_fmt ("%s%ld %d %d", i ? " " : "", (long) v[i].step, v[i].reuse, v[i].written);
+    {
+      if (i)
+	t += " ";
+      t += v[i].symbolic ? std::string ("?") : pp_fmt ("%ld", (long) v[i].step);
+      t += pp_fmt (" %d %d", v[i].reuse, v[i].written);
+    }
   t += ")";
   if (unknown)
     t += pp_fmt (" memx=%d", unknown);

@@ -8,7 +8,8 @@
 #   strided:  a[i] with i += 16: 128 bytes per iteration;
 #   invariant: a[k] does not move: no stream;
 #   chase:    next[j] with j loaded: scev cannot follow it (memx);
-#   global:   ga[i] through a global pointer: one stream.
+#   global:   ga[i] through a global pointer: one stream;
+#   column:   a[i*n + j], a step of n * 8 bytes: '?' (in the variables).
 # And the analyser refuses a malformed mem= with the file and line.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
@@ -52,6 +53,7 @@ for my $opt ('-O0', '-O2') {
         strided => ['128 0 0', 0],
         invariant => ['', 0],
         global => ['8 0 0', 0],
+        column => ['? 0 0', 0],
     );
     for my $k (sort keys %want) {
         my $got = $mem{ $line{$k} } || ['missing', 0];
@@ -60,6 +62,8 @@ for my $opt ('-O0', '-O2') {
     }
     my $c = $mem{ $line{chase} } || ['missing', 0];
     ok($c->[1] >= 1, "$opt chase: the loaded index is not followed (memx=$c->[1])");
+    my $show = `$B/perfpred show $tmp/s.ppr 2>&1`;
+    is($?, 0, "$opt: the analyser reads the streams, '?' included") or diag($show);
 }
 
 # a malformed mem= in a record: refused with the file and the line

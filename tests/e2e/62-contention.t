@@ -13,6 +13,9 @@ use warnings;
 use Test::More;
 use File::Temp qw(tempdir);
 use JSON::PP;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use PPCheck qw(hand_machine);
 
 my $B = $ENV{PERFPRED_BUILD} || 'build';
 for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
@@ -31,42 +34,7 @@ sub json { my $o = eval { decode_json($_[0]) }; return $o; }
 sub slurp { local $/; open my $f, '<', $_[0] or return ''; return <$f>; }
 
 # a hand-written machine: two threads at once run 1.5 times slower each
-sub machine {
-    my ($path, $name) = @_;
-    open my $m, '>', $path or die;
-    print $m <<"EOF2";
-perfpred-machine 1
-name = $name
-source = hand
-cores = 2
-thread.create.model = const
-thread.create.a_ns = 12000
-thread.create_call.model = const
-thread.create_call.a_ns = 10000
-thread.join.model = const
-thread.join.a_ns = 30000
-forkjoin.omp.model = log2
-forkjoin.omp.a_ns = 400
-forkjoin.omp.b_ns = 500
-barrier.omp.model = log2
-barrier.omp.a_ns = 140
-barrier.omp.b_ns = 250
-barrier.pthread.model = log2
-barrier.pthread.a_ns = 220
-barrier.pthread.b_ns = 1800
-mutex.lock.model = const
-mutex.lock.a_ns = 20
-mutex.handoff.model = const
-mutex.handoff.a_ns = 30000
-scale.compute.model = linear
-scale.compute.a = 0.5
-scale.compute.b = 0.5
-scale.memory.model = linear
-scale.memory.a = 0.5
-scale.memory.b = 0.5
-EOF2
-    close $m;
-}
+sub machine { hand_machine($_[0], name => $_[1], compute => [0.5, 0.5], memory => [0.5, 0.5]) }
 
 build('embar', '-fopenmp');
 system("PERFPRED_RECORD=$tmp/embar.ppr $tmp/embar 4800 2 50 >/dev/null") == 0 or BAIL_OUT('embar run');

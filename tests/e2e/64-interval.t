@@ -11,6 +11,9 @@ use warnings;
 use Test::More;
 use File::Temp qw(tempdir);
 use JSON::PP;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use PPCheck qw(hand_machine);
 
 my $B = $ENV{PERFPRED_BUILD} || 'build';
 for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
@@ -25,34 +28,7 @@ system("gcc -O2 -fopenmp -fplugin=$B/perfpred.so -c tests/programs/embar.c -o $t
 system("PERFPRED_RECORD=$tmp/embar.ppr $tmp/embar 4800 2 20 >/dev/null") == 0 or BAIL_OUT('embar run');
 sub json { my $o = eval { decode_json($_[0]) }; return $o; }
 
-my $costs = <<'EOF2';
-thread.create.model = const
-thread.create.a_ns = 12000
-thread.create_call.model = const
-thread.create_call.a_ns = 10000
-thread.join.model = const
-thread.join.a_ns = 30000
-forkjoin.omp.model = log2
-forkjoin.omp.a_ns = 400
-forkjoin.omp.b_ns = 500
-barrier.omp.model = log2
-barrier.omp.a_ns = 140
-barrier.omp.b_ns = 250
-barrier.pthread.model = log2
-barrier.pthread.a_ns = 220
-barrier.pthread.b_ns = 1800
-mutex.lock.model = const
-mutex.lock.a_ns = 20
-mutex.handoff.model = const
-mutex.handoff.a_ns = 30000
-scale.compute.model = const
-scale.compute.a = 1
-scale.memory.model = const
-scale.memory.a = 1
-EOF2
-open my $m, '>', "$tmp/noisy.machine" or die;
-print $m "perfpred-machine 1\nname = elsewhere\nsource = hand\ncores = 2\nnoise.cov = 0.05\n$costs";
-close $m;
+hand_machine("$tmp/noisy.machine", name => 'elsewhere', header => "noise.cov = 0.05\n");
 
 sub predict {
     my ($args) = @_;
@@ -82,7 +58,7 @@ is($nomodel->{interval_parts}{model}, 0, '--model-error 0: no model part');
 like(scalar `$pp predict $tmp/embar.ppr --model-error 2 2>&1`, qr/--model-error: '2' is not/, 'a bad --model-error is refused');
 
 # noise.cov is checked when the machine file is read
-open $m, '>', "$tmp/bad.machine" or die;
+open my $m, '>', "$tmp/bad.machine" or die;
 print $m "perfpred-machine 1\nname = x\nnoise.cov = 12\n";
 close $m;
 like(scalar `$pp predict $tmp/embar.ppr --machine $tmp/bad.machine 2>&1`, qr/bad\.machine:3: noise\.cov: '12'/,

@@ -14,6 +14,9 @@ use warnings;
 use Test::More;
 use File::Temp qw(tempdir);
 use JSON::PP;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use PPCheck qw(hand_machine);
 
 my $B = $ENV{PERFPRED_BUILD} || 'build';
 for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
@@ -28,12 +31,7 @@ system("gcc -O2 -fplugin=$B/perfpred.so -c tests/programs/stream.c -o $tmp/s.o")
 system("PERFPRED_RECORD=$tmp/s.ppr $tmp/s 1000 200 >/dev/null") == 0 or BAIL_OUT('stream run');
 sub json { my $o = eval { decode_json($_[0]) }; return $o; }
 
-open my $m, '>', "$tmp/hand.machine" or die;
-print $m <<'EOF2';
-perfpred-machine 1
-name = elsewhere
-source = hand
-cores = 2
+hand_machine("$tmp/hand.machine", name => 'elsewhere', header => <<'EOF2');
 cache.l1d_bytes = 32768
 cache.l2_bytes = 1048576
 cache.l3_bytes = 8388608
@@ -43,31 +41,7 @@ mem.footprint_bytes = 67108864
 mem.bw_l1_bytes_per_ns = 64
 mem.bw_l2_bytes_per_ns = 32
 mem.bw_l3_bytes_per_ns = 16
-thread.create.model = const
-thread.create.a_ns = 12000
-thread.create_call.model = const
-thread.create_call.a_ns = 10000
-thread.join.model = const
-thread.join.a_ns = 30000
-forkjoin.omp.model = log2
-forkjoin.omp.a_ns = 400
-forkjoin.omp.b_ns = 500
-barrier.omp.model = log2
-barrier.omp.a_ns = 140
-barrier.omp.b_ns = 250
-barrier.pthread.model = log2
-barrier.pthread.a_ns = 220
-barrier.pthread.b_ns = 1800
-mutex.lock.model = const
-mutex.lock.a_ns = 20
-mutex.handoff.model = const
-mutex.handoff.a_ns = 30000
-scale.compute.model = const
-scale.compute.a = 1
-scale.memory.model = const
-scale.memory.a = 1
 EOF2
-close $m;
 
 my $rec = do { local $/; open my $f, '<', "$tmp/s.ppr" or die; <$f> };
 like($rec, qr/^loop .* mem=\(8 1 0\)/m, 'the summing loop streams 8 bytes per iteration, the same ones every pass');

@@ -23,6 +23,8 @@ use Test::More;
 use FindBin;
 use File::Temp qw(tempdir);
 use JSON::PP;
+use lib "$FindBin::Bin/lib";
+use PPCheck qw(hand_machine);
 use Time::HiRes qw(time);
 
 chdir "$FindBin::Bin/../.." or die "chdir: $!";
@@ -51,39 +53,7 @@ sub run {
 }
 
 # a machine file by hand (docs/machine-format.md)
-my $mach = "$TMP/hand.machine";
-open my $m, '>', $mach or die;
-print $m <<'EOF';
-perfpred-machine 1
-name = test host
-source = hand
-cores = 2
-thread.create.model = const
-thread.create.a_ns = 12000
-thread.create_call.model = const
-thread.create_call.a_ns = 10000
-thread.join.model = const
-thread.join.a_ns = 30000
-forkjoin.omp.model = log2
-forkjoin.omp.a_ns = 400
-forkjoin.omp.b_ns = 500
-barrier.omp.model = log2
-barrier.omp.a_ns = 140
-barrier.omp.b_ns = 250
-barrier.pthread.model = log2
-barrier.pthread.a_ns = 220
-barrier.pthread.b_ns = 1800
-mutex.lock.model = const
-mutex.lock.a_ns = 20
-mutex.handoff.model = const
-mutex.handoff.a_ns = 30000
-scale.compute.model = const
-scale.compute.a = 1
-scale.memory.model = linear
-scale.memory.a = 0.66
-scale.memory.b = 0.25
-EOF
-close $m;
+my $mach = hand_machine("$TMP/hand.machine", memory => [0.66, 0.25]);
 
 my $out = "$TMP/rep";
 my $env = "PERFPRED_BUILD=$B PERFPRED_REPORT_QUICK=1 PERFPRED_REPORT_DIR=$out PERFPRED_REPORT_MACHINE=$mach";

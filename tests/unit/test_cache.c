@@ -1,6 +1,6 @@
-/* test_cache.c - the cache rule of the machine model: the level a working
- * set lives in switches exactly at the cache sizes, and an access costs
- * 8 bytes over that level's bandwidth (main memory shared by the threads).
+/* test_cache.c - the memory side of the machine model: the bandwidths
+ * survive the machine file, and the streaming bandwidth of a working set
+ * is interpolated from the measured points by hand.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "machine.h"
-#include "memory.h"
 
 static pp_machine small(void)
 {
@@ -28,38 +27,6 @@ static pp_machine small(void)
     m.mem_bw1_bytes_per_ns = 8;
     m.mem_bw_all_bytes_per_ns = 12;
     return m;
-}
-
-static void test_levels_switch_at_the_sizes(void **state)
-{
-    (void)state;
-    pp_machine m = small();
-    assert_int_equal(pp_machine_cache_level(&m, 1), 1);
-    assert_int_equal(pp_machine_cache_level(&m, 32 << 10), 1);
-    assert_int_equal(pp_machine_cache_level(&m, (32 << 10) + 1), 2);
-    assert_int_equal(pp_machine_cache_level(&m, 1 << 20), 2);
-    assert_int_equal(pp_machine_cache_level(&m, (1 << 20) + 1), 3);
-    assert_int_equal(pp_machine_cache_level(&m, 8 << 20), 3);
-    assert_int_equal(pp_machine_cache_level(&m, (8 << 20) + 1), 4);
-    /* unknown sizes: no rule */
-    m.cache_l1d_bytes = m.cache_l2_bytes = m.cache_l3_bytes = 0;
-    assert_int_equal(pp_machine_cache_level(&m, 1e12), 0);
-}
-
-static void test_access_times(void **state)
-{
-    (void)state;
-    pp_machine m = small();
-    assert_true(fabs(pp_machine_access_ns(&m, 1, 1) - 0.125) < 1e-12);
-    assert_true(fabs(pp_machine_access_ns(&m, 2, 4) - 0.25) < 1e-12);
-    assert_true(fabs(pp_machine_access_ns(&m, 3, 1) - 0.5) < 1e-12);
-    /* main memory: 8 B/ns for one thread; two share 12 (6 each); four 3 */
-    assert_true(fabs(pp_machine_access_ns(&m, 4, 1) - 1.0) < 1e-12);
-    assert_true(fabs(pp_machine_access_ns(&m, 4, 2) - 8.0 / 6) < 1e-12);
-    assert_true(fabs(pp_machine_access_ns(&m, 4, 4) - 8.0 / 3) < 1e-12);
-    /* a level whose bandwidth is unknown costs nothing extra */
-    m.bw_l2_bytes_per_ns = 0;
-    assert_true(pp_machine_access_ns(&m, 2, 1) == 0);
 }
 
 static void test_bandwidths_round_trip(void **state)
@@ -100,8 +67,6 @@ static void test_stream_bandwidth(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_levels_switch_at_the_sizes),
-        cmocka_unit_test(test_access_times),
         cmocka_unit_test(test_bandwidths_round_trip),
         cmocka_unit_test(test_stream_bandwidth),
     };

@@ -6,7 +6,7 @@ use strict;
 use warnings;
 use JSON::PP;
 use Exporter 'import';
-our @EXPORT_OK = qw(compare_symbolic);
+our @EXPORT_OK = qw(compare_symbolic hand_machine);
 
 # The loops with a symbolic count in `perfpred show --set ... --format json`
 # (predicted) against the counts of an instrumented run at that size
@@ -29,6 +29,47 @@ sub compare_symbolic {
         }
     }
     return ($nsym, $exact, @diff);
+}
+
+# Write a machine file by hand (docs/machine-format.md) to PATH: the same
+# synchronisation costs for every test, and
+#   name    => the host it describes (default 'test host'),
+#   header  => more header lines (cache sizes, bandwidths, noise.cov),
+#   compute => [a] or [a, b]: scale.compute const a, or linear a + b P,
+#   memory  => the same for scale.memory (default [1]).
+sub hand_machine {
+    my ($path, %o) = @_;
+    my $scale = sub {
+        my ($key, $ab) = @_;
+        return @$ab > 1 ? "$key.model = linear\n$key.a = $ab->[0]\n$key.b = $ab->[1]\n"
+                        : "$key.model = const\n$key.a = $ab->[0]\n";
+    };
+    open my $m, '>', $path or die "$path: $!";
+    print $m "perfpred-machine 1\nname = " . ($o{name} // 'test host') . "\nsource = hand\ncores = 2\n"
+        . ($o{header} // '') . <<'EOF'
+thread.create.model = const
+thread.create.a_ns = 12000
+thread.create_call.model = const
+thread.create_call.a_ns = 10000
+thread.join.model = const
+thread.join.a_ns = 30000
+forkjoin.omp.model = log2
+forkjoin.omp.a_ns = 400
+forkjoin.omp.b_ns = 500
+barrier.omp.model = log2
+barrier.omp.a_ns = 140
+barrier.omp.b_ns = 250
+barrier.pthread.model = log2
+barrier.pthread.a_ns = 220
+barrier.pthread.b_ns = 1800
+mutex.lock.model = const
+mutex.lock.a_ns = 20
+mutex.handoff.model = const
+mutex.handoff.a_ns = 30000
+EOF
+        . $scale->('scale.compute', $o{compute} // [1]) . $scale->('scale.memory', $o{memory} // [1]);
+    close $m;
+    return $path;
 }
 
 1;

@@ -51,6 +51,14 @@ static long chase(const long *next, long start, long n)
     return steps;
 }
 
+static double column(const double *a, long n, long j)
+{
+    double s = 0;
+    for (long i = 0; i < n; i++) /* L:column */
+        s += a[i * n + j];
+    return s;
+}
+
 static double global_ptr(void)
 {
     double s = 0;
@@ -72,7 +80,7 @@ int main(void)
     gn = (int)n;
     stencil(u, v, n);
     rows(v, u, n);
-    double s = strided(u, n * n) + invariant(u, n, 3) + (double)chase(next, 1, n) + global_ptr();
+    double s = strided(u, n * n) + invariant(u, n, 3) + (double)chase(next, 1, n) + global_ptr() + column(u, n, 2);
     printf("%g\n", s + v[n + 1]);
     free(u);
     free(v);
