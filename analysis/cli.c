@@ -74,6 +74,7 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
 {
     memset(c, 0, sizeof *c);
     c->model_error = -1;
+    c->cost_quantile = -1;
     c->cache_rule = 1;   /* the memory model (memory.h); --cache-rule off */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -192,6 +193,16 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
                 return -1;
             }
             c->model_error = v;
+        } else if (!strcmp(key, "cost-quantile")) {
+            char *end;
+            double v = strtod(val, &end);
+            if (!strcmp(val, "mean"))
+                v = 0;
+            else if (*end || end == val || !(v > 0 && v < 1)) {
+                snprintf(err, errlen, "--cost-quantile: '%s' is not a quantile between 0 and 1 or 'mean'", val);
+                return -1;
+            }
+            c->cost_quantile = v;
         } else if (!strcmp(key, "insitu")) {
             if (strcmp(val, "on") && strcmp(val, "off")) {
                 snprintf(err, errlen, "--insitu: '%s' is not on or off", val);
@@ -298,6 +309,13 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
         return -1;
     }
     s->prog.cache_rule = c->cache_rule;
+    if (c->cost_quantile >= 0 && c->cost_quantile != s->prog.cost_quantile) {
+        s->prog.cost_quantile = c->cost_quantile;
+        if (pp_prog_refit_costs(&s->prog, s->have_machine ? &s->mach : NULL, err, errlen)) {
+            pp_session_close(s);
+            return -1;
+        }
+    }
     if (c->model_error >= 0)
         s->prog.model_error = c->model_error;
     /* before --set: the replay moves the parameters to each record's */

@@ -38,6 +38,7 @@ typedef struct {
     int draws;            /* predict, validate: --draws K for intervals  */
     const char *also_csv, *also_json;   /* scale: --csv FILE, --json FILE */
     int cache_rule;       /* --cache-rule on|off: the memory model (on)   */
+    double cost_quantile; /* --cost-quantile Q|mean (negative: not given) */
     double model_error;   /* --model-error K (negative: not given)       */
     int insitu_off;       /* --insitu off: the machine file's
                              synchronisation costs as they are           */

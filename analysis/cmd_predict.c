@@ -26,7 +26,9 @@ static const char *usage =
     "  0.03, measured by make bench).\n"
     "  When the record was made on the host FILE describes, the synchronisation costs\n"
     "  are scaled so that the model replays the recorded run in its recorded time\n"
-    "  (--insitu off: as in FILE).\n";
+    "  (--insitu off: as in FILE).\n"
+    "  --cost-quantile Q: the costs sit at the Q-quantile of the segments' slowdown\n"
+    "  against their least-squares fit (default 0.25; 'mean': the fit as it is).\n";
 
 /* The P parameter is shown as P, not with its recorded value. */
 static int is_p_param(const pp_prog *m, int i)
@@ -57,7 +59,7 @@ int pp_cmd_predict(int argc, char **argv)
 {
     pp_cli c;
     char err[2048];
-    int st = pp_cli_start(argc, argv, "predict", "set,machine,P,format,draws,cache-rule,insitu,model-error", usage, &c);
+    int st = pp_cli_start(argc, argv, "predict", "set,machine,P,format,draws,cache-rule,insitu,model-error,cost-quantile", usage, &c);
     if (st >= 0)
         return st;
     pp_session s;

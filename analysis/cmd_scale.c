@@ -22,7 +22,9 @@ static const char *usage =
     "  parameters grown together, in their recorded ratios; the others as recorded or\n"
     "  --set) that holds the algorithmic efficiency E_a (--Ea) or the parallel\n"
     "  efficiency E (--E), and prints Scale(P,P') = L(chi,P)/L(chi',P').\n"
-    "  --csv FILE and --json FILE also write the tables in those formats.\n";
+    "  --csv FILE and --json FILE also write the tables in those formats.\n"
+    "  --cost-quantile Q: the costs sit at the Q-quantile of the segments' slowdown\n"
+    "  against their least-squares fit (default 0.25; 'mean': the fit as it is).\n";
 
 static void print_text(FILE *o, const pp_prog *m, const pp_scale_table *t)
 {
@@ -127,7 +129,7 @@ int pp_cmd_scale(int argc, char **argv)
 {
     pp_cli c;
     char err[2048];
-    int st = pp_cli_start(argc, argv, "scale", "set,machine,P,format,scale,Ea,E,csv,json,cache-rule,insitu,model-error", usage, &c);
+    int st = pp_cli_start(argc, argv, "scale", "set,machine,P,format,scale,Ea,E,csv,json,cache-rule,insitu,model-error,cost-quantile", usage, &c);
     if (st >= 0)
         return st;
     if (!c.nscale || !c.nP || (!c.has_Ea && !c.has_E)) {

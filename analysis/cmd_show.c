@@ -16,13 +16,15 @@
 
 static const char *usage =
     "usage: perfpred show RECORD... [--set NAME=VALUE]... [--P N] [--machine FILE]\n"
-    "                     [--format text|csv|json]\n"
+    "                     [--cost-quantile Q|mean] [--format text|csv|json]\n"
     "  Lists the problem parameters and every loop the plugin described: its count\n"
     "  rule (symbolic, fitted, constant), its iterations per entry as an expression\n"
     "  in the parameters, the iterations the run observed and the model's at the\n"
     "  recorded size, and, with --set, the total predicted at that size.  The\n"
     "  costs are fitted on every record given; with --machine, they are one\n"
-    "  thread's (the recorded threads' slowdown of each other taken out).\n";
+    "  thread's (the recorded threads' slowdown of each other taken out).\n"
+    "  --cost-quantile Q: the costs' level is the Q-quantile of the segments'\n"
+    "  slowdown against the least-squares fit (default 0.25; 'mean': the fit).\n";
 
 static const char *pkind_text(const pp_prog *m, char *buf, size_t n)
 {
@@ -46,7 +48,7 @@ int pp_cmd_show(int argc, char **argv)
 {
     pp_cli c;
     char err[1024];
-    int st = pp_cli_start(argc, argv, "show", "set,P,format,machine", usage, &c);
+    int st = pp_cli_start(argc, argv, "show", "set,P,format,machine,cost-quantile", usage, &c);
     if (st >= 0)
         return st;
     pp_session s;
@@ -179,10 +181,18 @@ int pp_cmd_show(int argc, char **argv)
         pp_json_num(stdout, m->rec_conc);
         printf(",\"slowdown_removed\":");
         pp_json_num(stdout, m->rec_deflate);
+        printf(",\"quantile\":");
+        pp_json_num(stdout, m->cost_quantile);
+        printf(",\"level\":");
+        pp_json_num(stdout, m->cost_level);
         printf("}}\n");
     } else if (c.format == PP_FMT_TEXT)
         printf("cost model: %.4g ns per segment between events (se %.2g), R^2 = %.4f%s\n", m->seg_ns, m->seg_se,
                m->cost_r2, m->cost_rank_deficient ? "; ns/iter marked * come from the static prior" : "");
+    if (c.format == PP_FMT_TEXT && m->cost_quantile > 0)
+        printf("costs at the %.2g quantile of the segments' slowdown against the least-squares fit: x%.3f%s\n",
+               m->cost_quantile, m->cost_level,
+               m->cost_level < 1 ? "" : " (the fit as it is)");
     if (c.format == PP_FMT_TEXT && m->rec_conc > 1.05)
         printf("the recorded threads ran %.2f at once on average; %s\n", m->rec_conc,
                m->rec_deflate > 1.0005 ? "the costs are one thread's: the machine's slowdown for that "

@@ -36,7 +36,9 @@ static const char *usage =
     "  OpenMP programs).  The instrumented program runs with PERFPRED_DISABLE=1.\n"
     "  Each prediction has a 90% interval (as predict's: the fitted costs from --draws K\n"
     "  draws, default 24, 0: none; the host's noise; --model-error E per doubling of\n"
-    "  the work).\n";
+    "  the work).\n"
+    "  --cost-quantile Q: the costs sit at the Q-quantile of the segments' slowdown\n"
+    "  against their least-squares fit (default 0.25; 'mean': the fit as it is).\n";
 
 typedef struct {
     long *val;            /* per model parameter                          */
@@ -234,7 +236,7 @@ static int parse_point(const pp_prog *m, const char *spec, vpoint_in *p, char *e
 int pp_cmd_validate(int argc, char **argv)
 {
     pp_cli c;
-    int st = pp_cli_start(argc, argv, "validate", "set,machine,format,point,run,repeat,draws,cache-rule,insitu,model-error", usage, &c);
+    int st = pp_cli_start(argc, argv, "validate", "set,machine,format,point,run,repeat,draws,cache-rule,insitu,model-error,cost-quantile", usage, &c);
     if (st >= 0)
         return st;
     if (!c.npoints) {

@@ -268,12 +268,28 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
     if (own)
         own[0] = 1;
     double *cov = malloc(sizeof *cov * (size_t)lay.ncols * (size_t)lay.ncols);
-    int lrc = pp_lsq_solve_cov(A, dur, (int)nseg, lay.ncols, prior, own, 0.01, cst, cse, &m->cost_r2, cov);
+    /* costs are not negative, and a loop's iteration costs at least a
+     * tenth of its prior (cheaper than that, the data cannot see it) */
+    double *lo = calloc((size_t)lay.ncols, sizeof *lo);
+    for (int f = 0; lo && f < m->nfuncs; f++)
+        for (int k = 0; k < m->funcs[f].d->nloops; k++)
+            lo[lay.loop_col_base[f] + k] = 0.1 * prior[lay.loop_col_base[f] + k];
+    int lrc = !lo ? -1
+                  : pp_lsq_solve_bounded(A, dur, (int)nseg, lay.ncols, prior, own, 0.01, lo, cst, cse, &m->cost_r2,
+                                         cov);
+    free(lo);
     free(own);
     if (lrc || !cov) {
         free(A); free(dur); free(cst); free(cse); free(used); free(prior); free(cov);
         goto oom;
     }
+    m->cost_level = pp_lsq_quantile_level(A, dur, (int)nseg, lay.ncols, cst, m->cost_quantile);
+    for (int c = 0; c < lay.ncols; c++) {
+        cst[c] *= m->cost_level;
+        cse[c] *= m->cost_level;
+    }
+    for (long i = 0; i < (long)lay.ncols * lay.ncols; i++)
+        cov[i] *= m->cost_level * m->cost_level;
     free(A);
     free(dur);
     /* results (cst, cse in ns).  A cost is the run's when its standard
@@ -288,7 +304,7 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
             int c = lay.loop_col_base[f] + k;
             /* a fit below a tenth of the prior: the loop is too cheap for
              * the data to see; keep that tenth rather than calling it free */
-            mf->loops[k].cost_ns = fmax(cst[c], 0.1 * prior[c]);
+            mf->loops[k].cost_ns = fmax(cst[c], 0.1 * prior[c] * m->cost_level);
             mf->loops[k].cost_se = SE(c);
             mf->loops[k].cost_fitted = DETERMINED(c);
             if (used[c] && !mf->loops[k].cost_fitted)

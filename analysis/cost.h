@@ -9,6 +9,13 @@
 
 #include "model.h"
 
+/* The default of m->cost_quantile (--cost-quantile): the costs are the
+ * fit that a quarter of the segments exceed, not the mean.  On a shared
+ * host a segment is slowed by other work now and then and never sped up;
+ * the mean of a short record follows those slowdowns, the lower quantile
+ * the program (docs/model.md, "robust costs"). */
+#define PP_COST_QUANTILE_DEFAULT 0.25
+
 /* Fills loops[].cost_ns/cost_se/cost_fitted, call_cost[] and seg_ns. */
 int pp_cost_fit(pp_prog *m, char *err, size_t errlen);
 

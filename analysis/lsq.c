@@ -110,3 +110,126 @@ int pp_lsq_solve_cov(const double *A, const double *d, int nrows, int ncols, con
     free(colof);
     return rc;
 }
+
+int pp_lsq_solve_bounded(const double *A, const double *d, int nrows, int ncols, const double *prior, const int *own,
+                         double mu_rel, const double *lo, double *c, double *se, double *r2, double *cov)
+{
+    if (!lo)
+        return pp_lsq_solve_cov(A, d, nrows, ncols, prior, own, mu_rel, c, se, r2, cov);
+    size_t na = (size_t)nrows * (size_t)ncols;
+    double *Af = malloc(sizeof *Af * (na ? na : 1));
+    double *df = malloc(sizeof *df * (size_t)(nrows ? nrows : 1));
+    int *fixed = calloc((size_t)ncols + 1, sizeof *fixed);
+    int rc = -1;
+    if (!Af || !df || !fixed)
+        goto out;
+    for (int round = 0; round <= ncols; round++) {
+        /* the fixed columns' time comes off the durations; the others are
+         * fitted to the rest */
+        for (int i = 0; i < nrows; i++) {
+            df[i] = d[i];
+            for (int j = 0; j < ncols; j++) {
+                double a = A[(size_t)i * (size_t)ncols + (size_t)j];
+                Af[(size_t)i * (size_t)ncols + (size_t)j] = fixed[j] ? 0 : a;
+                if (fixed[j])
+                    df[i] -= a * lo[j];
+            }
+        }
+        if (pp_lsq_solve_cov(Af, df, nrows, ncols, prior, own, mu_rel, c, se, r2, cov))
+            goto out;
+        /* the column furthest below its bound (relative to its prior) is
+         * fixed at the bound; after eight rounds, all of them at once */
+        int worst = -1, nviol = 0;
+        double wv = 0;
+        for (int j = 0; j < ncols; j++) {
+            if (fixed[j] || !(c[j] < lo[j]) || !isfinite(se[j]))
+                continue;
+            nviol++;
+            double v = (lo[j] - c[j]) / (fabs(prior[j]) + 1e-300);
+            if (worst < 0 || v > wv) {
+                worst = j;
+                wv = v;
+            }
+        }
+        if (worst < 0)
+            break;
+        for (int j = 0; j < ncols; j++)
+            if (j == worst || (round >= 8 && !fixed[j] && c[j] < lo[j] && isfinite(se[j])))
+                fixed[j] = 1;
+    }
+    for (int j = 0; j < ncols; j++)
+        if (fixed[j]) {
+            c[j] = lo[j];
+            se[j] = INFINITY;
+        }
+    /* the coefficient of determination of the whole fit, on the durations
+     * as recorded */
+    double mean = 0, ss = 0, st = 0;
+    for (int i = 0; i < nrows; i++)
+        mean += d[i];
+    mean /= nrows > 0 ? nrows : 1;
+    for (int i = 0; i < nrows; i++) {
+        double pred = 0;
+        for (int j = 0; j < ncols; j++) {
+            double a = A[(size_t)i * (size_t)ncols + (size_t)j];
+            if (a != 0)
+                pred += a * c[j];
+        }
+        ss += (d[i] - pred) * (d[i] - pred);
+        st += (d[i] - mean) * (d[i] - mean);
+    }
+    *r2 = st > 0 ? 1 - ss / st : 1;
+    rc = 0;
+out:
+    free(Af);
+    free(df);
+    free(fixed);
+    return rc;
+}
+
+/* rows by their slowdown against the fit (pp_lsq_quantile_level) */
+typedef struct {
+    double ratio, work;
+} ratio_w;
+
+static int by_ratio(const void *a, const void *b)
+{
+    double x = ((const ratio_w *)a)->ratio, y = ((const ratio_w *)b)->ratio;
+    return (x > y) - (x < y);
+}
+
+double pp_lsq_quantile_level(const double *A, const double *dur, int nrows, int ncols, const double *c, double tau)
+{
+    if (!(tau > 0 && tau < 1) || nrows < 4)
+        return 1.0;
+    ratio_w *r = malloc(sizeof *r * (size_t)nrows);
+    if (!r)
+        return 1.0;
+    long n = 0;
+    double tot = 0;
+    for (long i = 0; i < nrows; i++) {
+        double pred = 0;
+        for (int j = 0; j < ncols; j++)
+            pred += A[(size_t)i * (size_t)ncols + (size_t)j] * c[j];
+        if (pred > 0 && dur[i] > 0) {
+            r[n++] = (ratio_w){dur[i] / pred, pred};
+            tot += pred;
+        }
+    }
+    double level = 1.0;
+    if (n >= 4 && tot > 0) {
+        qsort(r, (size_t)n, sizeof *r, by_ratio);
+        double acc = 0;
+        for (long i = 0; i < n; i++) {
+            acc += r[i].work;
+            if (acc >= tau * tot) {
+                level = r[i].ratio;
+                break;
+            }
+        }
+    }
+    free(r);
+    /* a level far from 1 is a misfit, not noise: leave the fit alone */
+    return level > 0.5 && level <= 1.0 ? level : 1.0;
+}
+

@@ -27,4 +27,22 @@ int pp_lsq_solve(const double *A, const double *d, int nrows, int ncols, const d
 int pp_lsq_solve_cov(const double *A, const double *d, int nrows, int ncols, const double *prior, const int *own,
                      double mu_rel, double *c, double *se, double *r2, double *cov);
 
+/* The same with lower bounds lo (absolute units; NULL: none): a cost the
+ * fit puts below its bound is fixed at the bound, its time taken off the
+ * durations, and the others fitted again, until none is below (an active
+ * set, one column at a time, the most violated first).  Without it, an
+ * ill-conditioned fit pays for a large cost with negative ones, and
+ * raising those to their bounds afterwards adds time no segment took.  A
+ * fixed cost has se = INFINITY and zero covariance. */
+int pp_lsq_solve_bounded(const double *A, const double *d, int nrows, int ncols, const double *prior, const int *own,
+                         double mu_rel, const double *lo, double *c, double *se, double *r2, double *cov);
+
+/* The level of a fit c of the rows (A, dur): each row's duration over the
+ * fitted one is its slowdown against the fit; the tau-quantile of those
+ * slowdowns, each row counted by its fitted duration (its work), is the
+ * factor that puts the costs at the quiet part of the run.  Returns 1 for
+ * tau outside (0, 1), fewer than 4 rows, or a level outside (0.5, 1] (a
+ * misfit rather than noise). */
+double pp_lsq_quantile_level(const double *A, const double *dur, int nrows, int ncols, const double *c, double tau);
+
 #endif

@@ -454,10 +454,19 @@ int pp_prog_build_multi(pp_prog *m, pp_record **recs, int nrec, char *err, size_
     return pp_prog_build_with(m, recs, nrec, NULL, err, errlen);
 }
 
+int pp_prog_refit_costs(pp_prog *m, const pp_machine *mach, char *err, size_t errlen)
+{
+    m->fit_mach = mach;
+    int rc = pp_cost_fit(m, err, errlen);
+    m->fit_mach = NULL;
+    return rc;
+}
+
 int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine *mach, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
     m->model_error = 0.03;   /* PP_MODEL_ERROR_DEFAULT (metrics.h) */
+    m->cost_quantile = PP_COST_QUANTILE_DEFAULT;
     if (mach && mach->has_beta) {
         m->has_beta_prior = 1;
         memcpy(m->beta_prior, mach->beta, sizeof m->beta_prior);

@@ -123,9 +123,17 @@ typedef struct pp_prog {
     const pp_machine *mem_rec_of;
     double model_error;  /* the intervals' relative model error per
                             doubling of the work (metrics.h)            */
+    double cost_quantile;/* the costs' fit: the tau-quantile of the
+                            segments (cost.h), 0: least squares        */
+    double cost_level;   /* the factor that quantile put on the least-
+                            squares costs (1: none)                    */
     int nwarn;
     char **warn;         /* things the user should know                     */
 } pp_prog;
+
+/* Fit the costs again (after m->cost_quantile changed), with the
+ * machine whose slowdowns are taken out (NULL: none).  0 or -1. */
+int pp_prog_refit_costs(pp_prog *m, const pp_machine *mach, char *err, size_t errlen);
 
 /* Build the model from a loaded record (which must outlive the model):
  * structure, parameters, P binding, count verification and rule choice,

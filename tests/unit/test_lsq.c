@@ -100,6 +100,69 @@ static void test_unused_column_keeps_prior(void **state)
     assert_true(c[1] == 7 && isinf(se[1]));
 }
 
+/* A loop whose true cost is 5 ns and a second column that the data
+ * credit with a negative cost (the segments with more of it were faster):
+ * least squares gives the second a negative cost; bounded at 0, it stays
+ * at 0 and the first is fitted to the whole time, so the fitted total
+ * is not inflated when the negative cost is raised. */
+static void test_bounded_keeps_costs_nonnegative(void **state)
+{
+    (void)state;
+    enum { R = 12, C = 2 };
+    double A[R * C], d[R], prior[C] = {5, 5}, lo[C] = {0, 0}, c[C], se[C], r2;
+    double sum = 0;
+    for (int i = 0; i < R; i++) {
+        double x = 100.0 * (i + 1), y = 10.0 * (i % 4);
+        A[i * C + 0] = x;
+        A[i * C + 1] = y;
+        d[i] = 5 * x - 2 * y;
+        sum += d[i];
+    }
+    assert_int_equal(pp_lsq_solve(A, d, R, C, prior, NULL, 1e-6, c, se, &r2), 0);
+    assert_true(fabs(c[1] + 2) < 1e-3);   /* unbounded: -2 */
+    assert_int_equal(pp_lsq_solve_bounded(A, d, R, C, prior, NULL, 1e-6, lo, c, se, &r2, NULL), 0);
+    assert_true(c[1] == 0 && isinf(se[1]));
+    /* the first alone: least squares of d on x (computed by hand below) */
+    double sxy = 0, sxx = 0;
+    for (int i = 0; i < R; i++) {
+        sxy += A[i * C] * d[i];
+        sxx += A[i * C] * A[i * C];
+    }
+    assert_true(fabs(c[0] - sxy / sxx) < 1e-6);
+    double fitted = 0;
+    for (int i = 0; i < R; i++)
+        fitted += A[i * C] * c[0];
+    assert_true(fabs(fitted - sum) / sum < 0.02);
+    assert_true(r2 > 0.99 && r2 < 1);
+}
+
+/* The quantile level: rows whose fitted work is 1 each, a quarter of the
+ * work recorded at the fit's time and the rest 30% slower (a fit of the
+ * mean lies between): the 0.25 level is the quiet rows' ratio. */
+static void test_quantile_level(void **state)
+{
+    (void)state;
+    enum { R = 8, C = 1 };
+    double A[R], d[R], c[C] = {1.0};
+    for (int i = 0; i < R; i++) {
+        A[i] = 1;
+        d[i] = i < 2 ? 0.8 : 1.04;   /* 0.8 = 1.04 / 1.3 */
+    }
+    assert_true(fabs(pp_lsq_quantile_level(A, d, R, C, c, 0.25) - 0.8) < 1e-12);
+    assert_true(fabs(pp_lsq_quantile_level(A, d, R, C, c, 0.2) - 0.8) < 1e-12);
+    /* the 0.5 level is above 1: the fit is left alone */
+    assert_true(pp_lsq_quantile_level(A, d, R, C, c, 0.5) == 1.0);
+    /* least squares, too few rows, or a level that is a misfit */
+    assert_true(pp_lsq_quantile_level(A, d, R, C, c, 0) == 1.0);
+    assert_true(pp_lsq_quantile_level(A, d, 3, C, c, 0.25) == 1.0);
+    for (int i = 0; i < R; i++)
+        d[i] = 0.3;
+    assert_true(pp_lsq_quantile_level(A, d, R, C, c, 0.25) == 1.0);
+    /* work-weighted: one long quiet row outweighs three short slow ones */
+    double A2[4] = {10, 1, 1, 1}, d2[4] = {9, 2, 2, 2};
+    assert_true(fabs(pp_lsq_quantile_level(A2, d2, 4, 1, c, 0.25) - 0.9) < 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -107,6 +170,8 @@ int main(void)
         cmocka_unit_test(test_inseparable_follows_prior),
         cmocka_unit_test(test_errors_shrink_with_runs),
         cmocka_unit_test(test_unused_column_keeps_prior),
+        cmocka_unit_test(test_bounded_keeps_costs_nonnegative),
+        cmocka_unit_test(test_quantile_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

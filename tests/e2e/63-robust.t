@@ -1,0 +1,74 @@
+#!/usr/bin/perl
+# 63-robust.t - the fitted costs add up to the recorded work, and their
+# level is the quiet part of the run.
+#
+# md (samples/md.c) has many loops that always run together, so the fit
+# is ill-conditioned; least squares alone paid for some costs with
+# negative others, and raising those to zero afterwards made T1 at the
+# recorded size 25-70% more than the threads' recorded CPU time.  With the
+# bounds inside the fit (an active set), T1 with --cost-quantile mean is
+# the recorded work.  The default level (the 0.25 quantile of the
+# segments' slowdown against that fit) scales every cost by the level
+# show reports, so T1 scales by it too.
+#
+# Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+use strict;
+use warnings;
+use Test::More;
+use File::Temp qw(tempdir);
+use JSON::PP;
+
+my $B = $ENV{PERFPRED_BUILD} || 'build';
+for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
+    plan skip_all => "$f is not built (make all)" unless -e $f;
+}
+my $tmp = tempdir(CLEANUP => 1);
+my $pp = "$B/perfpred";
+my $san = $ENV{SANITIZE} ? '-fsanitize=address,undefined' : '';
+system("gcc -O2 -pthread $san -fplugin=$B/perfpred.so samples/md.c -o $tmp/md -L$B -l:libperfpred-rt.a") == 0
+    or BAIL_OUT('cannot build md');
+sub json { my $o = eval { decode_json($_[0]) }; return $o || {}; }
+
+# the threads' CPU time outside events, summed (the record's segments)
+sub recorded_cpu {
+    my ($path) = @_;
+    open my $fh, '<', $path or die "$path: $!";
+    my (%start, %last, $sum);
+    $sum = 0;
+    while (<$fh>) {
+        if (/^thread id=(\d+) .*\bcstart=(\d+)/) {
+            $start{$1} = $2;
+            $last{$1} = $2;
+        } elsif (/^ev thread=(\d+) .*\bc0=(\d+) c1=(\d+)/) {
+            $sum += $2 - $last{$1};
+            $last{$1} = $3;
+        } elsif (/^tail thread=(\d+) .*\bc=(\d+)/) {
+            $sum += $2 - $last{$1};
+        }
+    }
+    return $sum / 1e9;
+}
+
+for my $run (1 .. 3) {
+    my $rec = "$tmp/md.$run.ppr";
+    system("PERFPRED_RECORD=$rec $tmp/md 1024 20 2 >/dev/null") == 0 or BAIL_OUT('md run');
+    my $cpu = recorded_cpu($rec);
+    my $mean = json(`$pp predict $rec --P 1 --draws 0 --format json --cost-quantile mean 2>/dev/null`);
+    my $q = json(`$pp predict $rec --P 1 --draws 0 --format json 2>/dev/null`);
+    my $show = json(`$pp show $rec --format json 2>/dev/null`);
+    my $t1 = $mean->{T1} // 0;
+    ok($cpu > 0 && abs($t1 - $cpu) / $cpu < 0.05,
+       sprintf('record %d: T1 of the least-squares costs %.2f ms = the recorded work %.2f ms (within 5%%)',
+               $run, $t1 * 1e3, $cpu * 1e3));
+    my $level = $show->{cost}{level} // 0;
+    is($show->{cost}{quantile}, 0.25, "record $run: the default quantile is 0.25");
+    ok($level > 0.5 && $level <= 1, "record $run: the level $level is in (0.5, 1]");
+    ok(abs(($q->{T1} // 0) - $level * $t1) <= 1e-6 * $t1 + 1e-9,
+       sprintf('record %d: T1 at the 0.25 level = %.4f x the least-squares T1', $run, $level));
+    my $m = json(`$pp show $rec --format json --cost-quantile mean 2>/dev/null`);
+    is($m->{cost}{level}, 1, "record $run: --cost-quantile mean leaves the fit at level 1");
+}
+like(scalar `$pp predict $tmp/md.1.ppr --cost-quantile 1.5 2>&1`, qr/--cost-quantile: '1.5' is not a quantile/,
+     'a bad --cost-quantile is refused');
+isnt(system("$pp predict $tmp/md.1.ppr --cost-quantile 0 >/dev/null 2>&1"), 0, '--cost-quantile 0 exits non-zero');
+done_testing();
