@@ -28,7 +28,7 @@ static const char *usage =
     "  are scaled so that the model replays the recorded run in its recorded time\n"
     "  (--insitu off: as in FILE).\n"
     "  --cost-quantile Q: the costs sit at the Q-quantile of the segments' slowdown\n"
-    "  against their least-squares fit (default 0.25; 'mean': the fit as it is).\n";
+    "  against their least-squares fit (default 'mean': the fit as it is).\n";
 
 /* The P parameter is shown as P, not with its recorded value. */
 static int is_p_param(const pp_prog *m, int i)

@@ -24,7 +24,7 @@ static const char *usage =
     "  efficiency E (--E), and prints Scale(P,P') = L(chi,P)/L(chi',P').\n"
     "  --csv FILE and --json FILE also write the tables in those formats.\n"
     "  --cost-quantile Q: the costs sit at the Q-quantile of the segments' slowdown\n"
-    "  against their least-squares fit (default 0.25; 'mean': the fit as it is).\n";
+    "  against their least-squares fit (default 'mean': the fit as it is).\n";
 
 static void print_text(FILE *o, const pp_prog *m, const pp_scale_table *t)
 {

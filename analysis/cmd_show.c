@@ -24,7 +24,7 @@ static const char *usage =
     "  costs are fitted on every record given; with --machine, they are one\n"
     "  thread's (the recorded threads' slowdown of each other taken out).\n"
     "  --cost-quantile Q: the costs' level is the Q-quantile of the segments'\n"
-    "  slowdown against the least-squares fit (default 0.25; 'mean': the fit).\n";
+    "  slowdown against the least-squares fit (default 'mean': the fit as it is).\n";
 
 static const char *pkind_text(const pp_prog *m, char *buf, size_t n)
 {

@@ -38,7 +38,7 @@ static const char *usage =
     "  draws, default 24, 0: none; the host's noise; --model-error E per doubling of\n"
     "  the work).\n"
     "  --cost-quantile Q: the costs sit at the Q-quantile of the segments' slowdown\n"
-    "  against their least-squares fit (default 0.25; 'mean': the fit as it is).\n";
+    "  against their least-squares fit (default 'mean': the fit as it is).\n";
 
 typedef struct {
     long *val;            /* per model parameter                          */

@@ -9,12 +9,12 @@
 
 #include "model.h"
 
-/* The default of m->cost_quantile (--cost-quantile): the costs are the
- * fit that a quarter of the segments exceed, not the mean.  On a shared
- * host a segment is slowed by other work now and then and never sped up;
- * the mean of a short record follows those slowdowns, the lower quantile
- * the program (docs/model.md, "robust costs"). */
-#define PP_COST_QUANTILE_DEFAULT 0.25
+/* The default of m->cost_quantile (--cost-quantile): 0, the least-
+ * squares costs as they are.  The quiet level (0.25: the costs of the
+ * quietest quarter of the run's work) is an option: on the development
+ * host it moved records 30% apart where the mean moved them 9% apart, and
+ * did not make the bench more accurate (docs/model.md, "robust level"). */
+#define PP_COST_QUANTILE_DEFAULT 0.0
 
 /* Fills loops[].cost_ns/cost_se/cost_fitted, call_cost[] and seg_ns. */
 int pp_cost_fit(pp_prog *m, char *err, size_t errlen);

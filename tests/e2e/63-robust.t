@@ -7,9 +7,9 @@
 # negative others, and raising those to zero afterwards made T1 at the
 # recorded size 25-70% more than the threads' recorded CPU time.  With the
 # bounds inside the fit (an active set), T1 with --cost-quantile mean is
-# the recorded work.  The default level (the 0.25 quantile of the
-# segments' slowdown against that fit) scales every cost by the level
-# show reports, so T1 scales by it too.
+# the recorded work (the default).  --cost-quantile 0.25 (the quiet level:
+# the 0.25 quantile of the segments' slowdown against that fit) scales
+# every cost by the level show reports, so T1 scales by it too.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -53,20 +53,23 @@ for my $run (1 .. 3) {
     my $rec = "$tmp/md.$run.ppr";
     system("PERFPRED_RECORD=$rec $tmp/md 1024 20 2 >/dev/null") == 0 or BAIL_OUT('md run');
     my $cpu = recorded_cpu($rec);
-    my $mean = json(`$pp predict $rec --P 1 --draws 0 --format json --cost-quantile mean 2>/dev/null`);
-    my $q = json(`$pp predict $rec --P 1 --draws 0 --format json 2>/dev/null`);
-    my $show = json(`$pp show $rec --format json 2>/dev/null`);
+    my $mean = json(`$pp predict $rec --P 1 --draws 0 --format json 2>/dev/null`);
+    my $q = json(`$pp predict $rec --P 1 --draws 0 --format json --cost-quantile 0.25 2>/dev/null`);
+    my $show = json(`$pp show $rec --format json --cost-quantile 0.25 2>/dev/null`);
     my $t1 = $mean->{T1} // 0;
     ok($cpu > 0 && abs($t1 - $cpu) / $cpu < 0.05,
        sprintf('record %d: T1 of the least-squares costs %.2f ms = the recorded work %.2f ms (within 5%%)',
                $run, $t1 * 1e3, $cpu * 1e3));
     my $level = $show->{cost}{level} // 0;
-    is($show->{cost}{quantile}, 0.25, "record $run: the default quantile is 0.25");
+    is($show->{cost}{quantile}, 0.25, "record $run: show reports the quantile asked for");
     ok($level > 0.5 && $level <= 1, "record $run: the level $level is in (0.5, 1]");
     ok(abs(($q->{T1} // 0) - $level * $t1) <= 1e-6 * $t1 + 1e-9,
        sprintf('record %d: T1 at the 0.25 level = %.4f x the least-squares T1', $run, $level));
-    my $m = json(`$pp show $rec --format json --cost-quantile mean 2>/dev/null`);
-    is($m->{cost}{level}, 1, "record $run: --cost-quantile mean leaves the fit at level 1");
+    my $m = json(`$pp show $rec --format json 2>/dev/null`);
+    is($m->{cost}{level}, 1, "record $run: by default (mean) the fit stays at level 1");
+    is($m->{cost}{quantile}, 0, "record $run: by default the quantile is 0 (mean)");
+    my $m2 = json(`$pp show $rec --format json --cost-quantile mean 2>/dev/null`);
+    is($m2->{cost}{level}, 1, "record $run: --cost-quantile mean: level 1");
 }
 like(scalar `$pp predict $tmp/md.1.ppr --cost-quantile 1.5 2>&1`, qr/--cost-quantile: '1.5' is not a quantile/,
      'a bad --cost-quantile is refused');
