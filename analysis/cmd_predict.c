@@ -20,7 +20,8 @@ static const char *usage =
     "  FILE (from 'perfpred calibrate'), with L_a = T_PRAM - T_MIR, L = T_real - T_MIR,\n"
     "  E_a = T_MIR/T_PRAM and E = T_MIR/T_real.  T_real comes with a 90% confidence\n"
     "  interval (two standard errors, Clement & Quinn) that adds up three relative\n"
-    "  errors: the fitted costs' (--draws K draws of them, default 24; 0: no\n"
+    "  errors: the fitted costs' (by default from T_real's slope in each cost the\n"
+    "  run determined; --draws K: from K Monte Carlo draws of them; 0: no\n"
     "  interval), the host's run-to-run variation (noise.cov, from calibrate) and the\n"
     "  model's, --model-error E per doubling of the work beyond the record (default\n"
     "  0.03, measured by make bench).\n"
@@ -80,15 +81,15 @@ int pp_cmd_predict(int argc, char **argv)
             rc = 2;
             break;
         }
-        int draws = c.has_draws ? c.draws : 24;
+        int draws = c.has_draws ? c.draws : PP_DRAWS_AUTO;
         double ilo = 1, ihi = 0;
         pp_interval iv = {0};
-        if (draws >= 2 && pp_predict_interval(m, &s.mach, P, &mt, draws, &iv, err, sizeof err)) {
+        if ((draws >= 2 || draws == PP_DRAWS_AUTO) && pp_predict_interval(m, &s.mach, P, &mt, draws, &iv, err, sizeof err)) {
             fprintf(stderr, "perfpred predict: %s: %s\n", s.rec.path, err);
             rc = 2;
             break;
         }
-        if (draws >= 2) {
+        if (draws >= 2 || draws == PP_DRAWS_AUTO) {
             ilo = iv.lo;
             ihi = iv.hi;
         }

@@ -34,8 +34,8 @@ static const char *usage =
     "  by default it is made from the recorded command line, each argument equal to\n"
     "  a parameter's recorded value becoming {NAME} (and OMP_NUM_THREADS={P} for\n"
     "  OpenMP programs).  The instrumented program runs with PERFPRED_DISABLE=1.\n"
-    "  Each prediction has a 90% interval (as predict's: the fitted costs from --draws K\n"
-    "  draws, default 24, 0: none; the host's noise; --model-error E per doubling of\n"
+    "  Each prediction has a 90% interval (as predict's: the fitted costs from their\n"
+    "  slopes, or --draws K draws, 0: none; the host's noise; --model-error E per doubling of\n"
     "  the work).\n"
     "  --cost-quantile Q: the costs sit at the Q-quantile of the segments' slowdown\n"
     "  against their least-squares fit (default 'mean': the fit as it is).\n";
@@ -278,14 +278,14 @@ int pp_cmd_validate(int argc, char **argv)
          * does, not the draws of its interval */
         t_pred += now_s() - t0;
         double ilo = 1, ihi = 0;
-        int draws = c.has_draws ? c.draws : 24;
+        int draws = c.has_draws ? c.draws : PP_DRAWS_AUTO;
         pp_interval iv;
-        if (draws >= 2 && pp_predict_interval(m, &s.mach, in[i].P, &mt, draws, &iv, err, sizeof err)) {
+        if ((draws >= 2 || draws == PP_DRAWS_AUTO) && pp_predict_interval(m, &s.mach, in[i].P, &mt, draws, &iv, err, sizeof err)) {
             fprintf(stderr, "perfpred validate: %s: %s: %s\n", s.rec.path, in[i].label, err);
             rc = 2;
             break;
         }
-        if (draws >= 2) {
+        if (draws >= 2 || draws == PP_DRAWS_AUTO) {
             ilo = iv.lo;
             ihi = iv.hi;
             out[i].parts[0] = iv.fit;

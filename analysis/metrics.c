@@ -144,7 +144,7 @@ static int t1_recorded(pp_prog *m, const pp_machine *mach, double *t1, char *err
     return rc;
 }
 
-static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double *sd_out, char *err,
+static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double center, double *sd_out, char *err,
                   size_t errlen);
 
 int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metrics *mt, int draws,
@@ -154,7 +154,7 @@ int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metr
     memset(out, 0, sizeof *out);
     out->lo = out->hi = center;
     double sd = 0;
-    if (draws >= 2 && fit_sd(m, mach, P, draws, &sd, err, errlen))
+    if ((draws >= 2 || draws == PP_DRAWS_AUTO) && fit_sd(m, mach, P, draws, center, &sd, err, errlen))
         return -1;
     out->fit = center > 0 ? sd / center : 0;
     out->host = mach ? mach->noise_cov : 0;
@@ -171,12 +171,50 @@ int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metr
     return 0;
 }
 
-/* The standard deviation of T_real over draws of the fitted costs. */
-static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double *sd_out, char *err,
+/* The delta method: T_real's standard deviation from its slopes in the q
+ * determined costs (idx), each a secant over one standard error, and
+ * their covariance: sd^2 = g' Cov g.  q + 1 predictions instead of the
+ * draws'; T_real is a sum of costs along the critical path, linear
+ * between the points where another thread becomes the slowest, so the
+ * secants are what the draws would see for errors of a few percent. */
+static int delta_sd(pp_prog *m, const pp_machine *mach, int P, const int *idx, int q, double center, double *sd_out,
+                    char *err, size_t errlen)
+{
+    int n = m->ncost;
+    double *g = malloc(sizeof *g * (size_t)(q + 1));
+    if (!g) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < q; i++) {
+        double se = sqrt(m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[i]]);
+        *m->cost_ptr[idx[i]] = m->cost_val[idx[i]] + se;
+        pp_metrics md;
+        rc = pp_predict(m, mach, P, &md, err, errlen);
+        g[i] = rc == 0 ? (md.t_real - center) / se : 0;
+        *m->cost_ptr[idx[i]] = m->cost_val[idx[i]];
+    }
+    double var = 0;
+    for (int i = 0; rc == 0 && i < q; i++)
+        for (int j = 0; j < q; j++)
+            var += g[i] * g[j] * m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[j]];
+    *sd_out = var > 0 ? sqrt(var) : 0;
+    free(g);
+    return rc;
+}
+
+/* The standard deviation of T_real over the fitted costs: Monte Carlo
+ * with `draws` draws, or, for PP_DRAWS_AUTO, the delta method when it
+ * needs fewer predictions than PP_DRAWS_DEFAULT draws (those otherwise). */
+static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double center, double *sd_out, char *err,
                   size_t errlen)
 {
     *sd_out = 0;
     int n = m->ncost;
+    int delta = draws == PP_DRAWS_AUTO;
+    if (delta)
+        draws = PP_DRAWS_DEFAULT;
     if (n == 0 || !m->cost_cov || draws < 2)
         return 0;
     /* the costs the run determined (standard error below half the value):
@@ -189,6 +227,11 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double *
         double var = m->cost_cov[(size_t)i * (size_t)n + (size_t)i];
         if (m->cost_ptr[i] && var > 0 && sqrt(var) < 0.5 * fabs(m->cost_val[i]))
             idx[q++] = i;
+    }
+    if (idx && delta && q + 1 < draws) {
+        int rc = delta_sd(m, mach, P, idx, q, center, sd_out, err, errlen);
+        free(idx);
+        return rc;
     }
     gsl_matrix *L = q ? gsl_matrix_alloc((size_t)q, (size_t)q) : NULL;
     double *z = malloc(sizeof *z * (size_t)(q + 1));

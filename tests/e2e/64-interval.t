@@ -51,6 +51,15 @@ for my $c ([recorded => $at, 0], [far => $far, 2]) {
     ok(abs($lo - $t * exp(-2 * $rel)) <= 1e-6 * $t && abs($hi - $t * exp(2 * $rel)) <= 1e-6 * $t,
        "$name: the interval is T_real exp(+-2 sigma), sigma = $rel");
 }
+# the costs' part: by default the delta method (slopes and covariance),
+# with --draws K Monte Carlo; they agree on this record
+for my $set ('', '--set N=19200') {
+    my $delta = predict("$set")->{interval_parts}{costs} // -1;
+    my $mc = predict("$set --draws 400")->{interval_parts}{costs} // -1;
+    ok($delta > 0 && $mc > 0 && abs($delta - $mc) <= 0.3 * $mc,
+       sprintf('costs part %s: delta method %.4f, 400 Monte Carlo draws %.4f (within 30%%)', $set || 'as recorded',
+               $delta, $mc));
+}
 my $none = predict('--model-error 0 --draws 0');
 is($none->{interval}, undef, '--draws 0: no interval');
 my $nomodel = predict('--model-error 0 --set N=19200');
