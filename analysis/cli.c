@@ -394,6 +394,21 @@ void pp_json_num(FILE *f, double v)
         fprintf(f, "%.9g", v);
 }
 
+void pp_json_interval(FILE *f, double lo, double hi, double costs, double host, double model)
+{
+    fputc('[', f);
+    pp_json_num(f, lo);
+    fputc(',', f);
+    pp_json_num(f, hi);
+    fputs("],\"interval_parts\":{\"costs\":", f);
+    pp_json_num(f, costs);
+    fputs(",\"host\":", f);
+    pp_json_num(f, host);
+    fputs(",\"model\":", f);
+    pp_json_num(f, model);
+    fputc('}', f);
+}
+
 const char *pp_fmt_time(double ns, char *buf, size_t n)
 {
     double a = fabs(ns);

@@ -84,12 +84,12 @@ int pp_cmd_predict(int argc, char **argv)
         int draws = c.has_draws ? c.draws : PP_DRAWS_AUTO;
         double ilo = 1, ihi = 0;
         pp_interval iv = {0};
-        if ((draws >= 2 || draws == PP_DRAWS_AUTO) && pp_predict_interval(m, &s.mach, P, &mt, draws, &iv, err, sizeof err)) {
+        if (pp_interval_wanted(draws) && pp_predict_interval(m, &s.mach, P, &mt, draws, &iv, err, sizeof err)) {
             fprintf(stderr, "perfpred predict: %s: %s\n", s.rec.path, err);
             rc = 2;
             break;
         }
-        if (draws >= 2 || draws == PP_DRAWS_AUTO) {
+        if (pp_interval_wanted(draws)) {
             ilo = iv.lo;
             ihi = iv.hi;
         }
@@ -116,17 +116,8 @@ int pp_cmd_predict(int argc, char **argv)
             pp_json_num(stdout, s.insitu.applied ? s.insitu.factor : 1.0);
             printf(",\"threads\":%d,\"approx\":%s,\"interval\":", mt.nthreads, mt.approx ? "true" : "false");
             if (ilo <= ihi) {
-                printf("[");
-                pp_json_num(stdout, ilo / 1e9);
-                printf(",");
-                pp_json_num(stdout, ihi / 1e9);
-                printf("],\"interval_parts\":{\"costs\":");
-                pp_json_num(stdout, iv.fit);
-                printf(",\"host\":");
-                pp_json_num(stdout, iv.host);
-                printf(",\"model\":");
-                pp_json_num(stdout, iv.model);
-                printf("}}");
+                pp_json_interval(stdout, ilo / 1e9, ihi / 1e9, iv.fit, iv.host, iv.model);
+                printf("}");
             } else
                 printf("null}");
         } else if (c.format == PP_FMT_CSV) {

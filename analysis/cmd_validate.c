@@ -280,12 +280,12 @@ int pp_cmd_validate(int argc, char **argv)
         double ilo = 1, ihi = 0;
         int draws = c.has_draws ? c.draws : PP_DRAWS_AUTO;
         pp_interval iv;
-        if ((draws >= 2 || draws == PP_DRAWS_AUTO) && pp_predict_interval(m, &s.mach, in[i].P, &mt, draws, &iv, err, sizeof err)) {
+        if (pp_interval_wanted(draws) && pp_predict_interval(m, &s.mach, in[i].P, &mt, draws, &iv, err, sizeof err)) {
             fprintf(stderr, "perfpred validate: %s: %s: %s\n", s.rec.path, in[i].label, err);
             rc = 2;
             break;
         }
-        if (draws >= 2 || draws == PP_DRAWS_AUTO) {
+        if (pp_interval_wanted(draws)) {
             ilo = iv.lo;
             ihi = iv.hi;
             out[i].parts[0] = iv.fit;
@@ -341,17 +341,10 @@ int pp_cmd_validate(int argc, char **argv)
                 printf(",\"error\":");
                 pp_json_num(stdout, out[i].error);
                 if (out[i].lo <= out[i].hi) {
-                    printf(",\"interval\":[");
-                    pp_json_num(stdout, out[i].lo);
-                    printf(",");
-                    pp_json_num(stdout, out[i].hi);
-                    printf("],\"interval_parts\":{\"costs\":");
-                    pp_json_num(stdout, out[i].parts[0]);
-                    printf(",\"host\":");
-                    pp_json_num(stdout, out[i].parts[1]);
-                    printf(",\"model\":");
-                    pp_json_num(stdout, out[i].parts[2]);
-                    printf("},\"inside\":%s}", out[i].inside ? "true" : "false");
+                    printf(",\"interval\":");
+                    pp_json_interval(stdout, out[i].lo, out[i].hi, out[i].parts[0], out[i].parts[1],
+                                     out[i].parts[2]);
+                    printf(",\"inside\":%s}", out[i].inside ? "true" : "false");
                 } else
                     printf(",\"interval\":null,\"inside\":null}");
             }

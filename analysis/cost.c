@@ -269,7 +269,8 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
         own[0] = 1;
     double *cov = malloc(sizeof *cov * (size_t)lay.ncols * (size_t)lay.ncols);
     /* costs are not negative, and a loop's iteration costs at least a
-     * tenth of its prior (cheaper than that, the data cannot see it) */
+     * tenth of its prior (cheaper than that, the data cannot see it; that
+     * tenth rather than calling it free) */
     double *lo = calloc((size_t)lay.ncols, sizeof *lo);
     for (int f = 0; lo && f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++)
@@ -296,26 +297,24 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
      * error is below half its prior; otherwise the prior decided it. */
 #define DETERMINED(c) (used[c] && isfinite(cse[c]) && cse[c] < 0.5 * prior[c])
 #define SE(c) (isfinite(cse[c]) ? cse[c] : prior[c])
-    m->seg_ns = fmax(0, cst[0]);
+    m->seg_ns = cst[0];
     m->seg_se = isfinite(cse[0]) ? cse[0] : 0;
     for (int f = 0; f < m->nfuncs; f++) {
         pp_mfunc *mf = &m->funcs[f];
         for (int k = 0; k < mf->d->nloops; k++) {
             int c = lay.loop_col_base[f] + k;
-            /* a fit below a tenth of the prior: the loop is too cheap for
-             * the data to see; keep that tenth rather than calling it free */
-            mf->loops[k].cost_ns = fmax(cst[c], 0.1 * prior[c] * m->cost_level);
+            mf->loops[k].cost_ns = cst[c];   /* at least its bound (lo above) */
             mf->loops[k].cost_se = SE(c);
             mf->loops[k].cost_fitted = DETERMINED(c);
             if (used[c] && !mf->loops[k].cost_fitted)
                 m->cost_rank_deficient = 1;
             c = lay.entry_col_base[f] + k;
-            mf->loops[k].entry_ns = fmax(0, cst[c]);
+            mf->loops[k].entry_ns = cst[c];
             mf->loops[k].entry_se = SE(c);
             mf->loops[k].entry_fitted = DETERMINED(c);
         }
         for (int k = 0; k < mf->d->ncalls; k++)
-            mf->call_cost[k] = fmax(0, cst[lay.call_col_base[f] + k]);
+            mf->call_cost[k] = cst[lay.call_col_base[f] + k];
     }
 #undef DETERMINED
 #undef SE

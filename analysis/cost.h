@@ -13,7 +13,7 @@
  * squares costs as they are.  The quiet level (0.25: the costs of the
  * quietest quarter of the run's work) is an option: on the development
  * host it moved records 30% apart where the mean moved them 9% apart, and
- * did not make the bench more accurate (docs/model.md, "robust level"). */
+ * did not make the bench more accurate (docs/model.md, "quiet level"). */
 #define PP_COST_QUANTILE_DEFAULT 0.0
 
 /* Fills loops[].cost_ns/cost_se/cost_fitted, call_cost[] and seg_ns. */

@@ -119,7 +119,7 @@ int pp_lsq_solve_bounded(const double *A, const double *d, int nrows, int ncols,
     size_t na = (size_t)nrows * (size_t)ncols;
     double *Af = malloc(sizeof *Af * (na ? na : 1));
     double *df = malloc(sizeof *df * (size_t)(nrows ? nrows : 1));
-    int *fixed = calloc((size_t)ncols + 1, sizeof *fixed);
+    int *fixed = calloc((size_t)(ncols ? ncols : 1), sizeof *fixed);
     int rc = -1;
     if (!Af || !df || !fixed)
         goto out;
@@ -139,13 +139,13 @@ int pp_lsq_solve_bounded(const double *A, const double *d, int nrows, int ncols,
             goto out;
         /* the column furthest below its bound (relative to its prior) is
          * fixed at the bound; after eight rounds, all of them at once */
-        int worst = -1, nviol = 0;
+        int worst = -1;
         double wv = 0;
         for (int j = 0; j < ncols; j++) {
-            if (fixed[j] || !(c[j] < lo[j]) || !isfinite(se[j]))
+            /* a NaN (a failed solve) counts as below its bound */
+            if (fixed[j] || c[j] >= lo[j])
                 continue;
-            nviol++;
-            double v = (lo[j] - c[j]) / (fabs(prior[j]) + 1e-300);
+            double v = isnan(c[j]) ? INFINITY : (lo[j] - c[j]) / (fabs(prior[j]) + 1e-300);
             if (worst < 0 || v > wv) {
                 worst = j;
                 wv = v;
@@ -154,7 +154,7 @@ int pp_lsq_solve_bounded(const double *A, const double *d, int nrows, int ncols,
         if (worst < 0)
             break;
         for (int j = 0; j < ncols; j++)
-            if (j == worst || (round >= 8 && !fixed[j] && c[j] < lo[j] && isfinite(se[j])))
+            if (j == worst || (round >= 8 && !(c[j] >= lo[j])))
                 fixed[j] = 1;
     }
     for (int j = 0; j < ncols; j++)

@@ -154,7 +154,7 @@ int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metr
     memset(out, 0, sizeof *out);
     out->lo = out->hi = center;
     double sd = 0;
-    if ((draws >= 2 || draws == PP_DRAWS_AUTO) && fit_sd(m, mach, P, draws, center, &sd, err, errlen))
+    if (pp_interval_wanted(draws) && fit_sd(m, mach, P, draws, center, &sd, err, errlen))
         return -1;
     out->fit = center > 0 ? sd / center : 0;
     out->host = mach ? mach->noise_cov : 0;

@@ -39,10 +39,10 @@ int pp_predict_real(pp_prog *m, const pp_machine *mach, int P, double *t_real, c
  * from three independent relative errors added in quadrature:
  *  - the fitted costs: with draws = PP_DRAWS_AUTO, the delta method
  *    (T_real's secant over one standard error in each determined cost,
- *    and their covariance); otherwise drawn `draws` times from the
- *    normal distribution of
- *    the fit (their covariance, so costs the run could not separate keep
- *    their well-known sum), each draw predicted (deterministic seed);
+ *    and their covariance); otherwise drawn `draws` times from the normal
+ *    distribution of the fit (their covariance, so costs the run could
+ *    not separate keep their well-known sum), each draw predicted
+ *    (deterministic seed);
  *  - the host: its run-to-run variation (noise.cov of the machine file,
  *    measured by calibrate);
  *  - the model: m->model_error per doubling of the sequential work from
@@ -65,6 +65,12 @@ int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metr
  * that is fewer), what predict and validate do without --draws. */
 #define PP_DRAWS_AUTO (-1)
 #define PP_DRAWS_DEFAULT 24
+
+/* Whether `draws` asks for an interval (0 and 1: none). */
+static inline int pp_interval_wanted(int draws)
+{
+    return draws >= 2 || draws == PP_DRAWS_AUTO;
+}
 
 /* The default of m->model_error: 3% per doubling of the work. */
 #define PP_MODEL_ERROR_DEFAULT 0.03

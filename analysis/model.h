@@ -123,9 +123,10 @@ typedef struct pp_prog {
     const pp_machine *mem_rec_of;
     double model_error;  /* the intervals' relative model error per
                             doubling of the work (metrics.h)            */
-    double cost_quantile;/* the costs' fit: the tau-quantile of the
-                            segments (cost.h), 0: least squares        */
-    double cost_level;   /* the factor that quantile put on the least-
+    double cost_quantile;/* --cost-quantile: the quantile of the segments'
+                            slowdown that sets the costs' level (cost.h);
+                            0: the least-squares costs as they are     */
+    double cost_level;   /* the factor that level put on the least-
                             squares costs (1: none)                    */
     int nwarn;
     char **warn;         /* things the user should know                     */
