@@ -44,6 +44,10 @@ UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 
 PLUGIN_OBJ := $(PLUGIN_SRC:%.cc=$(B)/obj/%.o)
 RT_OBJ     := $(RT_SRC:%.c=$(B)/obj/%.o)
+# The MPI wrappers go into the static runtime only (they need libmpi, which
+# only MPI programs link; docs/runtime.md, "MPI").
+MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
+RT_MPI_OBJ := $(if $(MPI_CFLAGS),$(B)/obj/runtime/mpi/rt-wrap-mpi.o)
 AN_OBJ     := $(AN_LIBSRC:%.c=$(B)/obj/%.o)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
@@ -84,7 +88,10 @@ $(B)/perfpred.so: $(PLUGIN_OBJ)
 $(B)/obj/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) | $(B)/obj/runtime
 	$(CC) $(CFLAGS_RT) -c $< -o $@
 
-$(B)/libperfpred-rt.a: $(RT_OBJ)
+$(B)/obj/runtime/mpi/rt-wrap-mpi.o: runtime/mpi/rt-wrap-mpi.c $(wildcard runtime/*.h) | $(B)/obj/runtime/mpi
+	$(CC) $(CFLAGS_RT) $(MPI_CFLAGS) -c $< -o $@
+
+$(B)/libperfpred-rt.a: $(RT_OBJ) $(RT_MPI_OBJ)
 	rm -f $@; ar rcs $@ $^
 
 # The shared runtime is libperfpred-rt.so.1.  libperfpred-rt.so is a GNU ld
@@ -142,7 +149,7 @@ install-gcc-plugin: build
 	install -d $(DESTDIR)$(PLUGIN_DIR)
 	install -m 755 $(B)/perfpred.so $(DESTDIR)$(PLUGIN_DIR)/perfpred.so
 
-$(B)/obj/plugin $(B)/obj/runtime $(B)/obj/analysis $(B)/tests:
+$(B)/obj/plugin $(B)/obj/runtime $(B)/obj/runtime/mpi $(B)/obj/analysis $(B)/tests:
 	mkdir -p $@
 
 clean:

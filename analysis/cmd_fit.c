@@ -5,6 +5,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "cli.h"
+#include "mpirun.h"
 #include "cmds.h"
 #include "fit.h"
 
@@ -41,6 +42,12 @@ int pp_cmd_fit(int argc, char **argv)
     if (!recs || !ptr)
         rc = 1;
     for (int i = 0; rc == 0 && i < c.nrec; i++) {
+        if (pp_mpirun_is(c.rec[i]) == 1) {
+            fprintf(stderr, "perfpred fit: %s: an MPI run; fit does not take MPI runs yet (the MPI model is not "
+                            "implemented)\n", c.rec[i]);
+            rc = 2;
+            break;
+        }
         if (pp_record_load(c.rec[i], &recs[i], err, sizeof err)) {
             fprintf(stderr, "perfpred fit: %s\n", err);
             rc = 2;

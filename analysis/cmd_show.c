@@ -7,7 +7,9 @@
  */
 #include "cli.h"
 #include "cmds.h"
+#include "mpirun.h"
 #include "resolve.h"
+#include "show_mpi.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 
 static const char *usage =
     "usage: perfpred show RECORD... [--set NAME=VALUE]... [--P N] [--machine FILE]\n"
+    "       perfpred show MPI-RUN [--format text|csv|json]\n"
     "                     [--cost-quantile Q|mean] [--format text|csv|json]\n"
     "  Lists the problem parameters and every loop the plugin described: its count\n"
     "  rule (symbolic, fitted, constant), its iterations per entry as an expression\n"
@@ -24,7 +27,9 @@ static const char *usage =
     "  costs are fitted on every record given; with --machine, they are one\n"
     "  thread's (the recorded threads' slowdown of each other taken out).\n"
     "  --cost-quantile Q: the costs' level is the Q-quantile of the segments'\n"
-    "  slowdown against the least-squares fit (default 'mean': the fit as it is).\n";
+    "  slowdown against the least-squares fit (default 'mean': the fit as it is).\n"
+    "  MPI-RUN (a directory of the ranks' records, or one of them): the ranks, each\n"
+    "  MPI call site over all ranks, and the point-to-point messages matched.\n";
 
 static const char *pkind_text(const pp_prog *m, char *buf, size_t n)
 {
@@ -51,6 +56,11 @@ int pp_cmd_show(int argc, char **argv)
     int st = pp_cli_start(argc, argv, "show", "set,P,format,machine,cost-quantile", usage, &c);
     if (st >= 0)
         return st;
+    if (c.nrec >= 1 && pp_mpirun_is(c.rec[0]) == 1) {
+        st = pp_show_mpi(&c);
+        pp_cli_free(&c);
+        return st;
+    }
     pp_session s;
     if ((st = pp_cli_open("show", &c, c.machine != NULL, &s)) >= 0)
         return st;

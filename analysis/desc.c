@@ -13,8 +13,20 @@ static const char *const evnames[] = {
     [PP_EV_BARRIER] = "barrier", [PP_EV_LOCK] = "lock", [PP_EV_UNLOCK] = "unlock",
     [PP_EV_SINGLE] = "single", [PP_EV_LOOP_END] = "loop_end", [PP_EV_ATOMIC] = "atomic",
     [PP_EV_BEGIN] = "begin", [PP_EV_TEAM_BEGIN] = "team_begin",
-    [PP_EV_TEAM_END] = "team_end", [PP_EV_JOIN_TEAM] = "join", [PP_EV_OTHER] = "other",
+    [PP_EV_TEAM_END] = "team_end", [PP_EV_JOIN_TEAM] = "join",
+    [PP_EV_MPI_INIT] = "mpi_init", [PP_EV_MPI_FINALIZE] = "mpi_finalize", [PP_EV_SEND] = "send",
+    [PP_EV_RECV] = "recv", [PP_EV_ISEND] = "isend", [PP_EV_IRECV] = "irecv",
+    [PP_EV_SENDRECV] = "sendrecv", [PP_EV_WAIT] = "wait", [PP_EV_WAITALL] = "waitall",
+    [PP_EV_BCAST] = "bcast", [PP_EV_REDUCE] = "reduce", [PP_EV_ALLREDUCE] = "allreduce",
+    [PP_EV_GATHER] = "gather", [PP_EV_SCATTER] = "scatter", [PP_EV_ALLGATHER] = "allgather",
+    [PP_EV_ALLTOALL] = "alltoall", [PP_EV_MPI_BARRIER] = "mpi_barrier",
+    [PP_EV_MPI_OTHER] = "mpi_other", [PP_EV_OTHER] = "other",
 };
+
+int pp_evkind_is_mpi(pp_evkind k)
+{
+    return k >= PP_EV_MPI_INIT && k <= PP_EV_MPI_OTHER;
+}
 
 const char *pp_evkind_name(pp_evkind k)
 {
@@ -305,6 +317,17 @@ static int parse_event(const pp_line *l, pp_dfunc *f, pp_where *w)
         opt_known_expr(l, "arg", &ev.arg, w) || parse_data(l, &ev, w))
         return -1;
     ev.implicit = impl != 0;
+    ev.comm = -1;
+    if (opt_known_expr(l, "count", &ev.count, w) || opt_known_expr(l, "peer", &ev.peer, w) ||
+        opt_known_expr(l, "tag", &ev.tag, w) || opt_known_expr(l, "root", &ev.root, w) ||
+        opt_known_expr(l, "rcount", &ev.rcount, w) || opt_known_expr(l, "rpeer", &ev.rpeer, w) ||
+        opt_known_expr(l, "rtag", &ev.rtag, w))
+        return -1;
+    pp_line_opt_str(l, "type", &ev.type);
+    pp_line_opt_str(l, "rtype", &ev.rtype);
+    const char *comm = pp_line_get(l, "comm");
+    if (comm)
+        ev.comm = strcmp(comm, "world") == 0;
     pp_line_opt_str(l, "callee", &ev.callee);
     const char *child = pp_line_get(l, "child");
     if (child && strcmp(child, "?") != 0)
@@ -477,6 +500,9 @@ void pp_desc_free(pp_dfunc *f)
         pp_devent *e = &f->events[i];
         free(e->callee); free(e->child);
         pp_expr_free(e->nthreads); pp_expr_free(e->obj); pp_expr_free(e->arg);
+        pp_expr_free(e->count); pp_expr_free(e->peer); pp_expr_free(e->tag); pp_expr_free(e->root);
+        pp_expr_free(e->rcount); pp_expr_free(e->rpeer); pp_expr_free(e->rtag);
+        free(e->type); free(e->rtype);
         for (int j = 0; j < e->ndata; j++) {
             free(e->data_name[j]);
             pp_expr_free(e->data_val[j]);

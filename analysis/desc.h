@@ -51,11 +51,18 @@ typedef enum {
     PP_EV_UNLOCK, PP_EV_SINGLE, PP_EV_LOOP_END, PP_EV_ATOMIC,
     /* kinds the runtime logs by itself */
     PP_EV_BEGIN, PP_EV_TEAM_BEGIN, PP_EV_TEAM_END, PP_EV_JOIN_TEAM,
+    /* MPI (docs/descriptor-format.md, "MPI events") */
+    PP_EV_MPI_INIT, PP_EV_MPI_FINALIZE, PP_EV_SEND, PP_EV_RECV, PP_EV_ISEND,
+    PP_EV_IRECV, PP_EV_SENDRECV, PP_EV_WAIT, PP_EV_WAITALL, PP_EV_BCAST,
+    PP_EV_REDUCE, PP_EV_ALLREDUCE, PP_EV_GATHER, PP_EV_SCATTER,
+    PP_EV_ALLGATHER, PP_EV_ALLTOALL, PP_EV_MPI_BARRIER, PP_EV_MPI_OTHER,
     PP_EV_OTHER
 } pp_evkind;
 
 const char *pp_evkind_name(pp_evkind k);
 pp_evkind pp_evkind_parse(const char *s);
+/* 1 for the MPI kinds (mpi_init .. mpi_other). */
+int pp_evkind_is_mpi(pp_evkind k);
 
 typedef struct {
     int id, loop, pos, line, slot;
@@ -71,6 +78,12 @@ typedef struct {
     char **data_name;
     pp_expr **data_val;
     int implicit;
+    /* MPI: message fields as expressions (NULL: absent or '?'), the
+     * datatypes' names, comm 1 = MPI_COMM_WORLD, 0 = another or unknown,
+     * -1 = the call has none */
+    pp_expr *count, *peer, *tag, *root, *rcount, *rpeer, *rtag;
+    char *type, *rtype;
+    int comm;
 } pp_devent;
 
 typedef struct {

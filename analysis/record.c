@@ -244,6 +244,40 @@ static int parse_ev(pp_record *r, const pp_line *l, pp_rev *e, pp_where *w)
     if (!k)
         return pp_where_error(w, "ev line has no kind");
     e->kind = pp_evkind_parse(k);
+    {
+        long peer = -1, tag = -1, root = -1, rpeer = -1, rtag = -1, count = -1;
+        int64_t bytes = -1, rbytes = -1;
+        uint64_t u;
+        if (pp_line_opt_int(l, "peer", &peer, w) || pp_line_opt_int(l, "tag", &tag, w) ||
+            pp_line_opt_int(l, "root", &root, w) || pp_line_opt_int(l, "rpeer", &rpeer, w) ||
+            pp_line_opt_int(l, "rtag", &rtag, w) || pp_line_opt_int(l, "count", &count, w))
+            return -1;
+        if (pp_line_get(l, "bytes")) {
+            if (pp_line_u64(l, "bytes", &u, w))
+                return -1;
+            bytes = (int64_t)(u > INT64_MAX ? INT64_MAX : u);
+        }
+        if (pp_line_get(l, "rbytes")) {
+            if (pp_line_u64(l, "rbytes", &u, w))
+                return -1;
+            rbytes = (int64_t)(u > INT64_MAX ? INT64_MAX : u);
+        }
+        if (peer < -32 || peer > INT32_MAX || root < -1 || root > INT32_MAX || rpeer < -32 ||
+            rpeer > INT32_MAX || tag < -32 || tag > INT32_MAX || rtag < -32 || rtag > INT32_MAX ||
+            count < -1 || count > INT32_MAX)
+            return pp_where_error(w, "an MPI field (peer, tag, root, count) is out of range");
+        e->has_msg = pp_line_get(l, "peer") != NULL;
+        e->peer = (int)peer;
+        e->tag = (int)tag;
+        e->root = (int)root;
+        e->rpeer = (int)rpeer;
+        e->rtag = (int)rtag;
+        e->count = (int)count;
+        e->bytes = bytes;
+        e->rbytes = rbytes;
+        const char *comm = pp_line_get(l, "comm");
+        e->comm = !comm ? -1 : strcmp(comm, "world") == 0 ? 1 : 0;
+    }
     const char *obj = pp_line_get(l, "obj");
     if (obj) {
         char *end;
@@ -394,6 +428,21 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
         if (!strcmp(k, "program")) {
             pp_line_opt_str(&l, "path", &r->program);
             pp_line_opt_str(&l, "host", &r->host);
+        } else if (!strcmp(k, "mpi")) {
+            long rank, size;
+            const char *run = pp_line_get(&l, "run");
+            char *end = NULL;
+            if (pp_line_int(&l, "rank", &rank, w) || pp_line_int(&l, "size", &size, w) ||
+                pp_line_u64(&l, "pid0", &r->mpi_pid0, w))
+                rc = -1;
+            else if (size < 1 || size > 1 << 24 || rank < 0 || rank >= size)
+                rc = pp_where_error(w, "mpi line: rank %ld of %ld ranks is impossible", rank, size);
+            else if (!run || (errno = 0, r->mpi_run = strtoull(run, &end, 16), errno || !*run || *end))
+                rc = pp_where_error(w, "mpi line: run= is not a hexadecimal id");
+            else {
+                r->mpi_rank = (int)rank;
+                r->mpi_size = (int)size;
+            }
         } else if (!strcmp(k, "argv")) {
             r->argv = calloc((size_t)l.nf + 1, sizeof *r->argv);
             for (int j = 0; r->argv && j < l.nf; j++)
@@ -531,6 +580,7 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
 int pp_record_load(const char *path, pp_record *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
+    r->mpi_rank = -1;
     pp_where w = {.file = path, .line = 0};
     char **lines = NULL;
     long n = 0;

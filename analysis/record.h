@@ -24,6 +24,9 @@ typedef struct {
     long result;
     int ndelta;
     pp_rdelta *delta;
+    /* MPI: ranks in the communicator; has_msg: peer, tag; -1 when absent */
+    int has_msg, peer, tag, root, rpeer, rtag, comm, count;
+    int64_t bytes, rbytes;        /* -1 when absent                       */
 } pp_rev;
 
 typedef enum { PP_T_MAIN, PP_T_PTHREAD, PP_T_OMP, PP_T_OTHER } pp_tkind;
@@ -75,6 +78,10 @@ typedef struct {
     pp_rthread *threads;          /* indexed by thread id                 */
     long nevents;
     pp_rev *events;
+    /* MPI (the `mpi` line): rank in MPI_COMM_WORLD (-1: not an MPI run),
+     * number of ranks, the run's id and rank 0's pid */
+    int mpi_rank, mpi_size;
+    uint64_t mpi_run, mpi_pid0;
 } pp_record;
 
 /* Read and check a record.  On error returns -1 and writes one line

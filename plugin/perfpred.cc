@@ -159,6 +159,7 @@ pp_execute (function *fun)
       return 0;
     }
   pp_collect_thread_starts ();
+  pp_collect_mpi_vars ();
 
   /* At "ssa" the loop tree has neither preheaders nor recorded exits
      (single_exit would return NULL), and scev is not initialised.  */

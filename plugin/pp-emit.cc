@@ -399,7 +399,9 @@ apply_param (pp_fn *f, pp_act &a)
 				   build_int_cst (unsigned_type_node, a.site),
 				   v);
   gimple_seq_add_stmt (&seq, call);
-  if (a.stmt)
+  if (a.e)
+    gsi_insert_seq_on_edge (a.e, seq);
+  else if (a.stmt)
     {
       gimple_stmt_iterator gsi = gsi_for_stmt (a.stmt);
       gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);

@@ -46,6 +46,26 @@ static const pp_event_def events[] = {
   { "GOMP_parallel_loop_nonmonotonic_runtime", "fork", IMPL_NO },
   { "GOMP_parallel_sections", "fork", IMPL_NO },
   { "GOMP_sections_end_nowait", "loop_end", IMPL_NO },
+  /* MPI (docs/descriptor-format.md, "MPI events").  */
+  { "MPI_Init", "mpi_init", IMPL_NO },
+  { "MPI_Init_thread", "mpi_init", IMPL_NO },
+  { "MPI_Finalize", "mpi_finalize", IMPL_NO },
+  { "MPI_Send", "send", IMPL_NO },
+  { "MPI_Ssend", "send", IMPL_NO },
+  { "MPI_Recv", "recv", IMPL_NO },
+  { "MPI_Isend", "isend", IMPL_NO },
+  { "MPI_Irecv", "irecv", IMPL_NO },
+  { "MPI_Sendrecv", "sendrecv", IMPL_NO },
+  { "MPI_Wait", "wait", IMPL_NO },
+  { "MPI_Waitall", "waitall", IMPL_NO },
+  { "MPI_Bcast", "bcast", IMPL_NO },
+  { "MPI_Reduce", "reduce", IMPL_NO },
+  { "MPI_Allreduce", "allreduce", IMPL_NO },
+  { "MPI_Gather", "gather", IMPL_NO },
+  { "MPI_Scatter", "scatter", IMPL_NO },
+  { "MPI_Allgather", "allgather", IMPL_NO },
+  { "MPI_Alltoall", "alltoall", IMPL_NO },
+  { "MPI_Barrier", "mpi_barrier", IMPL_NO },
 };
 #define N_EVENTS (int) (sizeof events / sizeof events[0])
 
@@ -339,6 +359,8 @@ do_event (pp_fn *f, gimple *stmt, int idx)
     extra += " obj=(atomic)";
   else if (strncmp (name, "pthread_", 8) == 0 && na >= 1)
     extra += " obj=" + pp_trace_addr (f, gimple_call_arg (stmt, 0));
+  else if (strncmp (name, "MPI_", 4) == 0)
+    extra += pp_mpi_fields (f, stmt, name);
   bool implicit = events[idx].implicit == IMPL_YES
 		  || (events[idx].implicit == IMPL_IF_NO_LOC
 		      && !gimple_has_location (stmt));
@@ -374,6 +396,22 @@ do_atomic (pp_fn *f, gimple *stmt, const char *callee)
   pp_add_stmt (f, stmt, slot);
 }
 
+/* An MPI call perfpred does not model (MPI_Probe, MPI_Comm_split, ...):
+   counted as an event of kind mpi_other, not replaced, so that the
+   analyser can say what it leaves out.  */
+static void
+do_mpi_other (pp_fn *f, gimple *stmt, const char *callee)
+{
+  basic_block bb = gimple_bb (stmt);
+  int id = f->nevents++;
+  int slot = f->nslots++;
+  f->body += pp_fmt ("event id=%d loop=%s pos=%d line=%d slot=%d kind=mpi_other",
+		     id, loop_text (f, bb).c_str (), pp_pos (f, bb),
+		     pp_site_line (stmt, f->fndecl), slot)
+	     + guard_text (f, bb) + " callee=" + pp_qname (callee) + "\n";
+  pp_add_stmt (f, stmt, slot);
+}
+
 /* --------------------------------------------------------------- calls */
 
 /* A function of the program (not a library function, not ours).  */
@@ -386,7 +424,8 @@ is_program_fn (tree fn)
     return false;
   const char *n = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn));
   return strncmp (n, "__pp_", 5) != 0 && strncmp (n, "GOMP_", 5) != 0
-	 && strncmp (n, "omp_", 4) != 0 && strncmp (n, "pthread_", 8) != 0;
+	 && strncmp (n, "omp_", 4) != 0 && strncmp (n, "pthread_", 8) != 0
+	 && strncmp (n, "MPI_", 4) != 0 && strncmp (n, "PMPI_", 5) != 0;
 }
 
 static void
@@ -457,6 +496,11 @@ pp_do_sites (pp_fn *f)
 	    do_event (f, s, idx);
 	  else if (is_atomic_builtin (fn))
 	    do_atomic (f, s, IDENTIFIER_POINTER (DECL_NAME (fn)));
+	  else if (strncmp (IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn)),
+			    "MPI_", 4) == 0
+		   && !pp_mpi_harmless (IDENTIFIER_POINTER
+					(DECL_ASSEMBLER_NAME (fn))))
+	    do_mpi_other (f, s, IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn)));
 	  else if (is_program_fn (fn))
 	    do_call (f, s, fn);
 	}

@@ -110,6 +110,16 @@ pp_load_invariant (class loop *loop, gimple *def)
 	gimple *s = gsi_stmt (gsi);
 	if (is_gimple_debug (s))
 	  continue;
+	/* A variable only blocking MPI calls see (a broadcast parameter):
+	   a call clobbers it only by taking its address (pp-mpi.cc).  */
+	if (is_gimple_call (s) && pp_mpi_private_var (ref))
+	  {
+	    if (pp_call_takes_addr (s, ref))
+	      ok = false;
+	    if (!ok)
+	      break;
+	    continue;
+	  }
 	if ((gimple_vdef (s) || is_gimple_call (s))
 	    && stmt_may_clobber_ref_p (s, ref))
 	  {
@@ -176,12 +186,65 @@ loop_flags (pp_fn *f, class loop *loop, std::string &init_text)
   return fl.empty () ? fl : " flags=" + fl.substr (1);
 }
 
+/* An induction variable whose step is reloaded in the loop but cannot
+   change there (i += size, with size an MPI_Comm_size result in memory):
+   scev does not see it (pp-mpi.cc, pp_load_invariant).  */
+static bool
+load_step_iv (class loop *loop, gphi *p, affine_iv *iv)
+{
+  tree res = gimple_phi_result (p);
+  if (gimple_phi_num_args (p) != 2 || !INTEGRAL_TYPE_P (TREE_TYPE (res))
+      || !loop_latch_edge (loop) || !loop_preheader_edge (loop))
+    return false;
+  tree next = PHI_ARG_DEF_FROM_EDGE (p, loop_latch_edge (loop));
+  if (TREE_CODE (next) != SSA_NAME)
+    return false;
+  gimple *d = SSA_NAME_DEF_STMT (next);
+  if (!is_gimple_assign (d) || gimple_assign_rhs_code (d) != PLUS_EXPR)
+    return false;
+  tree a = gimple_assign_rhs1 (d), b = gimple_assign_rhs2 (d);
+  tree step = a == res ? b : b == res ? a : NULL_TREE;
+  if (!step || TREE_CODE (step) != SSA_NAME)
+    return false;
+  gimple *sd = SSA_NAME_DEF_STMT (step);
+  for (int convs = 0; convs < 2 && is_gimple_assign (sd)
+		      && CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (sd))
+		      && TREE_CODE (gimple_assign_rhs1 (sd)) == SSA_NAME;
+       convs++)
+    sd = SSA_NAME_DEF_STMT (gimple_assign_rhs1 (sd));
+  basic_block db = gimple_bb (sd);
+  if (!db || !flow_bb_inside_loop_p (loop, db))
+    return false;    /* defined outside: simple_iv's case */
+  if (!gimple_assign_single_p (sd) || !gimple_vuse (sd)
+      || !pp_load_invariant (loop, sd))
+    return false;
+  iv->base = PHI_ARG_DEF_FROM_EDGE (p, loop_preheader_edge (loop));
+  iv->step = step;
+  iv->no_overflow = true;
+  return true;
+}
+
 /* Body iterations of a top-tested affine loop from its iv and an
-   invariant bound: the continue condition is (iv CMP bound).  */
+   invariant bound: the continue condition is (iv CMP bound).  A step
+   that is not a constant (STEP_TEXT, from load_step_iv) is taken to have
+   the sign the comparison needs; the analyser checks the count against
+   the run.  */
 static std::string
 affine_count (const std::string &init, const std::string &bound, tree step,
-	      enum tree_code cmp)
+	      enum tree_code cmp, const std::string &step_text = "")
 {
+  if (TREE_CODE (step) != INTEGER_CST && !step_text.empty ()
+      && !pp_expr_unknown (step_text))
+    {
+      if (cmp == LT_EXPR)
+	return "(max 0 (cdiv " + pp_binop ("-", bound, init) + " " + step_text
+	       + "))";
+      if (cmp == LE_EXPR)
+	return "(max 0 " + pp_binop ("+", "(fdiv " + pp_binop ("-", bound, init)
+					      + " " + step_text + ")", "1")
+	       + ")";
+      return "";
+    }
   if (TREE_CODE (step) != INTEGER_CST || !tree_fits_shwi_p (step))
     return "";
   HOST_WIDE_INT s = tree_to_shwi (step);
@@ -326,8 +389,9 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
 	{
 	  gphi *p = header_phi_of (loop, ops[k], &off);
 	  if (p && !virtual_operand_p (gimple_phi_result (p))
-	      && simple_iv (loop, loop, gimple_phi_result (p), &iv, true)
-	      && !integer_zerop (iv.step))
+	      && ((simple_iv (loop, loop, gimple_phi_result (p), &iv, true)
+		   && !integer_zerop (iv.step))
+		  || load_step_iv (loop, p, &iv)))
 	    {
 	      ivphi = p;
 	      other = ops[1 - k];
@@ -443,7 +507,10 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
 		why = "bound-in-memory";
 	    }
 	  if (inv)
-	    count = affine_count (init_text, bound_text, iv.step, cmp);
+	    count = affine_count (init_text, bound_text, iv.step, cmp,
+				  TREE_CODE (iv.step) == INTEGER_CST
+				    ? std::string ()
+				    : pp_trace (f, iv.step));
 	  /* Count at entry, as for a known niter: the bound reloaded on the
 	     preheader edge (a loop with a global bound would otherwise pay a
 	     counter increment per iteration).  */

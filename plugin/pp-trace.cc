@@ -261,6 +261,7 @@ make_param (pp_fn *f, tree var, tree ssa, gimple *def, basic_block bb)
     return "";
   pp_param_info p;
   p.ssa = ssa;
+  p.e = NULL;
   p.def = def;
   p.bb = bb;
   p.var = pp_decl_name (var);
@@ -277,6 +278,53 @@ make_param (pp_fn *f, tree var, tree ssa, gimple *def, basic_block bb)
   a.stmt = def;
   a.bb = bb;
   a.val = ssa;
+  f->acts.push_back (a);
+  return "(var " + p.name + ")";
+}
+
+/* A local variable VAR loaded by DEF inside a loop, when no statement of
+   the outermost loop around DEF can change it (a broadcast parameter
+   reloaded because the loop has calls, pp-mpi.cc): a problem parameter
+   recorded by a reload on that loop's preheader edge.  */
+static std::string
+make_param_before_loop (pp_fn *f, tree var, gimple *def)
+{
+  basic_block bb = gimple_bb (def);
+  if (!bb || !pp_is_user_var (var) || TREE_CODE (var) != VAR_DECL
+      || is_global_var (var) || !INTEGRAL_TYPE_P (TREE_TYPE (var)))
+    return "";
+  class loop *l = bb->loop_father;
+  if (!loop_outer (l))
+    return "";
+  while (loop_outer (loop_outer (l)))
+    l = loop_outer (l);
+  edge pre = loop_preheader_edge (l);
+  if (!pre || (pre->flags & EDGE_ABNORMAL) || !pp_load_invariant (l, def))
+    return "";
+  const char *vn = pp_decl_name (var);
+  for (size_t i = 0; i < f->params.size (); i++)
+    if (f->params[i].e == pre && f->params[i].var == vn)
+      return "(var " + f->params[i].name + ")";
+  if (!f->param_ok)
+    return "";
+  pp_param_info p;
+  p.ssa = NULL_TREE;
+  p.e = pre;
+  p.def = NULL;
+  p.bb = pre->src;
+  p.var = vn;
+  const char *pn = pp_pragma_name (f->fndecl, var);
+  p.pragma = pn != NULL;
+  p.name = pn ? pn : p.var;
+  p.line = pp_stmt_line (def);
+  if (p.line <= 0)
+    p.line = pp_line (DECL_SOURCE_LOCATION (var));
+  f->params.push_back (p);
+  pp_act a = {};
+  a.kind = PP_ACT_PARAM;
+  a.site = (int) f->params.size () - 1;
+  a.e = pre;
+  a.val = var;
   f->acts.push_back (a);
   return "(var " + p.name + ")";
 }
@@ -311,6 +359,8 @@ trace_load (pp_fn *f, tree ref, gimple *def, int depth)
     }
   if (TREE_CODE (ref) == VAR_DECL && INTEGRAL_TYPE_P (TREE_TYPE (ref)))
     {
+      if (const char *atom = pp_mpi_var_atom (ref))
+	return atom;
       if (is_global_var (ref) && pp_decl_name (ref) && !DECL_ARTIFICIAL (ref))
 	{
 	  HOST_WIDE_INT sz = int_size_in_bytes (TREE_TYPE (ref));
@@ -328,6 +378,8 @@ trace_load (pp_fn *f, tree ref, gimple *def, int depth)
 	{
 	  std::string s = make_param (f, ref, gimple_assign_lhs (def), def,
 				      gimple_bb (def));
+	  if (s.empty ())
+	    s = make_param_before_loop (f, ref, def);
 	  if (!s.empty ())
 	    return s;
 	}

@@ -8,6 +8,7 @@
  *   pp-loops.cc   loop descriptors, trip counts and loop counters
  *   pp-events.cc  branches, event sites (wrapper replacement), call sites
  *   pp-shapes.cc  array shapes and static operation counts
+ *   pp-mpi.cc     MPI: rank and size variables, message fields
  *   pp-emit.cc    decls (counters, descriptors, runtime entry points),
  *                 counter-update code and the text buffer helpers
  */
@@ -92,6 +93,7 @@ struct pp_act
 struct pp_param_info
 {
   tree ssa;          /* the SSA name recorded, or NULL */
+  edge e;            /* or a reload of the variable on this edge */
   gimple *def;       /* statement after which to record (NULL: block start) */
   basic_block bb;
   std::string name;
@@ -152,6 +154,16 @@ void pp_do_sites (pp_fn *f);
 int pp_event_index (tree fndecl);
 const char *pp_event_name (int idx);
 void pp_collect_thread_starts (void);
+
+/* pp-mpi.cc */
+void pp_collect_mpi_vars (void);
+const char *pp_mpi_var_atom (tree var);
+bool pp_mpi_is_world (tree comm);
+std::string pp_mpi_fields (pp_fn *f, gimple *s, const char *name);
+bool pp_mpi_harmless (const char *name);
+bool pp_mpi_private_var (tree var);
+bool pp_call_takes_addr (gimple *s, tree var);
+bool pp_load_invariant (class loop *loop, gimple *def);
 bool pp_is_thread_start (tree fndecl);
 int pp_site_line (gimple *stmt, tree child);
 void pp_note (pp_fn *f, location_t loc, const char *what, const char *why);

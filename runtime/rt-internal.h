@@ -146,11 +146,21 @@ int pp_thread_init(void);
 enum pp_evkind {
     PP_EV_BEGIN, PP_EV_CREATE, PP_EV_JOIN, PP_EV_BARRIER, PP_EV_LOCK, PP_EV_UNLOCK,
     PP_EV_FORK, PP_EV_TEAM_BEGIN, PP_EV_TEAM_END, PP_EV_SINGLE, PP_EV_LOOP_END,
+    /* MPI (runtime/mpi/rt-wrap-mpi.c) */
+    PP_EV_MPI_INIT, PP_EV_MPI_FINALIZE, PP_EV_SEND, PP_EV_RECV, PP_EV_ISEND, PP_EV_IRECV,
+    PP_EV_SENDRECV, PP_EV_WAIT, PP_EV_WAITALL, PP_EV_BCAST, PP_EV_REDUCE, PP_EV_ALLREDUCE,
+    PP_EV_GATHER, PP_EV_SCATTER, PP_EV_ALLGATHER, PP_EV_ALLTOALL, PP_EV_MPI_BARRIER,
     PP_EV_NKINDS
 };
 /* which optional fields an event carries */
 enum { PP_HAS_OBJ = 1, PP_HAS_CHILD = 2, PP_HAS_TEAM = 4, PP_HAS_TID = 8,
-       PP_HAS_NTHREADS = 16, PP_HAS_RESULT = 32 };
+       PP_HAS_NTHREADS = 16, PP_HAS_RESULT = 32,
+       PP_HAS_PEER = 64,      /* peer, tag */
+       PP_HAS_BYTES = 128,    /* bytes */
+       PP_HAS_COMM = 256,     /* comm */
+       PP_HAS_ROOT = 512,     /* root */
+       PP_HAS_RMSG = 1024,    /* rpeer, rtag, rbytes (sendrecv) */
+       PP_HAS_COUNT = 2048 }; /* count (waitall) */
 
 /* An event in a thread's buffer, followed by `ndelta` struct pp_delta. */
 struct pp_ev {
@@ -166,6 +176,10 @@ struct pp_ev {
     int32_t tid, nthreads;
     uint16_t kind, has;
     uint32_t pad;
+    /* MPI: ranks in the communicator, bytes = count x type size */
+    int32_t peer, tag, rpeer, rtag, root, comm;
+    uint64_t bytes, rbytes;
+    uint32_t count, pad2;
 };
 
 struct pp_chunk {
@@ -226,6 +240,12 @@ const struct pp_gdesc **pp_gdescs(size_t *n);
 /* ------------------------------------------------------------ rt-write.c */
 /* Write the record (once, at exit). */
 void pp_write_record(void);
+/* Set by the MPI_Init wrapper: this process's rank in MPI_COMM_WORLD (-1:
+ * not an MPI run), the number of ranks, the run's id and rank 0's pid (the
+ * same in every rank's record, so that the analyser can check that the
+ * records belong together). */
+extern int pp_mpi_rank, pp_mpi_size;
+extern uint64_t pp_mpi_run, pp_mpi_pid0;
 
 /* ------------------------------------------------------------ rt-out.c */
 /* Create PATH atomically: pp_out_open gives a FILE on a temporary file in

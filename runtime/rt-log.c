@@ -23,6 +23,13 @@ const char *const pp_evkind_names[PP_EV_NKINDS] = {
     [PP_EV_BARRIER] = "barrier", [PP_EV_LOCK] = "lock", [PP_EV_UNLOCK] = "unlock",
     [PP_EV_FORK] = "fork", [PP_EV_TEAM_BEGIN] = "team_begin", [PP_EV_TEAM_END] = "team_end",
     [PP_EV_SINGLE] = "single", [PP_EV_LOOP_END] = "loop_end",
+    [PP_EV_MPI_INIT] = "mpi_init", [PP_EV_MPI_FINALIZE] = "mpi_finalize",
+    [PP_EV_SEND] = "send", [PP_EV_RECV] = "recv", [PP_EV_ISEND] = "isend",
+    [PP_EV_IRECV] = "irecv", [PP_EV_SENDRECV] = "sendrecv", [PP_EV_WAIT] = "wait",
+    [PP_EV_WAITALL] = "waitall", [PP_EV_BCAST] = "bcast", [PP_EV_REDUCE] = "reduce",
+    [PP_EV_ALLREDUCE] = "allreduce", [PP_EV_GATHER] = "gather", [PP_EV_SCATTER] = "scatter",
+    [PP_EV_ALLGATHER] = "allgather", [PP_EV_ALLTOALL] = "alltoall",
+    [PP_EV_MPI_BARRIER] = "mpi_barrier",
 };
 
 uint32_t pp_snapshot(struct pp_thread *t, struct pp_delta *out, size_t cap)

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -199,6 +200,9 @@ static void print_program(FILE *f)
     fprintf(f, " pid=%ld host=", (long)getpid());
     pp_out_quoted(f, host);
     fprintf(f, " clock=monotonic_ns abi=%d runtime=\"%s\"\n", PP_ABI_VERSION, PP_RUNTIME_NAME);
+    if (pp_mpi_rank >= 0)
+        fprintf(f, "mpi rank=%d size=%d run=%016" PRIx64 " pid0=%" PRIu64 "\n", pp_mpi_rank,
+                pp_mpi_size, pp_mpi_run, pp_mpi_pid0);
 
     /* argv as the kernel has it (the program may have changed its argv[]) */
     fprintf(f, "argv");
@@ -303,6 +307,18 @@ static uint64_t print_thread_data(FILE *f, const struct pp_thread *t, const stru
             fprintf(f, " nthreads=%d", e->nthreads);
         if (e->has & PP_HAS_RESULT)
             fprintf(f, " result=%" PRId64, e->result);
+        if (e->has & PP_HAS_PEER)
+            fprintf(f, " peer=%d tag=%d", e->peer, e->tag);
+        if (e->has & PP_HAS_ROOT)
+            fprintf(f, " root=%d", e->root);
+        if (e->has & PP_HAS_BYTES)
+            fprintf(f, " bytes=%" PRIu64, e->bytes);
+        if (e->has & PP_HAS_RMSG)
+            fprintf(f, " rpeer=%d rtag=%d rbytes=%" PRIu64, e->rpeer, e->rtag, e->rbytes);
+        if (e->has & PP_HAS_COUNT)
+            fprintf(f, " count=%u", e->count);
+        if (e->has & PP_HAS_COMM)
+            fprintf(f, " comm=%s", e->comm == 0 ? "world" : "other");
         putc(' ', f);
         print_deltas(f, (const struct pp_delta *)(e + 1), e->ndelta, bfunc, nb);
         putc('\n', f);
@@ -354,6 +370,37 @@ static void print_record(FILE *f, struct pp_thread **th, size_t nth, const struc
 
 /* ------------------------------------------------------------ entry */
 
+int pp_mpi_rank = -1, pp_mpi_size = 0;
+uint64_t pp_mpi_run, pp_mpi_pid0;
+
+/* The record of rank R of an MPI run (docs/runtime.md): "%r" in PATH
+ * becomes R; otherwise PATH is a directory (made if missing) that holds
+ * rank-R.ppr, one per rank.  0, or -1 with errno set. */
+static int mpi_path(const char *path, char *out, size_t n)
+{
+    const char *pr = strstr(path, "%r");
+    int k;
+    if (pr)
+        k = snprintf(out, n, "%.*s%d%s", (int)(pr - path), path, pp_mpi_rank, pr + 2);
+    else {
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return -1;
+        struct stat st;
+        if (stat(path, &st) != 0)
+            return -1;
+        if (!S_ISDIR(st.st_mode)) {
+            errno = ENOTDIR;
+            return -1;
+        }
+        k = snprintf(out, n, "%s/rank-%d.ppr", path, pp_mpi_rank);
+    }
+    if (k < 0 || (size_t)k >= n) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return 0;
+}
+
 void pp_write_record(void)
 {
     uint64_t now = pp_now();
@@ -375,8 +422,20 @@ void pp_write_record(void)
         snprintf(defpath, sizeof defpath, "%s.%ld.ppr",
                  program_invocation_short_name && *program_invocation_short_name
                      ? program_invocation_short_name : "program",
-                 (long)getpid());
+                 pp_mpi_rank >= 0 ? (long)pp_mpi_pid0 : (long)getpid());
         path = defpath;
+    }
+    char rankpath[4096];
+    if (pp_mpi_rank >= 0) {
+        if (mpi_path(path, rankpath, sizeof rankpath) != 0) {
+            pp_warn("cannot write record of rank %d under '%s': %s (recording lost; the "
+                    "program's result is unaffected)", pp_mpi_rank, path, strerror(errno));
+            pp_ftab_free(&ft);
+            free(par);
+            free(th);
+            return;
+        }
+        path = rankpath;
     }
     /* Past a file-size limit write(2) must fail with EFBIG rather than
      * SIGXFSZ killing the program (and changing its exit status). */

@@ -78,6 +78,8 @@ sub ppr_read {
         } elsif ($kw eq 'program' || $kw eq 'argv' || $kw eq 'env') {
             $r{$kw} = $rest if $kw ne 'env';
             push @{$r{env}}, $rest if $kw eq 'env';
+        } elsif ($kw eq 'mpi') {
+            $r{mpi} = ppr_kv($rest);
         } elsif ($kw eq 'gparam') {
             push @{$r{gparams}}, ppr_kv($rest);
         } elsif ($kw eq 'param') {
