@@ -99,6 +99,11 @@ mark_escaped (tree *tp, int *walk_subtrees, void *)
 static void
 scan_stmt (gimple *s)
 {
+  /* -fsanitize=address poisons and unpoisons every addressable local with
+     .ASAN_MARK (&v): that is no use of its value.  */
+  if (is_gimple_call (s) && gimple_call_internal_p (s)
+      && gimple_call_internal_fn (s) == IFN_ASAN_MARK)
+    return;
   if (is_gimple_assign (s) && VAR_P (gimple_assign_lhs (s)))
     mpi_vars[gimple_assign_lhs (s)] |= MV_ASSIGNED;
   if (is_gimple_call (s) && mpi_noncapturing (callee_name (s)))
