@@ -267,11 +267,7 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
     }
     for (int i = 0; i < c->nrec; i++)
         if (pp_mpirun_is(c->rec[i]) == 1) {
-            snprintf(err, errlen,
-                     "%s: an MPI run (one record per rank). perfpred records and checks MPI programs ('perfpred "
-                     "show %s' summarises the ranks, call sites and messages) but does not model them yet: no "
-                     "prediction rather than one that leaves out the communication",
-                     c->rec[i], c->rec[i]);
+            pp_mpirun_refusal(c->rec[i], err, errlen);
             return -1;
         }
     if (pp_record_load(c->rec[0], &s->rec, err, errlen))

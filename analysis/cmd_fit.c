@@ -43,8 +43,8 @@ int pp_cmd_fit(int argc, char **argv)
         rc = 1;
     for (int i = 0; rc == 0 && i < c.nrec; i++) {
         if (pp_mpirun_is(c.rec[i]) == 1) {
-            fprintf(stderr, "perfpred fit: %s: an MPI run; fit does not take MPI runs yet (the MPI model is not "
-                            "implemented)\n", c.rec[i]);
+            pp_mpirun_refusal(c.rec[i], err, sizeof err);
+            fprintf(stderr, "perfpred fit: %s\n", err);
             rc = 2;
             break;
         }

@@ -12,17 +12,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int pp_mpirun_is(const char *path)
+/* The mpi line of the record at PATH, read from its first lines (it
+ * follows the program line): 1 with *run and *size set, 0 when the record
+ * has none, -1 when PATH cannot be read.  Only a filter: the full reader
+ * checks the line. */
+static int header_mpi(const char *path, uint64_t *run, int *size)
 {
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return -1;
-    if (S_ISDIR(st.st_mode))
-        return 1;
     FILE *f = fopen(path, "r");
     if (!f)
         return -1;
-    /* the mpi line follows the program line, near the start */
     char buf[8192];
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
@@ -30,12 +28,28 @@ int pp_mpirun_is(const char *path)
     if (strncmp(buf, "perfpred-record ", 16) != 0)
         return 0;
     for (char *p = strchr(buf, '\n'); p; p = strchr(p + 1, '\n')) {
-        if (strncmp(p + 1, "mpi ", 4) == 0)
-            return 1;
         if (strncmp(p + 1, "func ", 5) == 0)
             break;
+        int rank;
+        unsigned long long id;
+        if (sscanf(p + 1, "mpi rank=%d size=%d run=%llx", &rank, size, &id) == 3) {
+            *run = id;
+            return 1;
+        }
     }
     return 0;
+}
+
+int pp_mpirun_is(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    if (S_ISDIR(st.st_mode))
+        return 1;
+    uint64_t run;
+    int size;
+    return header_mpi(path, &run, &size);
 }
 
 static int ends_with(const char *s, const char *suf)
@@ -108,17 +122,12 @@ int pp_mpirun_load(const char *path, pp_mpirun *run, char *err, size_t errlen)
     int have_want = 0;
     char *dir = NULL;
     if (!is_dir) {
-        pp_record r;
-        if (pp_record_load(path, &r, err, errlen))
-            return -1;
-        if (r.mpi_rank < 0) {
+        int size;
+        if (header_mpi(path, &want, &size) != 1) {
             snprintf(err, errlen, "%s: not the record of an MPI rank (no mpi line)", path);
-            pp_record_free(&r);
             return -1;
         }
-        want = r.mpi_run;
         have_want = 1;
-        pp_record_free(&r);
         const char *slash = strrchr(path, '/');
         dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
         if (dir && !*dir) {
@@ -138,13 +147,16 @@ int pp_mpirun_load(const char *path, pp_mpirun *run, char *err, size_t errlen)
     run->path = strdup(path);
     const char *first = NULL;    /* the file that set the run id */
     for (int i = 0; i < nf; i++) {
+        /* beside a named rank, records of other runs are skipped unread */
+        uint64_t hrun;
+        int hsize;
+        if (!is_dir && (header_mpi(files[i], &hrun, &hsize) != 1 || hrun != want))
+            continue;
         pp_record r;
         if (pp_record_load(files[i], &r, err, errlen))
             goto fail;
         if (r.mpi_rank < 0) {
             pp_record_free(&r);
-            if (!is_dir)
-                continue;    /* a stray record beside the named one */
             snprintf(err, errlen, "%s: not the record of an MPI rank (no mpi line), in the run directory %s",
                      files[i], dir);
             goto fail;
@@ -154,10 +166,6 @@ int pp_mpirun_load(const char *path, pp_mpirun *run, char *err, size_t errlen)
             have_want = 1;
         }
         if (r.mpi_run != want) {
-            if (!is_dir) {
-                pp_record_free(&r);
-                continue;
-            }
             snprintf(err, errlen,
                      "%s: belongs to another run (id %016" PRIx64 ", %d ranks) than %s (id %016" PRIx64
                      "); remove the stale records",
@@ -216,6 +224,15 @@ fail:
     free(dir);
     pp_mpirun_free(run);
     return -1;
+}
+
+void pp_mpirun_refusal(const char *path, char *err, size_t errlen)
+{
+    snprintf(err, errlen,
+             "%s: an MPI run (one record per rank). perfpred records and checks MPI programs ('perfpred show %s' "
+             "summarises the ranks, call sites and messages) but does not model them yet: no prediction rather "
+             "than one that leaves out the communication",
+             path, path);
 }
 
 void pp_mpirun_free(pp_mpirun *run)

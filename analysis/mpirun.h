@@ -27,4 +27,8 @@ int pp_mpirun_is(const char *path);
 int pp_mpirun_load(const char *path, pp_mpirun *run, char *err, size_t errlen);
 void pp_mpirun_free(pp_mpirun *run);
 
+/* The message of a command that cannot take the MPI run at PATH (the MPI
+ * model is not there yet). */
+void pp_mpirun_refusal(const char *path, char *err, size_t errlen);
+
 #endif

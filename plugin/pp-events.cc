@@ -108,15 +108,12 @@ pp_note (pp_fn *f, location_t loc, const char *what, const char *why)
 static std::vector<tree> thread_starts;
 static bool thread_starts_done;
 
-/* Functions whose address a pthread_create in this unit takes.  Every
-   function body of the unit is lowered (CFG) before the first one reaches
-   this pass, so one scan at the first function finds them all.  */
+/* VISIT every statement of every function body of the unit.  Every body
+   is lowered (CFG) before the first one reaches this pass, so a walk at
+   the first function sees the whole unit.  */
 void
-pp_collect_thread_starts (void)
+pp_walk_unit (void (*visit) (gimple *))
 {
-  if (thread_starts_done)
-    return;
-  thread_starts_done = true;
   cgraph_node *node;
   FOR_EACH_DEFINED_FUNCTION (node)
     {
@@ -127,21 +124,33 @@ pp_collect_thread_starts (void)
       FOR_EACH_BB_FN (bb, fn)
 	for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
 	     gsi_next (&gsi))
-	  {
-	    gimple *s = gsi_stmt (gsi);
-	    if (!is_gimple_call (s) || gimple_call_num_args (s) < 3)
-	      continue;
-	    tree fd = gimple_call_fndecl (s);
-	    if (!fd || !DECL_NAME (fd)
-		|| strcmp (IDENTIFIER_POINTER (DECL_NAME (fd)),
-			   "pthread_create") != 0)
-	      continue;
-	    tree a = gimple_call_arg (s, 2);
-	    if (TREE_CODE (a) == ADDR_EXPR
-		&& TREE_CODE (TREE_OPERAND (a, 0)) == FUNCTION_DECL)
-	      thread_starts.push_back (TREE_OPERAND (a, 0));
-	  }
+	  visit (gsi_stmt (gsi));
     }
+}
+
+/* A function whose address a pthread_create of the unit takes.  */
+static void
+note_thread_start (gimple *s)
+{
+  if (!is_gimple_call (s) || gimple_call_num_args (s) < 3)
+    return;
+  tree fd = gimple_call_fndecl (s);
+  if (!fd || !DECL_NAME (fd)
+      || strcmp (IDENTIFIER_POINTER (DECL_NAME (fd)), "pthread_create") != 0)
+    return;
+  tree a = gimple_call_arg (s, 2);
+  if (TREE_CODE (a) == ADDR_EXPR
+      && TREE_CODE (TREE_OPERAND (a, 0)) == FUNCTION_DECL)
+    thread_starts.push_back (TREE_OPERAND (a, 0));
+}
+
+void
+pp_collect_thread_starts (void)
+{
+  if (thread_starts_done)
+    return;
+  thread_starts_done = true;
+  pp_walk_unit (note_thread_start);
 }
 
 bool

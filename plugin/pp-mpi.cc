@@ -99,6 +99,8 @@ mark_escaped (tree *tp, int *walk_subtrees, void *)
 static void
 scan_stmt (gimple *s)
 {
+  if (is_gimple_debug (s) || gimple_clobber_p (s))
+    return;
   /* -fsanitize=address poisons and unpoisons every addressable local with
      .ASAN_MARK (&v): that is no use of its value.  */
   if (is_gimple_call (s) && gimple_call_internal_p (s)
@@ -129,30 +131,13 @@ scan_stmt (gimple *s)
   walk_gimple_op (s, mark_escaped, &wi);
 }
 
-/* Every function body of the unit is lowered before the first one reaches
-   the pass (as for the thread starts), so one scan sees every use.  */
 void
 pp_collect_mpi_vars (void)
 {
   if (mpi_vars_done)
     return;
   mpi_vars_done = true;
-  cgraph_node *node;
-  FOR_EACH_DEFINED_FUNCTION (node)
-    {
-      function *fn = DECL_STRUCT_FUNCTION (node->decl);
-      if (!fn || !fn->cfg)
-	continue;
-      basic_block bb;
-      FOR_EACH_BB_FN (bb, fn)
-	for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-	     gsi_next (&gsi))
-	  {
-	    gimple *s = gsi_stmt (gsi);
-	    if (!is_gimple_debug (s) && !gimple_clobber_p (s))
-	      scan_stmt (s);
-	  }
-    }
+  pp_walk_unit (scan_stmt);
 }
 
 /* "(rank)", "(nprocs)" for a load of VAR, or NULL.  */

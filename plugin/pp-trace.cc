@@ -235,100 +235,6 @@ pp_binop (const char *op, const std::string &a, const std::string &b)
 
 static std::string trace_ssa (pp_fn *f, tree name, int depth);
 
-/* Make the user variable VAR, defined by the SSA name SSA (or loaded by
-   DEF), a problem parameter; returns "(var NAME)" or "" when it cannot.  */
-static std::string
-make_param (pp_fn *f, tree var, tree ssa, gimple *def, basic_block bb)
-{
-  if (!var || !bb || !pp_is_user_var (var) || TREE_CODE (var) != VAR_DECL
-      || is_global_var (var))
-    return "";
-  tree type = ssa ? TREE_TYPE (ssa) : TREE_TYPE (var);
-  if (!INTEGRAL_TYPE_P (type))
-    return "";
-  /* Only outside loops: a __pp_param call in a loop body costs at every
-     iteration (notes 5.5).  */
-  if (loop_outer (bb->loop_father) != NULL)
-    return "";
-  if (def && stmt_ends_bb_p (def))
-    return "";
-  for (size_t i = 0; i < f->params.size (); i++)
-    if (f->params[i].ssa == ssa && f->params[i].def == def)
-      return "(var " + f->params[i].name + ")";
-  /* New parameters only for what loop counts, shapes and call arguments
-     depend on.  */
-  if (!f->param_ok)
-    return "";
-  pp_param_info p;
-  p.ssa = ssa;
-  p.e = NULL;
-  p.def = def;
-  p.bb = bb;
-  p.var = pp_decl_name (var);
-  const char *pn = pp_pragma_name (f->fndecl, var);
-  p.pragma = pn != NULL;
-  p.name = pn ? pn : p.var;
-  p.line = def ? pp_stmt_line (def) : pp_line (DECL_SOURCE_LOCATION (var));
-  if (p.line <= 0)
-    p.line = pp_line (DECL_SOURCE_LOCATION (var));
-  f->params.push_back (p);
-  pp_act a = {};
-  a.kind = PP_ACT_PARAM;
-  a.site = (int) f->params.size () - 1;
-  a.stmt = def;
-  a.bb = bb;
-  a.val = ssa;
-  f->acts.push_back (a);
-  return "(var " + p.name + ")";
-}
-
-/* A local variable VAR loaded by DEF inside a loop, when no statement of
-   the outermost loop around DEF can change it (a broadcast parameter
-   reloaded because the loop has calls, pp-mpi.cc): a problem parameter
-   recorded by a reload on that loop's preheader edge.  */
-static std::string
-make_param_before_loop (pp_fn *f, tree var, gimple *def)
-{
-  basic_block bb = gimple_bb (def);
-  if (!bb || !pp_is_user_var (var) || TREE_CODE (var) != VAR_DECL
-      || is_global_var (var) || !INTEGRAL_TYPE_P (TREE_TYPE (var)))
-    return "";
-  class loop *l = bb->loop_father;
-  if (!loop_outer (l))
-    return "";
-  while (loop_outer (loop_outer (l)))
-    l = loop_outer (l);
-  edge pre = loop_preheader_edge (l);
-  if (!pre || (pre->flags & EDGE_ABNORMAL) || !pp_load_invariant (l, def))
-    return "";
-  const char *vn = pp_decl_name (var);
-  for (size_t i = 0; i < f->params.size (); i++)
-    if (f->params[i].e == pre && f->params[i].var == vn)
-      return "(var " + f->params[i].name + ")";
-  if (!f->param_ok)
-    return "";
-  pp_param_info p;
-  p.ssa = NULL_TREE;
-  p.e = pre;
-  p.def = NULL;
-  p.bb = pre->src;
-  p.var = vn;
-  const char *pn = pp_pragma_name (f->fndecl, var);
-  p.pragma = pn != NULL;
-  p.name = pn ? pn : p.var;
-  p.line = pp_stmt_line (def);
-  if (p.line <= 0)
-    p.line = pp_line (DECL_SOURCE_LOCATION (var));
-  f->params.push_back (p);
-  pp_act a = {};
-  a.kind = PP_ACT_PARAM;
-  a.site = (int) f->params.size () - 1;
-  a.e = pre;
-  a.val = var;
-  f->acts.push_back (a);
-  return "(var " + p.name + ")";
-}
-
 /* A memory load: shared OpenMP field, global, or a local user variable in
    memory (address taken: e.g. read by scanf).  DEF is the load.  */
 static std::string
@@ -376,10 +282,10 @@ trace_load (pp_fn *f, tree ref, gimple *def, int depth)
 	}
       else if (def)
 	{
-	  std::string s = make_param (f, ref, gimple_assign_lhs (def), def,
+	  std::string s = pp_make_param (f, ref, gimple_assign_lhs (def), def,
 				      gimple_bb (def));
 	  if (s.empty ())
-	    s = make_param_before_loop (f, ref, def);
+	    s = pp_make_param_before_loop (f, ref, def);
 	  if (!s.empty ())
 	    return s;
 	}
@@ -566,7 +472,7 @@ trace_ssa (pp_fn *f, tree name, int depth)
   if (var && pp_is_user_var (var) && TREE_CODE (var) == VAR_DECL
       && (pp_expr_unknown (s) || pp_pragma_name (f->fndecl, var)))
     {
-      std::string p = make_param (f, var, name, after, bb);
+      std::string p = pp_make_param (f, var, name, after, bb);
       if (!p.empty ())
 	return p;
     }
@@ -586,7 +492,7 @@ trace_ssa (pp_fn *f, tree name, int depth)
 	  if (TREE_CODE (l) != SSA_NAME || !SSA_NAME_VAR (l)
 	      || !pp_is_user_var (SSA_NAME_VAR (l)))
 	    continue;
-	  std::string p = make_param (f, SSA_NAME_VAR (l), l, u, gimple_bb (u));
+	  std::string p = pp_make_param (f, SSA_NAME_VAR (l), l, u, gimple_bb (u));
 	  if (!p.empty ())
 	    return p;
 	}

@@ -8,6 +8,7 @@
  *   pp-loops.cc   loop descriptors, trip counts and loop counters
  *   pp-events.cc  branches, event sites (wrapper replacement), call sites
  *   pp-shapes.cc  array shapes and static operation counts
+ *   pp-params.cc  problem parameters (values recorded with __pp_param)
  *   pp-mpi.cc     MPI: rank and size variables, message fields
  *   pp-emit.cc    decls (counters, descriptors, runtime entry points),
  *                 counter-update code and the text buffer helpers
@@ -153,7 +154,14 @@ int pp_loop_id_of_bb (pp_fn *f, basic_block bb);
 void pp_do_sites (pp_fn *f);
 int pp_event_index (tree fndecl);
 const char *pp_event_name (int idx);
+void pp_walk_unit (void (*visit) (gimple *));
 void pp_collect_thread_starts (void);
+
+/* pp-params.cc: "(var NAME)" for a new or known problem parameter, or ""
+   when VAR cannot be one.  */
+std::string pp_make_param (pp_fn *f, tree var, tree ssa, gimple *def,
+			   basic_block bb);
+std::string pp_make_param_before_loop (pp_fn *f, tree var, gimple *def);
 
 /* pp-mpi.cc */
 void pp_collect_mpi_vars (void);

@@ -123,9 +123,15 @@ like($out, qr/^  MPI_Abort at .*mpi_trap\.c:\d+, 0 calls$/m, 'show: names the MP
 is($rc, 0, 'show of one rank\'s record loads the whole run');
 like($out, qr/"ranks":4,/, 'json: 4 ranks');
 like($out, qr/"kind":"bcast","line":\d+,"calls":4,"ranks":4,"bytes_min":16,"bytes_max":16/, 'json: the broadcast site');
+($rc, $out) = run("$PP show $TMP/run4 --format csv");
+is($rc, 0, 'show --format csv');
+like($out, qr/^function,site,kind,file,line,calls,ranks,bytes_min,bytes_max\nmain,\d+,mpi_init,.*,4,4,,$/m,
+     'csv: header, then the sites in order');
+like($out, qr/^main,\d+,reduce,[^,]*mpi_trap\.c,\d+,12,4,8,8$/m, 'csv: the reduction site');
 
-for my $cmd ('predict', 'scale', 'validate', 'graph') {
-    my $extra = $cmd eq 'scale' ? ' --scale n --P 2,4 --Ea 0.5' : $cmd eq 'validate' ?  " --point n=1000,P=2" : '';
+for my $cmd ('predict', 'scale', 'validate', 'graph', 'fit') {
+    my $extra = $cmd eq 'scale' ? ' --scale n --P 2,4 --Ea 0.5' : $cmd eq 'validate' ? " --point n=1000,P=2"
+              : $cmd eq 'fit' ? " -o $TMP/m.machine" : '';
     ($rc, $out, $err) = run("$PP $cmd $TMP/run4$extra");
     is($rc, 2, "$cmd refuses an MPI run (exit 2)");
     like($err, qr/an MPI run .*does not model them yet/, "$cmd: says why");
