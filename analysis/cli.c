@@ -204,6 +204,12 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
                 return -1;
             }
             c->cost_quantile = v;
+        } else if (!strcmp(key, "view")) {
+            if (strcmp(val, "mpi") && strcmp(val, "model")) {
+                snprintf(err, errlen, "--view: '%s' is not mpi or model", val);
+                return -1;
+            }
+            c->view_model = !strcmp(val, "model");
         } else if (!strcmp(key, "insitu")) {
             if (strcmp(val, "on") && strcmp(val, "off")) {
                 snprintf(err, errlen, "--insitu: '%s' is not on or off", val);
@@ -265,32 +271,73 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
                               "e.g. PERFPRED_RECORD=run.ppr ./prog)");
         return -1;
     }
+    int nmpi = 0;
     for (int i = 0; i < c->nrec; i++)
-        if (pp_mpirun_is(c->rec[i]) == 1) {
-            pp_mpirun_refusal(c->rec[i], err, errlen);
-            return -1;
-        }
-    if (pp_record_load(c->rec[0], &s->rec, err, errlen))
-        return -1;
-    /* more records: the same program run at other sizes; costs are fitted
-     * on all of them and counts checked against each */
-    pp_record **all = calloc((size_t)c->nrec, sizeof *all);
-    s->extra = calloc((size_t)c->nrec, sizeof *s->extra);
-    if (!all || !s->extra) {
-        free(all);
-        snprintf(err, errlen, "out of memory");
-        pp_session_close(s);
+        nmpi += pp_mpirun_is(c->rec[i]) == 1;
+    if (nmpi > 0 && nmpi < c->nrec) {
+        for (int i = 0; i < c->nrec; i++)
+            if (pp_mpirun_is(c->rec[i]) != 1) {
+                snprintf(err, errlen, "%s: not an MPI run, given with MPI runs (%s): give runs of one "
+                         "program", c->rec[i], c->rec[0]);
+                break;
+            }
         return -1;
     }
-    all[0] = &s->rec;
-    for (int i = 1; i < c->nrec; i++) {
-        if (pp_record_load(c->rec[i], &s->extra[i - 1], err, errlen)) {
-            free(all);
+    pp_record **all = NULL;
+    int nall = 0;
+    if (nmpi > 0) {
+        /* MPI runs: every rank's record is one record of the model */
+        s->runs = calloc((size_t)c->nrec, sizeof *s->runs);
+        if (!s->runs) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        for (int i = 0; i < c->nrec; i++) {
+            if (pp_mpirun_load(c->rec[i], &s->runs[i], err, errlen)) {
+                pp_session_close(s);
+                return -1;
+            }
+            s->nruns++;
+            nall += s->runs[i].nranks;
+        }
+        all = calloc((size_t)nall, sizeof *all);
+        if (!all) {
+            snprintf(err, errlen, "out of memory");
             pp_session_close(s);
             return -1;
         }
-        s->nextra++;
-        all[i] = &s->extra[i - 1];
+        /* run 0's rank 0 is the primary record: parameters default to it */
+        s->rec = s->runs[0].rank[0];
+        memset(&s->runs[0].rank[0], 0, sizeof s->runs[0].rank[0]);
+        s->runs[0].rank[0].mpi_rank = -1;
+        nall = 0;
+        all[nall++] = &s->rec;
+        for (int i = 0; i < s->nruns; i++)
+            for (int k = i == 0 ? 1 : 0; k < s->runs[i].nranks; k++)
+                all[nall++] = &s->runs[i].rank[k];
+    } else {
+        if (pp_record_load(c->rec[0], &s->rec, err, errlen))
+            return -1;
+        /* more records: the same program run at other sizes; costs are
+         * fitted on all of them and counts checked against each */
+        all = calloc((size_t)c->nrec, sizeof *all);
+        s->extra = calloc((size_t)c->nrec, sizeof *s->extra);
+        if (!all || !s->extra) {
+            free(all);
+            snprintf(err, errlen, "out of memory");
+            pp_session_close(s);
+            return -1;
+        }
+        all[nall++] = &s->rec;
+        for (int i = 1; i < c->nrec; i++) {
+            if (pp_record_load(c->rec[i], &s->extra[i - 1], err, errlen)) {
+                free(all);
+                pp_session_close(s);
+                return -1;
+            }
+            s->nextra++;
+            all[nall++] = &s->extra[i - 1];
+        }
     }
     /* the machine first: its linear model, when it has one, is the prior
      * of the cost fit */
@@ -308,7 +355,7 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
         }
         s->have_machine = 1;
     }
-    int rc = pp_prog_build_with(&s->prog, all, c->nrec, s->have_machine ? &s->mach : NULL, err, errlen);
+    int rc = pp_prog_build_with(&s->prog, all, nall, s->have_machine ? &s->mach : NULL, err, errlen);
     free(all);
     if (rc) {
         pp_session_close(s);
@@ -325,7 +372,10 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
     if (c->model_error >= 0)
         s->prog.model_error = c->model_error;
     /* before --set: the replay moves the parameters to each record's */
-    if (s->have_machine && !c->insitu_off && pp_insitu_sync(&s->prog, &s->mach, &s->insitu, err, errlen)) {
+    /* the ranks' synchronisation is MPI's: its costs are the network's */
+    if (s->have_machine && s->prog.mpi)
+        snprintf(s->insitu.why, sizeof s->insitu.why, "an MPI run");
+    else if (s->have_machine && !c->insitu_off && pp_insitu_sync(&s->prog, &s->mach, &s->insitu, err, errlen)) {
         pp_session_close(s);
         return -1;
     }
@@ -356,6 +406,11 @@ void pp_session_close(pp_session *s)
     for (int i = 0; i < s->nextra; i++)
         pp_record_free(&s->extra[i]);
     free(s->extra);
+    for (int i = 0; i < s->nruns; i++)
+        pp_mpirun_free(&s->runs[i]);
+    free(s->runs);
+    s->runs = NULL;
+    s->nruns = 0;
     s->extra = NULL;
     s->nextra = 0;
 }

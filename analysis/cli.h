@@ -40,6 +40,7 @@ typedef struct {
     int cache_rule;       /* --cache-rule on|off: the memory model (on)   */
     double cost_quantile; /* --cost-quantile Q|mean (negative: not given) */
     double model_error;   /* --model-error K (negative: not given)       */
+    int view_model;       /* show --view model: an MPI run's model       */
     int insitu_off;       /* --insitu off: the machine file's
                              synchronisation costs as they are           */
     int has_draws;
@@ -58,6 +59,8 @@ typedef struct {
     pp_record rec;        /* the first record: parameters default to it    */
     int nextra;           /* the others (the same program at other sizes)  */
     pp_record *extra;
+    int nruns;            /* MPI: the runs given (rec is run 0's rank 0,   */
+    struct pp_mpirun_s *runs; /* moved out of it)                          */
     pp_prog prog;
     pp_machine mach;
     int have_machine;

@@ -43,7 +43,7 @@ int pp_cmd_fit(int argc, char **argv)
         rc = 1;
     for (int i = 0; rc == 0 && i < c.nrec; i++) {
         if (pp_mpirun_is(c.rec[i]) == 1) {
-            pp_mpirun_refusal(c.rec[i], err, sizeof err);
+            pp_mpirun_refusal(c.rec[i], "perfpred fit", err, sizeof err);
             fprintf(stderr, "perfpred fit: %s\n", err);
             rc = 2;
             break;

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cmds.h"
 #include "metrics.h"
+#include "net.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +57,45 @@ static void print_problem_json(const pp_prog *m)
     printf("}");
 }
 
+/* MPI: the kinds of call the program makes that take time (columns). */
+static int mpi_kinds(const pp_prog *m, int *kinds)
+{
+    int n = 0;
+    if (!m->mpi)
+        return 0;
+    for (int k = PP_EV_SEND; k <= PP_EV_MPI_BARRIER; k++) {
+        int has = 0;
+        for (int f = 0; f < m->nfuncs && !has; f++)
+            for (int e = 0; e < m->funcs[f].d->nevents && !has; e++)
+                has = (int)m->funcs[f].d->events[e].kind == k;
+        if (has)
+            kinds[n++] = k;
+    }
+    return n;
+}
+
+static double share(const pp_metrics *mt, double ns)
+{
+    return mt->t_real > 0 && mt->nthreads > 0 ? ns / (mt->t_real * mt->P) : 0;
+}
+
+static void mpi_text(const pp_prog *m, const pp_machine *mach, const pp_metrics *mt)
+{
+    int kinds[PP_EV_OTHER + 1];
+    int nk = mpi_kinds(m, kinds);
+    const pp_net *n = &mach->net;
+    printf("  network: L = %.3g us, o = %.3g us, g = %.3g us, G = %.3g ns/byte, eager up to %.0f bytes (%s)\n",
+           n->L / 1e3, n->o / 1e3, n->g / 1e3, n->G, n->eager_bytes,
+           mach->has_net ? (n->source == 1 ? "measured" : "machine file") : "built-in defaults");
+    printf("  MPI: %.1f%% of the ranks' time in MPI calls", 100 * share(mt, mt->mpi));
+    for (int i = 0; i < nk; i++)
+        if (mt->mpi_kind[kinds[i]] > 0)
+            printf("%s %s %.1f%%", i ? "," : ":", pp_evkind_name(kinds[i]), 100 * share(mt, mt->mpi_kind[kinds[i]]));
+    printf("\n");
+    if (mt->unmatched)
+        printf("  warning: %s\n", mt->note);
+}
+
 int pp_cmd_predict(int argc, char **argv)
 {
     pp_cli c;
@@ -69,8 +109,16 @@ int pp_cmd_predict(int argc, char **argv)
     pp_prog *m = &s.prog;
     int nP = c.nP ? c.nP : 1;
     int rc = 0;
-    if (c.format == PP_FMT_CSV)
-        printf("P,t_miracle_s,t_pram_s,t_real_s,La_s,L_s,Ea,E,t_real_lo_s,t_real_hi_s\n");
+    int kinds[PP_EV_OTHER + 1];
+    int nk = mpi_kinds(m, kinds);
+    if (c.format == PP_FMT_CSV) {
+        printf("P,t_miracle_s,t_pram_s,t_real_s,La_s,L_s,Ea,E,t_real_lo_s,t_real_hi_s");
+        if (m->mpi)
+            printf(",mpi_share");
+        for (int k = 0; k < nk; k++)
+            printf(",%s_share", pp_evkind_name(kinds[k]));
+        printf("\n");
+    }
     if (c.format == PP_FMT_JSON && nP > 1)
         printf("[");
     for (int i = 0; i < nP && rc == 0; i++) {
@@ -114,7 +162,18 @@ int pp_cmd_predict(int argc, char **argv)
             pp_json_num(stdout, mt.t1 / 1e9);
             printf(",\"sync_scale\":");
             pp_json_num(stdout, s.insitu.applied ? s.insitu.factor : 1.0);
-            printf(",\"threads\":%d,\"approx\":%s,\"interval\":", mt.nthreads, mt.approx ? "true" : "false");
+            printf(",\"threads\":%d,\"approx\":%s,", mt.nthreads, mt.approx ? "true" : "false");
+            if (m->mpi) {
+                printf("\"mpi\":{\"share\":");
+                pp_json_num(stdout, share(&mt, mt.mpi));
+                printf(",\"by_call\":{");
+                for (int k = 0; k < nk; k++) {
+                    printf("%s\"%s\":", k ? "," : "", pp_evkind_name(kinds[k]));
+                    pp_json_num(stdout, share(&mt, mt.mpi_kind[kinds[k]]));
+                }
+                printf("},\"unmatched_messages\":%ld},", mt.unmatched);
+            }
+            printf("\"interval\":");
             if (ilo <= ihi) {
                 pp_json_interval(stdout, ilo / 1e9, ihi / 1e9, iv.fit, iv.host, iv.model);
                 printf("}");
@@ -124,9 +183,14 @@ int pp_cmd_predict(int argc, char **argv)
             printf("%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,%.6f,", P, mt.t_mir / 1e9, mt.t_pram / 1e9,
                    mt.t_real / 1e9, mt.La / 1e9, mt.L / 1e9, mt.Ea, mt.E);
             if (ilo <= ihi)
-                printf("%.9g,%.9g\n", ilo / 1e9, ihi / 1e9);
+                printf("%.9g,%.9g", ilo / 1e9, ihi / 1e9);
             else
-                printf(",\n");
+                printf(",");
+            if (m->mpi)
+                printf(",%.6f", share(&mt, mt.mpi));
+            for (int k = 0; k < nk; k++)
+                printf(",%.6f", share(&mt, mt.mpi_kind[kinds[k]]));
+            printf("\n");
         } else {
             char b1[32], b2[32], b3[32], b4[32], b5[32];
             printf("problem:");
@@ -155,9 +219,11 @@ int pp_cmd_predict(int argc, char **argv)
             printf("  E_a = %.4f   E = %.4f\n", mt.Ea, mt.E);
             double tot = mt.busy + mt.wait + mt.sync;
             if (tot > 0)
-                printf("  real machine, all %d threads: computation %.1f%%, waiting %.1f%%, "
+                printf("  real machine, all %d %s: computation %.1f%%, waiting %.1f%%, "
                        "synchronisation cost %.1f%%\n",
-                       mt.nthreads, 100 * mt.busy / tot, 100 * mt.wait / tot, 100 * mt.sync / tot);
+                       mt.nthreads, m->mpi ? "ranks" : "threads", 100 * mt.busy / tot, 100 * mt.wait / tot, 100 * mt.sync / tot);
+            if (m->mpi)
+                mpi_text(m, &s.mach, &mt);
             if (mt.approx)
                 printf("  (some loop sums were sampled, not enumerated)\n");
             if (i + 1 < nP)

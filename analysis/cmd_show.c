@@ -18,7 +18,7 @@
 
 static const char *usage =
     "usage: perfpred show RECORD... [--set NAME=VALUE]... [--P N] [--machine FILE]\n"
-    "       perfpred show MPI-RUN [--format text|csv|json]\n"
+    "       perfpred show MPI-RUN [--view mpi|model] [--format text|csv|json]\n"
     "                     [--cost-quantile Q|mean] [--format text|csv|json]\n"
     "  Lists the problem parameters and every loop the plugin described: its count\n"
     "  rule (symbolic, fitted, constant), its iterations per entry as an expression\n"
@@ -29,13 +29,18 @@ static const char *usage =
     "  --cost-quantile Q: the costs' level is the Q-quantile of the segments'\n"
     "  slowdown against the least-squares fit (default 'mean': the fit as it is).\n"
     "  MPI-RUN (a directory of the ranks' records, or one of them): the ranks, each\n"
-    "  MPI call site over all ranks, and the point-to-point messages matched.\n";
+    "  MPI call site over all ranks, and the point-to-point messages matched;\n"
+    "  --view model: its model as for other records (counts checked on every rank,\n"
+    "  costs fitted on all of them).\n";
 
 static const char *pkind_text(const pp_prog *m, char *buf, size_t n)
 {
     switch (m->pkind) {
     case PP_P_OMP:
         snprintf(buf, n, "OpenMP team size");
+        break;
+    case PP_P_MPI:
+        snprintf(buf, n, "MPI ranks");
         break;
     case PP_P_PARAM:
         if (m->p_offset)
@@ -53,10 +58,10 @@ int pp_cmd_show(int argc, char **argv)
 {
     pp_cli c;
     char err[1024];
-    int st = pp_cli_start(argc, argv, "show", "set,P,format,machine,cost-quantile", usage, &c);
+    int st = pp_cli_start(argc, argv, "show", "set,P,format,machine,cost-quantile,view", usage, &c);
     if (st >= 0)
         return st;
-    if (c.nrec >= 1 && pp_mpirun_is(c.rec[0]) == 1) {
+    if (c.nrec >= 1 && pp_mpirun_is(c.rec[0]) == 1 && !c.view_model) {
         st = pp_show_mpi(&c);
         pp_cli_free(&c);
         return st;

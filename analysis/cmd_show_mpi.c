@@ -280,8 +280,8 @@ int pp_show_mpi(const pp_cli *c)
                            calls, calls == 1 ? "" : "s");
                 }
         }
-        printf("the MPI model (instantiating the ranks for any P, message matching, LogGP network, collective\n"
-               "algorithms) is not implemented yet: predict, scale, validate and graph refuse MPI runs\n");
+        printf("predict, scale, validate and graph take this run: 'perfpred predict %s --P 4,64,1024'\n",
+               run.path);
     }
     free(rs);
     free(sites);

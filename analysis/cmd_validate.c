@@ -70,6 +70,10 @@ static char *default_command(const pp_prog *m, const pp_record *r, char *err, si
         len += (size_t)snprintf(cmd + len, cap - len, "OMP_NUM_THREADS={P} ");
         has_p = 1;
     }
+    if (m->pkind == PP_P_MPI) {
+        len += (size_t)snprintf(cmd + len, cap - len, "mpirun -np {P} ");
+        has_p = 1;
+    }
     len += (size_t)snprintf(cmd + len, cap - len, "'%s'", r->program);
     for (int i = 1; i < r->argc && len < cap - 200; i++) {
         const char *a = r->argv[i];

@@ -233,7 +233,8 @@ static int parse_branch(const pp_line *l, pp_dfunc *f, pp_where *w)
     b.loop = -1;
     if (get_int(l, "id", &b.id, w) || get_int(l, "slot", &b.slot, w) ||
         opt_int(l, "loop", &b.loop, w) || opt_int(l, "pos", &b.pos, w) ||
-        opt_int(l, "line", &b.line, w) || opt_known_expr(l, "cond", &b.cond, w))
+        opt_int(l, "line", &b.line, w) || opt_known_expr(l, "cond", &b.cond, w) ||
+        parse_guard(l, &b.guard_branch, &b.guard_true, w))
         return -1;
     if (b.slot < 1 || b.slot + 1 >= f->nslots)
         return pp_where_error(w, "branch %d: slot %d outside 1..%d", b.id, b.slot, f->nslots - 2);

@@ -44,6 +44,7 @@ typedef struct {
 typedef struct {
     int id, loop, pos, line, slot;
     pp_expr *cond;                /* NULL when unknown                    */
+    int guard_branch, guard_true; /* the branch it is itself under, or -1 */
 } pp_dbranch;
 
 typedef enum {

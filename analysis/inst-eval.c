@@ -157,6 +157,16 @@ static int lookup_i64(void *vp, const pp_expr *a, int64_t *out)
             return -1;
         *out = fr->tid;
         return 0;
+    case PP_E_RANK:
+        if (!L->c->mpi)
+            return -1;
+        *out = L->c->rank;
+        return 0;
+    case PP_E_NPROCS:
+        if (!L->c->mpi)
+            return -1;
+        *out = L->c->P;
+        return 0;
     default:
         return -1;
     }

@@ -68,10 +68,24 @@ typedef struct {
     double **dither;            /* [func][event/call slot]: opportunities */
     long **keycache;            /* [func][event]: its object key + 1 when it
                                    does not depend on the frame (0: unknown) */
+    int mpi;                    /* the threads are MPI ranks                */
+    int rank;                   /* the rank being unrolled                  */
     char err[512];
 } ictx;
 
 int pp_inst_fail(ictx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* inst-actions.c: a new logical thread (its id, or -1); append an action
+ * to thread t; flush t's pending work as a WORK action; end a segment
+ * (its fixed cost) and append the event action; an object key's index. */
+int pp_inst_new_thread(ictx *c, pp_itkind kind, int parent, int tid, int start_func);
+int pp_inst_push_action(ictx *c, int t, pp_action a);
+int pp_inst_flush(ictx *c, int t);
+int pp_inst_sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int site);
+long pp_inst_intern(ictx *c, const char *key);
+
+/* inst-mpi.c: the action of an MPI event of rank thread t (0, or -1). */
+int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx);
 /* Value of e in the frame fr; 0, or -1 when it cannot be evaluated. */
 int pp_inst_eval(const ictx *c, const frame *fr, const pp_expr *e, int64_t *out);
 int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi);

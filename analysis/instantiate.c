@@ -21,101 +21,9 @@
 #include <string.h>
 
 #define MAX_DEPTH    64
-#define MAX_ACTIONS  (60L * 1000 * 1000)
 #define ENUM_LIMIT   (1L << 20)   /* beyond: sample the iterations          */
 #define NSAMPLES     512
 
-
-/* ---- thread and action lists ------------------------------------------- */
-
-static int new_thread(ictx *c, pp_itkind kind, int parent, int tid, int start_func)
-{
-    pp_instance *in = c->in;
-    pp_ithread *nt = realloc(in->threads, sizeof *nt * (size_t)(in->nthreads + 1));
-    if (!nt)
-        return pp_inst_fail(c, "out of memory");
-    in->threads = nt;
-    if (in->nthreads + 1 > c->cappending) {
-        int cap = c->cappending ? c->cappending * 2 : 16;
-        pp_work *np = realloc(c->pending, sizeof *np * (size_t)cap);
-        int *nu = realloc(c->unjoined, sizeof *nu * (size_t)cap);
-        if (np)
-            c->pending = np;
-        if (nu)
-            c->unjoined = nu;
-        if (!np || !nu)
-            return pp_inst_fail(c, "out of memory");
-        c->cappending = cap;
-    }
-    int id = in->nthreads++;
-    memset(&in->threads[id], 0, sizeof in->threads[id]);
-    in->threads[id].kind = kind;
-    in->threads[id].parent = parent;
-    in->threads[id].tid = tid;
-    in->threads[id].start_func = start_func;
-    c->pending[id] = (pp_work){0};
-    c->unjoined[id] = -1;
-    return id;
-}
-
-static int push_action(ictx *c, int t, pp_action a)
-{
-    if (!(c->flags & PP_INST_ACTIONS))
-        return 0;
-    pp_ithread *th = &c->in->threads[t];
-    if (th->nact == th->capact) {
-        int cap = th->capact ? th->capact * 2 : 16;
-        pp_action *na = realloc(th->act, sizeof *na * (size_t)cap);
-        if (!na)
-            return pp_inst_fail(c, "out of memory");
-        th->act = na;
-        th->capact = cap;
-    }
-    long cap = c->m->max_actions > 0 ? c->m->max_actions : MAX_ACTIONS;
-    if (++c->nactions > cap)
-        return pp_inst_fail(c, "the thread graph has more than %ld actions at this size; "
-                       "choose a smaller problem size or P", cap);
-    th->act[th->nact++] = a;
-    return 0;
-}
-
-static int flush(ictx *c, int t)
-{
-    pp_work w = c->pending[t];
-    if (w.ns <= 0)
-        return 0;
-    c->pending[t] = (pp_work){0};
-    c->in->work_ns += w.ns;
-    return push_action(c, t, (pp_action){.kind = PP_A_WORK, .ns = w.ns, .func = -1, .site = -1});
-}
-
-static int sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int site)
-{
-    /* every event ends a segment: its fixed cost (fitted intercept) */
-    c->pending[t].ns += c->m->seg_ns;
-    if (flush(c, t))
-        return -1;
-    return push_action(c, t, (pp_action){.kind = k, .key = key, .n = n, .func = fi, .site = site});
-}
-
-static long intern(ictx *c, const char *key)
-{
-    pp_instance *in = c->in;
-    for (int i = 0; i < in->nkeys; i++)
-        if (strcmp(in->keys[i], key) == 0)
-            return i;
-    char **nk = realloc(in->keys, sizeof *nk * (size_t)(in->nkeys + 1));
-    int *np = realloc(in->key_parties, sizeof *np * (size_t)(in->nkeys + 1));
-    if (nk)
-        in->keys = nk;
-    if (np)
-        in->key_parties = np;
-    if (!nk || !np)
-        return pp_inst_fail(c, "out of memory");
-    in->keys[in->nkeys] = strdup(key);
-    in->key_parties[in->nkeys] = 0;
-    return in->nkeys++;
-}
 
 /* ---- loop counts --------------------------------------------------------- */
 
@@ -165,14 +73,44 @@ static int reads_iv(const pp_mloop *ml, int id)
 static double site_runs(ictx *c, const frame *fr, int guard_branch, int guard_true, double ratio,
                         double *dither, int emit)
 {
-    if (guard_branch >= 0) {
-        const pp_mfunc *mf = fr->mf;
-        if (guard_branch <= mf->max_branch_id && mf->branch_index_by_id[guard_branch] >= 0) {
-            const pp_dbranch *b = &mf->d->branches[mf->branch_index_by_id[guard_branch]];
+    /* the chain of branches the site is under, innermost first: one that
+     * evaluates to the other side rules the site out; when all of them
+     * evaluate, the site runs */
+    const pp_mfunc *mf = fr->mf;
+    int g = guard_branch, want = guard_true, depth = 0, inner_known = -1, all_known = 1;
+    while (g >= 0 && g <= mf->max_branch_id && mf->branch_index_by_id[g] >= 0 && depth++ < 64) {
+        const pp_dbranch *b = &mf->d->branches[mf->branch_index_by_id[g]];
+        int64_t v;
+        int known = pp_inst_eval(c, fr, b->cond, &v) == 0;
+        if (inner_known < 0)
+            inner_known = known;
+        if (known && (v != 0) != want)
+            return 0.0;
+        all_known &= known;
+        g = b->guard_branch;
+        want = b->guard_true;
+    }
+    /* the innermost condition holds (outer ones that cannot be evaluated
+     * are taken to hold too: the site's own test decides) */
+    if (inner_known == 1)
+        return 1.0;
+    if (inner_known == 0 && !all_known && depth > 1) {
+        /* the innermost cannot be evaluated but an outer one held (an MPI
+         * rank's `rank == 0`): the site runs as often as its innermost
+         * branch went its way, not as its share of every opportunity */
+        const pp_dbranch *b = &mf->d->branches[mf->branch_index_by_id[guard_branch]];
+        double br = mf->branch_ratio[b - mf->d->branches];
+        int outer_known = 0;
+        for (int h = b->guard_branch, d2 = 0; h >= 0 && h <= mf->max_branch_id && mf->branch_index_by_id[h] >= 0 &&
+                                             d2 < 64; d2++) {
+            const pp_dbranch *ob = &mf->d->branches[mf->branch_index_by_id[h]];
             int64_t v;
-            if (pp_inst_eval(c, fr, b->cond, &v) == 0)
-                return (v != 0) == guard_true ? 1.0 : 0.0;
+            if (pp_inst_eval(c, fr, ob->cond, &v) == 0)
+                outer_known = 1;
+            h = ob->guard_branch;
         }
+        if (outer_known && br >= 0)
+            ratio = guard_true ? br : 1 - br;
     }
     if (ratio < 0 || ratio >= 0.999)
         return 1.0;
@@ -237,10 +175,10 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
         pp_work sub = {0};
         int ex = 1;
         long double cnt = loop_count(c, fr, k, &ex);
-        if (flush(c, t) || exec_loop(c, t, fr, k, mult, 0, &sub))
+        if (pp_inst_flush(c, t) || exec_loop(c, t, fr, k, mult, 0, &sub))
             return -1;
         c->in->work_ns += sub.ns;
-        return push_action(c, t, (pp_action){.kind = PP_A_LOOP_WORK, .key = k, .n = (int)llroundl(cnt),
+        return pp_inst_push_action(c, t, (pp_action){.kind = PP_A_LOOP_WORK, .key = k, .n = (int)llroundl(cnt),
                                               .ns = sub.ns, .func = fr->fi, .site = dl->id});
     }
     int exact = 1;
@@ -255,13 +193,13 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
         return 0;
     if (emit && ml->sync && (c->flags & PP_INST_STRUCT) && !makes_threads(fr->mf, k)) {
         /* the drawn graph: the body once, between markers */
-        if (sync_action(c, t, PP_A_LOOP_OPEN, k, (int)llroundl(n), fr->fi, dl->id))
+        if (pp_inst_sync_action(c, t, PP_A_LOOP_OPEN, k, (int)llroundl(n), fr->fi, dl->id))
             return -1;
         set_iv(c, fr, k, 0);
         add_work(c, t, 1, acc, ml->cost_ns);
         if (exec_scope(c, t, fr, k, mult, 1, acc))
             return -1;
-        return sync_action(c, t, PP_A_LOOP_CLOSE, k, (int)llroundl(n), fr->fi, dl->id);
+        return pp_inst_sync_action(c, t, PP_A_LOOP_CLOSE, k, (int)llroundl(n), fr->fi, dl->id);
     }
     if (emit && ml->sync) {
         /* unroll: the loop holds events of the thread graph */
@@ -399,7 +337,7 @@ static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int f
         snprintf(buf, sizeof buf, "critical");
     else
         snprintf(buf, sizeof buf, "site:%s:%d", c->m->funcs[fi].d->name, ev->id);
-    return intern(c, buf);
+    return pp_inst_intern(c, buf);
 }
 
 static int pool_thread(ictx *c, int owner, int tid, int cfi)
@@ -407,7 +345,7 @@ static int pool_thread(ictx *c, int owner, int tid, int cfi)
     for (int i = 0; i < c->npool; i++)
         if (c->pool_owner[i] == owner && c->pool_tid[i] == tid)
             return c->pool_thread[i];
-    int id = new_thread(c, PP_IT_OMP, owner, tid, cfi);
+    int id = pp_inst_new_thread(c, PP_IT_OMP, owner, tid, cfi);
     if (id < 0)
         return -1;
     int *a = realloc(c->pool_owner, sizeof *a * (size_t)(c->npool + 1));
@@ -442,10 +380,10 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         return pp_inst_fail(c, "out of memory");
     in->team_size = ts;
     ts[team] = (int)n;
-    if (sync_action(c, t, PP_A_FORK, team, (int)n, fr->fi, ev->id))
+    if (pp_inst_sync_action(c, t, PP_A_FORK, team, (int)n, fr->fi, ev->id))
         return -1;
     if (cfi < 0)
-        return sync_action(c, t, PP_A_JOIN_TEAM, team, (int)n, fr->fi, ev->id);
+        return pp_inst_sync_action(c, t, PP_A_JOIN_TEAM, team, (int)n, fr->fi, ev->id);
     /* the shared data block, evaluated in the parent */
     shared_val sv = {0};
     sv.n = ev->ndata;
@@ -468,7 +406,7 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
                 rc = -1;
                 break;
             }
-            if (sync_action(c, wt, PP_A_TEAM_WAIT, team, (int)n, fr->fi, ev->id)) {
+            if (pp_inst_sync_action(c, wt, PP_A_TEAM_WAIT, team, (int)n, fr->fi, ev->id)) {
                 rc = -1;
                 break;
             }
@@ -486,13 +424,13 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         rc = exec_func(c, wt, &cf, 1, 1, NULL);
         pp_inst_frame_free(&cf);
         if (rc == 0 && tid > 0)
-            rc = sync_action(c, wt, PP_A_TEAM_DONE, team, (int)n, fr->fi, ev->id);
+            rc = pp_inst_sync_action(c, wt, PP_A_TEAM_DONE, team, (int)n, fr->fi, ev->id);
     }
     free(sv.val);
     free(sv.known);
     if (rc)
         return rc;
-    return sync_action(c, t, PP_A_JOIN_TEAM, team, (int)n, fr->fi, ev->id);
+    return pp_inst_sync_action(c, t, PP_A_JOIN_TEAM, team, (int)n, fr->fi, ev->id);
 }
 
 static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
@@ -501,10 +439,10 @@ static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     int order = 0;
     for (int i = 0; i < c->in->nthreads; i++)
         order += c->in->threads[i].kind == PP_IT_PTHREAD;
-    int nt = new_thread(c, PP_IT_PTHREAD, t, order, cfi);
+    int nt = pp_inst_new_thread(c, PP_IT_PTHREAD, t, order, cfi);
     if (nt < 0)
         return -1;
-    if (sync_action(c, t, PP_A_CREATE, nt, 0, fr->fi, ev->id))
+    if (pp_inst_sync_action(c, t, PP_A_CREATE, nt, 0, fr->fi, ev->id))
         return -1;
     /* FIFO of threads this thread created and has not joined yet */
     c->next_unjoined = realloc(c->next_unjoined, sizeof(int) * (size_t)c->in->nthreads);
@@ -519,7 +457,7 @@ static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
             q = c->next_unjoined[q];
         c->next_unjoined[q] = nt;
     }
-    if (push_action(c, nt, (pp_action){.kind = PP_A_START, .key = t, .func = fr->fi, .site = ev->id}))
+    if (pp_inst_push_action(c, nt, (pp_action){.kind = PP_A_START, .key = t, .func = fr->fi, .site = ev->id}))
         return -1;
     if (cfi < 0)
         return 0;
@@ -534,7 +472,7 @@ static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     int rc = exec_func(c, nt, &cf, 1, 1, NULL);
     pp_inst_frame_free(&cf);
     if (rc == 0)
-        rc = flush(c, nt);
+        rc = pp_inst_flush(c, nt);
     return rc;
 }
 
@@ -558,28 +496,30 @@ static int exec_event(ictx *c, int t, frame *fr, int idx, long double mult, int 
         if (q < 0)
             return 0;   /* joins a thread the model did not create */
         c->unjoined[t] = c->next_unjoined[q];
-        return sync_action(c, t, PP_A_JOIN_THREAD, q, 0, fr->fi, ev->id);
+        return pp_inst_sync_action(c, t, PP_A_JOIN_THREAD, q, 0, fr->fi, ev->id);
     }
     case PP_EV_BARRIER: {
         long key;
         char buf[64];
         if (fr->omp && (!ev->obj || (ev->callee && strncmp(ev->callee, "GOMP_", 5) == 0))) {
             snprintf(buf, sizeof buf, "team:%d", fr->team);
-            key = intern(c, buf);
+            key = pp_inst_intern(c, buf);
         } else
             key = object_key(c, fr, ev, fr->fi);
         if (key < 0)
             return -1;
-        return sync_action(c, t, PP_A_BARRIER, key, 0, fr->fi, ev->id);
+        return pp_inst_sync_action(c, t, PP_A_BARRIER, key, 0, fr->fi, ev->id);
     }
     case PP_EV_LOCK:
     case PP_EV_UNLOCK: {
         long key = object_key(c, fr, ev, fr->fi);
         if (key < 0)
             return -1;
-        return sync_action(c, t, ev->kind == PP_EV_LOCK ? PP_A_LOCK : PP_A_UNLOCK, key, 0, fr->fi, ev->id);
+        return pp_inst_sync_action(c, t, ev->kind == PP_EV_LOCK ? PP_A_LOCK : PP_A_UNLOCK, key, 0, fr->fi, ev->id);
     }
     default:
+        if (c->mpi && pp_evkind_is_mpi(ev->kind))
+            return pp_inst_mpi_event(c, t, fr, ev, idx);
         return 0;   /* atomic, single, loop_end: no ordering in the graph */
     }
 }
@@ -650,7 +590,31 @@ static void count_parties(ictx *c)
     free(last);
 }
 
+/* Run main on thread t0 (the main thread, or rank c->rank's). */
+static int run_main(ictx *c, int t0)
+{
+    const pp_prog *m = c->m;
+    frame fr;
+    if (t0 < 0 || pp_inst_frame_init(&fr, m, m->main_func))
+        return pp_inst_fail(c, "out of memory");
+    /* main's argc is the recorded command line's */
+    const pp_dfunc *md = m->funcs[m->main_func].d;
+    if (md->nargs > 0 && m->rec && m->rec->argc > 0) {
+        fr.args[0] = m->rec->argc;
+        fr.args_known[0] = 1;
+    }
+    int rc = exec_func(c, t0, &fr, 1, 1, NULL);
+    pp_inst_frame_free(&fr);
+    return rc;
+}
+
 int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *err, size_t errlen)
+{
+    return pp_instantiate_rank(m, P, -1, flags, out, err, errlen);
+}
+
+int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instance *out, char *err,
+                        size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->P = P;
@@ -660,6 +624,7 @@ int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *e
     c.in = out;
     c.flags = flags;
     c.P = P;
+    c.mpi = m->pkind == PP_P_MPI;
     int rc = 0;
     out->totals = calloc((size_t)m->nfuncs + 1, sizeof *out->totals);
     out->fellback = calloc((size_t)m->nfuncs + 1, sizeof *out->fellback);
@@ -679,23 +644,24 @@ int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *e
     }
     if (rc == 0 && m->main_func < 0)
         rc = pp_inst_fail(&c, "the record has no instrumented 'main': compile the file with main() with the plugin");
-    if (rc == 0) {
-        int t0 = new_thread(&c, PP_IT_MAIN, -1, 0, m->main_func);
-        frame fr;
-        if (t0 < 0 || pp_inst_frame_init(&fr, m, m->main_func))
-            rc = pp_inst_fail(&c, "out of memory");
-        else {
-            /* main's argc is the recorded command line's */
-            const pp_dfunc *md = m->funcs[m->main_func].d;
-            if (md->nargs > 0 && m->rec && m->rec->argc > 0) {
-                fr.args[0] = m->rec->argc;
-                fr.args_known[0] = 1;
-            }
-            rc = exec_func(&c, t0, &fr, 1, 1, NULL);
-            pp_inst_frame_free(&fr);
+    if (rc == 0 && c.mpi && (P < 1 || rank >= P))
+        rc = pp_inst_fail(&c, "rank %d of %d ranks", rank, P);
+    if (rc == 0 && c.mpi) {
+        /* one thread per rank, made first so that thread r is rank r
+         * (threads the ranks start come after them) */
+        int lo = rank >= 0 ? rank : 0, hi = rank >= 0 ? rank + 1 : P;
+        for (int r = lo; rc == 0 && r < hi; r++)
+            if (pp_inst_new_thread(&c, PP_IT_RANK, -1, r, m->main_func) < 0)
+                rc = -1;
+        for (int r = lo; rc == 0 && r < hi; r++) {
+            c.rank = r;
+            rc = run_main(&c, r - lo);
         }
+    } else if (rc == 0)
+        rc = run_main(&c, pp_inst_new_thread(&c, PP_IT_MAIN, -1, 0, m->main_func));
+    if (rc == 0) {
         for (int t = 0; rc == 0 && t < out->nthreads; t++)
-            rc = flush(&c, t);
+            rc = pp_inst_flush(&c, t);
     }
     if (rc == 0)
         count_parties(&c);

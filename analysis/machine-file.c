@@ -506,6 +506,7 @@ int pp_machine_load(const char *path, pp_machine *m, char *err, size_t errlen)
     r.errlen = errlen;
     memset(m, 0, sizeof *m);
     m->source = PP_MACHINE_HAND;
+    pp_net_default(&m->net);
 
     FILE *f = fopen(path, "r");
     if (!f) {

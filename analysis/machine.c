@@ -161,6 +161,26 @@ void pp_machine_add_point(pp_machine *m, pp_cost_id id, int p, double v,
     s->n++;
 }
 
+static const char *const mpi_point_names[PP_MPI_PT_N] = {"pingpong", "barrier", "allreduce"};
+
+const char *pp_mpi_point_name(int i)
+{
+    return i >= 0 && i < PP_MPI_PT_N ? mpi_point_names[i] : NULL;
+}
+
+void pp_machine_add_mpi_point(pp_machine *m, int series, int p, double v, int oversub)
+{
+    if (series < 0 || series >= PP_MPI_PT_N)
+        return;
+    pp_series *s = &m->mpi_points[series];
+    if (s->n >= PP_MACHINE_MAX_POINTS)
+        return;
+    s->pt[s->n].p = p;
+    s->pt[s->n].v = v;
+    s->pt[s->n].oversub = oversub;
+    s->n++;
+}
+
 /* ---- defaults --------------------------------------------------------- */
 
 static void set_model(pp_model *mod, pp_model_kind k, double a, double b)
@@ -192,6 +212,8 @@ void pp_machine_default(pp_machine *m)
     set_model(&m->cost[PP_COST_HANDOFF], PP_MODEL_CONST, 2000.0, 0.0);
     set_model(&m->cost[PP_COST_SCALE_COMPUTE], PP_MODEL_LINEAR, 0.99, 0.01);
     set_model(&m->cost[PP_COST_SCALE_MEMORY], PP_MODEL_LINEAR, 0.75, 0.25);
+    pp_net_default(&m->net);
+    m->has_net = 0;
 }
 
 double pp_machine_stream_bw(const pp_machine *mach, double bytes)

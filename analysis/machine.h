@@ -15,6 +15,7 @@
 #define PERFPRED_MACHINE_H
 
 #include <stddef.h>
+#include "net.h"
 
 #define PP_MACHINE_MAGIC      "perfpred-machine"
 #define PP_MACHINE_VERSION    1
@@ -99,6 +100,10 @@ enum {
 };
 const char *pp_beta_name(int i);   /* "int", "fp", ... "segment" */
 
+/* calibrate --mpi's raw point series (docs/machine-format.md). */
+enum { PP_MPI_PT_PINGPONG, PP_MPI_PT_BARRIER, PP_MPI_PT_ALLREDUCE, PP_MPI_PT_N };
+const char *pp_mpi_point_name(int i);   /* "pingpong", "barrier", "allreduce" */
+
 typedef struct pp_machine {
     char name[PP_MACHINE_NAME_MAX];   /* host name or a user's label       */
     pp_machine_source source;
@@ -124,6 +129,14 @@ typedef struct pp_machine {
     int has_beta;
     double beta[PP_NBETA], beta_se[PP_NBETA];   /* ns per operation */
     int beta_runs;                              /* records fitted   */
+    /* The MPI network (net.h): pp_net_default() unless the file had mpi.*
+     * keys or `calibrate --mpi` measured it (has_net = 1). */
+    pp_net net;
+    int has_net;
+    /* calibrate --mpi's raw points (point.mpi.*): p is the message size in
+     * bytes (pingpong, v = half round trip) or the ranks K (barrier,
+     * allreduce of 8 bytes, v = ns per call); oversub: K > cores. */
+    pp_series mpi_points[PP_MPI_PT_N];
 } pp_machine;
 
 /* ---- queries (the traversal's interface) ------------------------------ */
@@ -180,6 +193,8 @@ int pp_machine_save(const char *path, const pp_machine *m,
 /* Add a raw point to a series (ignored when the series is full). */
 void pp_machine_add_point(pp_machine *m, pp_cost_id id, int p, double v,
                           int oversub);
+/* The same for calibrate --mpi's series (PP_MPI_PT_*). */
+void pp_machine_add_mpi_point(pp_machine *m, int series, int p, double v, int oversub);
 
 /* Names: "const"/"linear"/"log2"; the key prefix of a cost, e.g.
  * "barrier.omp"; "hand"/"measured"/"default".  Return NULL when out of

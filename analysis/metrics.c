@@ -93,6 +93,10 @@ int pp_predict(pp_prog *m, const pp_machine *mach, int P, pp_metrics *out, char 
     out->busy = tr.total_busy;
     out->wait = tr.total_wait;
     out->sync = tr.total_sync;
+    out->mpi = tr.total_mpi;
+    memcpy(out->mpi_kind, tr.mpi_kind, sizeof out->mpi_kind);
+    out->unmatched = tr.unmatched;
+    snprintf(out->note, sizeof out->note, "%s", tr.note);
     pp_trav_free(&tr);
     pp_metrics_compute(out, out->t1, out->t_pram, out->t_real, P);
     return 0;

@@ -24,6 +24,12 @@ typedef struct {
     /* breakdown on the real machine, summed over threads (ns) */
     double busy, wait, sync;
     int nthreads;         /* threads in the thread graph                  */
+    /* MPI, on the real machine: time inside MPI calls summed over the
+     * ranks, and by the calls' kind (pp_evkind); the share of a kind is
+     * mpi_kind[k] / (P t_real) (Clement & Quinn, Figure 6) */
+    double mpi, mpi_kind[PP_EV_OTHER + 1];
+    long unmatched;       /* messages never received                      */
+    char note[400];
 } pp_metrics;
 
 /* The latencies and efficiencies from the three times (eqs. 2-6). */

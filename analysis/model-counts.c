@@ -57,8 +57,8 @@ void pp_counts_observe(pp_prog *m)
         for (int k = 0; k < d->nloops; k++) {
             pp_mloop *ml = &mf->loops[k];
             const pp_dloop *dl = &d->loops[k];
-            uint64_t H = pp_record_slot_total(m->rec, f, dl->slot);
-            uint64_t E = pp_record_slot_total(m->rec, f, dl->slot + 1);
+            uint64_t H = pp_prog_slot_total(m, f, dl->slot);
+            uint64_t E = pp_prog_slot_total(m, f, dl->slot + 1);
             ml->obs_entries = E;
             ml->obs_iters = dl->shape == PP_SHAPE_BOTTOM ? H : (H >= E ? H - E : 0);
             ml->trip = E ? (double)ml->obs_iters / (double)E : 0;
@@ -70,8 +70,8 @@ void pp_counts_observe(pp_prog *m)
             }
         }
         for (int b = 0; b < d->nbranches; b++) {
-            uint64_t tr = pp_record_slot_total(m->rec, f, d->branches[b].slot);
-            uint64_t fa = pp_record_slot_total(m->rec, f, d->branches[b].slot + 1);
+            uint64_t tr = pp_prog_slot_total(m, f, d->branches[b].slot);
+            uint64_t fa = pp_prog_slot_total(m, f, d->branches[b].slot + 1);
             mf->branch_ratio[b] = tr + fa ? (double)tr / (double)(tr + fa) : -1;
         }
     }
@@ -149,7 +149,9 @@ int pp_counts_verify(pp_prog *m, char *err, size_t errlen)
             int P = pp_prog_P_in(m, ri);
             pp_prog_apply_P(m, P);
             pp_instance in;
-            if (pp_instantiate(m, P, PP_INST_TOTALS, &in, err, errlen)) {
+            /* an MPI rank's record: that rank alone */
+            int rank = m->pkind == PP_P_MPI ? m->recs[ri]->mpi_rank : -1;
+            if (pp_instantiate_rank(m, P, rank, PP_INST_TOTALS, &in, err, errlen)) {
                 if (ri > 0) {
                     char e2[600];
                     snprintf(e2, sizeof e2, "%s: %s", m->recs[ri]->path, err);
@@ -164,8 +166,11 @@ int pp_counts_verify(pp_prog *m, char *err, size_t errlen)
                     pp_mloop *ml = &mf->loops[k];
                     uint64_t obs = observed_in(m, ri, f, k);
                     long double diff = fabsl(in.totals[f][k] - (long double)obs);
+                    /* the model at the records: rank 0's, or every rank's */
                     if (ri == 0)
                         ml->model_iters = in.totals[f][k];
+                    else if (m->pkind == PP_P_MPI)
+                        ml->model_iters += in.totals[f][k];
                     int ok = diff < 0.5L;
                     ml->matched &= ok;
                     int fell = in.fellback[f][k];

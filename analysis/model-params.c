@@ -102,6 +102,8 @@ void pp_model_bind_P(pp_prog *m)
             pp_expr_free(res);
         }
     }
+    if (m->mpi)
+        m->pkind = PP_P_MPI;     /* ranks, whatever threads each starts */
     if (m->pkind == PP_P_NONE && forks)
         m->pkind = PP_P_OMP;
     m->p_recorded = pp_prog_P_in(m, 0);
@@ -137,6 +139,8 @@ int pp_prog_param_in(const pp_prog *m, int k, int param, long *value)
 int pp_prog_P_in(const pp_prog *m, int k)
 {
     const pp_record *r = m->recs ? m->recs[k] : m->rec;
+    if (m->pkind == PP_P_MPI)
+        return r->mpi_size;
     if (m->pkind == PP_P_PARAM) {
         long v;
         if (pp_prog_param_in(m, k, m->p_param, &v))
@@ -158,8 +162,8 @@ int pp_prog_P_in(const pp_prog *m, int k)
 
 long pp_prog_team_size(const pp_prog *m, int P)
 {
-    (void)m;
-    return P;
+    /* P counts ranks in an MPI run: a team inside a rank keeps its size */
+    return m->pkind == PP_P_MPI ? m->omp_team_rec : P;
 }
 
 /* Set the parameters so that the program runs with P threads. */

@@ -39,8 +39,10 @@ void pp_prog_warn(pp_prog *m, const char *fmt, ...)
 
 static int is_sync_kind(pp_evkind k)
 {
+    /* MPI calls that communicate order the ranks; init, finalize and the
+     * calls perfpred does not model do not */
     return k == PP_EV_FORK || k == PP_EV_CREATE || k == PP_EV_JOIN || k == PP_EV_BARRIER ||
-           k == PP_EV_LOCK || k == PP_EV_UNLOCK;
+           k == PP_EV_LOCK || k == PP_EV_UNLOCK || (k >= PP_EV_SEND && k <= PP_EV_MPI_BARRIER);
 }
 
 static int item_cmp(const void *a, const void *b)
@@ -264,17 +266,18 @@ static void compute_sync(pp_prog *m)
  * it, team members that ran it, and 1 for main. */
 static double invocations(const pp_prog *m, int f)
 {
-    double n = f == m->main_func ? 1 : 0;
+    /* an MPI run's ranks each ran main */
+    double n = f == m->main_func ? (m->mpi ? m->nrec : 1) : 0;
     for (int g = 0; g < m->nfuncs; g++) {
         const pp_mfunc *mg = &m->funcs[g];
         for (int c = 0; c < mg->d->ncalls; c++)
             if (mg->call_callee[c] == f)
-                n += (double)pp_record_slot_total(m->rec, g, mg->d->calls[c].slot);
+                n += (double)pp_prog_slot_total(m, g, mg->d->calls[c].slot);
         for (int e = 0; e < mg->d->nevents; e++)
             if (mg->ev_child[e] == f) {
                 const pp_devent *ev = &mg->d->events[e];
                 if (ev->kind == PP_EV_CREATE)
-                    n += (double)pp_record_slot_total(m->rec, g, ev->slot);
+                    n += (double)pp_prog_slot_total(m, g, ev->slot);
             }
     }
     /* OpenMP team members: each fork execution ran f once per member */
@@ -303,7 +306,7 @@ static void site_ratios(pp_prog *m)
             int isev = i < d->nevents;
             int lid = isev ? d->events[i].loop : d->calls[i - d->nevents].loop;
             int slot = isev ? d->events[i].slot : d->calls[i - d->nevents].slot;
-            double ex = (double)pp_record_slot_total(m->rec, f, slot);
+            double ex = (double)pp_prog_slot_total(m, f, slot);
             double opp;
             int li = pp_model_scope_of(mf, lid);
             if (li >= 0)
@@ -489,7 +492,9 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
             return -1;
         }
     }
-    if (pp_model_build_params(m)) {
+    if (pp_model_mpi_init(m, err, errlen))
+        return -1;
+    if (pp_model_build_params(m) || pp_model_mpi_sites(m)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -558,6 +563,7 @@ void pp_prog_free(pp_prog *m)
         free(mf->call_cost); free(mf->ev_child); free(mf->loop_index); free(mf->param_of);
         free(mf->branch_ratio); free(mf->site_ratio); free(mf->loop_ratio); free(mf->call_index_by_id);
         free(mf->event_index_by_id); free(mf->branch_index_by_id);
+        free(mf->ev_elem); free(mf->ev_relem); free(mf->ev_bytes_obs);
     }
     free(m->funcs);
     for (int i = 0; i < m->nparams; i++) {

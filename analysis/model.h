@@ -31,7 +31,10 @@ typedef struct {
 typedef enum {
     PP_P_NONE,           /* no parallelism the model can vary               */
     PP_P_OMP,            /* P = default OpenMP team size                    */
-    PP_P_PARAM           /* P = value of a parameter + offset (pthreads)    */
+    PP_P_PARAM,          /* P = value of a parameter + offset (pthreads)    */
+    PP_P_MPI             /* P = the number of MPI ranks: the records are the
+                            ranks of MPI runs, (rank) and (nprocs) bound
+                            per rank (docs/model.md, "MPI programs")        */
 } pp_pkind;
 
 typedef enum { PP_I_LOOP, PP_I_EVENT, PP_I_CALL } pp_itype;
@@ -80,6 +83,10 @@ typedef struct {
                             scope, observed (-1 unknown)                    */
     int *call_index_by_id, *event_index_by_id, *branch_index_by_id;
     int max_call_id, max_event_id, max_branch_id;
+    /* MPI events: bytes per element of the datatype (type= / rtype=; -1
+     * unknown), and the mean bytes per call over the recorded ranks, used
+     * when the count or the datatype cannot be evaluated (-1: never ran) */
+    double *ev_elem, *ev_relem, *ev_bytes_obs;
 } pp_mfunc;
 
 typedef struct pp_prog {
@@ -96,6 +103,8 @@ typedef struct pp_prog {
     int p_param;         /* PP_P_PARAM: parameter index                     */
     long p_offset;       /* team size = params[p_param].value + p_offset    */
     int p_recorded;      /* the P of the run                                */
+    int mpi;             /* the records are MPI ranks (recs[k]->mpi_rank)   */
+    int omp_team_rec;    /* MPI: the OpenMP team size the ranks recorded    */
     double seg_ns;       /* fixed cost per segment (fitted intercept)       */
     double seg_se;
     int ncost;           /* the fitted costs, for confidence intervals:     */
@@ -149,6 +158,12 @@ int pp_prog_build_multi(pp_prog *m, pp_record **recs, int nrec, char *err, size_
  * costs by mach's scale.compute (mach may be NULL: neither; mach must
  * outlive the build only). */
 int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine *mach, char *err, size_t errlen);
+/* A counter slot's total: in the primary record, or summed over the
+ * ranks for an MPI run. */
+uint64_t pp_prog_slot_total(const pp_prog *m, int f, int slot);
+/* Bytes of one element of an MPI datatype named as in a descriptor
+ * (Open MPI's ompi_mpi_double, MPICH's handle 0x4c00080b); -1 unknown. */
+double pp_mpi_type_bytes(const char *type);
 /* A parameter's value in record k (its recorded value for k = 0). */
 int pp_prog_param_in(const pp_prog *m, int k, int param, long *value);
 /* The P of record k. */
@@ -181,6 +196,15 @@ typedef enum {
     PP_A_JOIN_THREAD,    /* key = child thread                             */
     PP_A_BARRIER,        /* key = barrier object, n = parties              */
     PP_A_LOCK, PP_A_UNLOCK,  /* key = lock object                          */
+    /* MPI (rank threads): ns = bytes; key = peer rank (PP_MPI_ANY: any
+     * source), n = tag (PP_MPI_ANY: any tag) */
+    PP_A_SEND,           /* blocking send (eager or rendezvous by size)    */
+    PP_A_SSEND,          /* synchronous send: completes when matched       */
+    PP_A_RECV,           /* blocking receive                               */
+    PP_A_ISEND, PP_A_IRECV,  /* post a request (completed by WAIT)         */
+    PP_A_WAIT,           /* wait for the n oldest requests (n < 0: all)    */
+    PP_A_COLL,           /* collective on MPI_COMM_WORLD: key = pp_coll
+                            (net.h), n = root, ns = bytes                  */
     /* only with PP_INST_STRUCT (the drawn thread graph): */
     PP_A_LOOP_OPEN,      /* a loop holding events: key = loop index in
                             func's descriptor, n = its count at this entry */
@@ -198,12 +222,15 @@ typedef struct {
                             function and the loop id                       */
 } pp_action;
 
-typedef enum { PP_IT_MAIN, PP_IT_PTHREAD, PP_IT_OMP } pp_itkind;
+#define PP_MPI_ANY (-1)      /* MPI_ANY_SOURCE / MPI_ANY_TAG in actions      */
+
+typedef enum { PP_IT_MAIN, PP_IT_PTHREAD, PP_IT_OMP, PP_IT_RANK } pp_itkind;
 
 typedef struct {
     pp_itkind kind;
     int parent;          /* creating / forking thread                      */
-    int tid;             /* omp: thread number; pthread: creation order    */
+    int tid;             /* omp: thread number; pthread: creation order;
+                            rank: the MPI rank                             */
     int start_func;
     int nact, capact;
     pp_action *act;
@@ -237,6 +264,10 @@ typedef struct {
  * Returns 0 or -1 with a message (recursion too deep, a hang-prone
  * structure, too many actions). */
 int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *err, size_t errlen);
+/* MPI: only rank `rank` of P (its loop totals, its thread); rank < 0: all
+ * ranks, as pp_instantiate. */
+int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instance *out, char *err,
+                        size_t errlen);
 void pp_instance_free(pp_instance *in);
 
 /* The team size / thread count the model gives at P, and the P that the

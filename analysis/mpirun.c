@@ -226,13 +226,11 @@ fail:
     return -1;
 }
 
-void pp_mpirun_refusal(const char *path, char *err, size_t errlen)
+void pp_mpirun_refusal(const char *path, const char *cmd, char *err, size_t errlen)
 {
     snprintf(err, errlen,
-             "%s: an MPI run (one record per rank). perfpred records and checks MPI programs ('perfpred show %s' "
-             "summarises the ranks, call sites and messages) but does not model them yet: no prediction rather "
-             "than one that leaves out the communication",
-             path, path);
+             "%s: an MPI run (one record per rank): '%s' takes records of one process; predict, scale, "
+             "validate, graph and show take MPI runs", path, cmd);
 }
 
 void pp_mpirun_free(pp_mpirun *run)

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include "record.h"
 
-typedef struct {
+typedef struct pp_mpirun_s {
     char *path;          /* what the user named: a directory or a file     */
     int nranks;
     pp_record *rank;     /* indexed by rank                                */
@@ -27,8 +27,7 @@ int pp_mpirun_is(const char *path);
 int pp_mpirun_load(const char *path, pp_mpirun *run, char *err, size_t errlen);
 void pp_mpirun_free(pp_mpirun *run);
 
-/* The message of a command that cannot take the MPI run at PATH (the MPI
- * model is not there yet). */
-void pp_mpirun_refusal(const char *path, char *err, size_t errlen);
+/* The message of a command that cannot take the MPI run at PATH. */
+void pp_mpirun_refusal(const char *path, const char *cmd, char *err, size_t errlen);
 
 #endif

@@ -42,6 +42,7 @@ static const struct { pp_ekind k; const char *w; } keywords[] = {
     {PP_E_SHARED, "shared"}, {PP_E_IV, "iv"}, {PP_E_NTHREADS, "nthreads"},
     {PP_E_TID, "tid"}, {PP_E_ADDR, "addr"}, {PP_E_CALL, "call"},
     {PP_E_LOAD, "load"}, {PP_E_CRITICAL, "critical"},
+    {PP_E_RANK, "rank"}, {PP_E_NPROCS, "nprocs"},
     {PP_E_ADD, "+"}, {PP_E_MUL, "*"}, {PP_E_SUB, "-"}, {PP_E_NEG, "neg"},
     {PP_E_DIV, "div"}, {PP_E_MOD, "mod"}, {PP_E_FDIV, "fdiv"},
     {PP_E_CDIV, "cdiv"}, {PP_E_MIN, "min"}, {PP_E_MAX, "max"},
@@ -122,7 +123,7 @@ pp_expr *pp_expr_sym(const char *name)
 
 pp_expr *pp_expr_atom(pp_ekind kind, const char *name, long ival)
 {
-    if (kind == PP_E_INT || kind > PP_E_CRITICAL)
+    if (kind == PP_E_INT || kind > PP_E_NPROCS)
         return NULL;
     pp_expr *e = node(kind);
     switch (kind) {
@@ -268,7 +269,7 @@ int pp_expr_has_unknown(const pp_expr *e)
 
 int pp_expr_is_atom(const pp_expr *e)
 {
-    return e && e->kind >= PP_E_UNKNOWN && e->kind <= PP_E_CRITICAL;
+    return e && e->kind >= PP_E_UNKNOWN && e->kind <= PP_E_NPROCS;
 }
 
 int pp__contains(const pp_expr *e, const pp_expr *sub)

@@ -31,6 +31,8 @@ typedef enum {
     PP_E_CALL,       /* (call NAME)                                     */
     PP_E_LOAD,       /* (load)                                          */
     PP_E_CRITICAL,   /* (critical [NAME])                               */
+    PP_E_RANK,       /* (rank)       the MPI rank in MPI_COMM_WORLD     */
+    PP_E_NPROCS,     /* (nprocs)     the number of MPI ranks            */
     /* operators; kids[] hold the operands */
     PP_E_ADD, PP_E_MUL, PP_E_SUB, PP_E_NEG,
     PP_E_DIV, PP_E_MOD, PP_E_FDIV, PP_E_CDIV,
@@ -77,7 +79,8 @@ char *pp_expr_to_infix(const pp_expr *e);   /* malloc'd, for people:
                                                "min(a, b)"; atoms print as
                                                their name (arg n -> n,
                                                iv 2 -> i2 or its name,
-                                               nthreads -> P, tid -> tid) */
+                                               nthreads -> P, tid -> tid,
+                                               rank -> rank, nprocs -> P) */
 int  pp_expr_equal(const pp_expr *a, const pp_expr *b);   /* structural     */
 int  pp_expr_is_int(const pp_expr *e, long *v);           /* constant fits  */
 int  pp_expr_has_unknown(const pp_expr *e); /* contains ?, call, load       */

@@ -20,6 +20,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "tgraph.h"
+#include "net.h"
 #include "resolve.h"
 
 #include <graphviz/gvc.h>
@@ -132,13 +133,16 @@ static const char *thread_label(const pp_prog *m, const pp_instance *in, int t, 
     case PP_IT_OMP:
         snprintf(buf, n, "omp %d (tid %d)", t, th->tid);
         break;
+    case PP_IT_RANK:
+        snprintf(buf, n, "rank %d", th->tid);
+        break;
     }
     return buf;
 }
 
 static const char *thread_kind(pp_itkind k)
 {
-    return k == PP_IT_MAIN ? "main" : k == PP_IT_PTHREAD ? "pthread" : "omp";
+    return k == PP_IT_MAIN ? "main" : k == PP_IT_PTHREAD ? "pthread" : k == PP_IT_RANK ? "rank" : "omp";
 }
 
 /* ---- building ------------------------------------------------------------ */
@@ -191,6 +195,9 @@ static void style_event(Agnode_t *n, pp_akind k)
     case PP_A_LOCK: case PP_A_UNLOCK: color = "khaki"; break;
     case PP_A_FORK: case PP_A_JOIN_TEAM: case PP_A_TEAM_WAIT: case PP_A_TEAM_DONE: color = "lightblue"; break;
     case PP_A_CREATE: case PP_A_JOIN_THREAD: case PP_A_START: color = "palegreen"; break;
+    case PP_A_SEND: case PP_A_SSEND: case PP_A_ISEND: case PP_A_RECV: case PP_A_IRECV: case PP_A_WAIT:
+        color = "lightsalmon"; break;
+    case PP_A_COLL: color = "plum"; break;
     default: break;
     }
     set(n, "style", "rounded,filled");
@@ -260,6 +267,30 @@ static Agnode_t *action_node(tg *c, Agraph_t *sub, int t, int i)
         set(n, "style", "dashed");
         break;
     }
+    case PP_A_SEND: case PP_A_SSEND: case PP_A_ISEND:
+        snprintf(lab, sizeof lab, "%s to rank %ld, tag %d\n%.0f bytes%s%s",
+                 a->kind == PP_A_SEND ? "send" : a->kind == PP_A_SSEND ? "ssend" : "isend", a->key, a->n, a->ns,
+                 nl, where);
+        break;
+    case PP_A_RECV: case PP_A_IRECV:
+        if (a->key == PP_MPI_ANY)
+            snprintf(lab, sizeof lab, "%s from any rank%s%s", a->kind == PP_A_RECV ? "recv" : "irecv", nl, where);
+        else
+            snprintf(lab, sizeof lab, "%s from rank %ld, tag %d%s%s", a->kind == PP_A_RECV ? "recv" : "irecv",
+                     a->key, a->n, nl, where);
+        break;
+    case PP_A_WAIT:
+        snprintf(lab, sizeof lab, "wait (%s)%s%s", a->n < 0 ? "all" : a->n == 1 ? "1 request" : "requests", nl,
+                 where);
+        break;
+    case PP_A_COLL:
+        if (a->key == PP_COLL_BCAST || a->key == PP_COLL_REDUCE || a->key == PP_COLL_GATHER ||
+            a->key == PP_COLL_SCATTER)
+            snprintf(lab, sizeof lab, "%s root %d\n%.0f bytes%s%s", pp_coll_name((pp_coll)a->key), a->n, a->ns,
+                     nl, where);
+        else
+            snprintf(lab, sizeof lab, "%s\n%.0f bytes%s%s", pp_coll_name((pp_coll)a->key), a->ns, nl, where);
+        break;
     case PP_A_WORK:
         return NULL;
     }
@@ -315,7 +346,7 @@ static int build_thread(tg *c, int t)
     } else {
         prev = c->start[t] = node(sub, "t%d_start", t);
         if (prev) {
-            set(prev, "label", th->kind == PP_IT_MAIN ? "start main()" : "pool thread");
+            set(prev, "label", th->kind == PP_IT_MAIN || th->kind == PP_IT_RANK ? "start main()" : "pool thread");
             set(prev, "style", "rounded,filled");
             set(prev, "fillcolor", "gray90");
         }
@@ -547,6 +578,76 @@ static void threads_and_teams(tg *c)
         }
 }
 
+/* MPI: each receive joined to the send it matches (the first one not yet
+ * matched from that source with that tag, as MPI orders them), and the
+ * k-th collective of every rank to one oval. */
+static int mpi_edges(tg *c)
+{
+    const pp_instance *in = c->in;
+    int n = in->nthreads;
+    int *used = NULL, nused = 0;
+    long *ncoll = calloc((size_t)n + 1, sizeof *ncoll);
+    if (!ncoll)
+        return fail(c, "out of memory");
+    for (int t = 0; t < n; t++)
+        for (int i = 0; i < in->threads[t].nact; i++) {
+            const pp_action *a = &in->threads[t].act[i];
+            if (a->kind == PP_A_COLL) {
+                long k = ncoll[t]++;
+                Agnode_t *o = node(c->g, "coll_%ld", k);
+                if (!o) {
+                    free(ncoll);
+                    return fail(c, "cannot create a node");
+                }
+                setf(o, "label", "%s #%ld", pp_coll_name((pp_coll)a->key), k + 1);
+                set(o, "shape", "ellipse");
+                set(o, "style", "filled");
+                set(o, "fillcolor", "thistle");
+                Agedge_t *e = edge(c, c->an[t][i], o);
+                comm_style(e, "purple", pp_coll_name((pp_coll)a->key));
+                if (e)
+                    set(e, "arrowhead", "none");
+                continue;
+            }
+            if (a->kind != PP_A_RECV && a->kind != PP_A_IRECV)
+                continue;
+            int r = in->threads[t].kind == PP_IT_RANK ? in->threads[t].tid : -1;
+            for (int u = 0; u < n && r >= 0; u++) {
+                if (in->threads[u].kind != PP_IT_RANK || (a->key != PP_MPI_ANY && in->threads[u].tid != a->key))
+                    continue;
+                int found = 0;
+                for (int j = 0; j < in->threads[u].nact && !found; j++) {
+                    const pp_action *b = &in->threads[u].act[j];
+                    if ((b->kind != PP_A_SEND && b->kind != PP_A_SSEND && b->kind != PP_A_ISEND) || b->key != r ||
+                        !(a->n == PP_MPI_ANY || b->n == PP_MPI_ANY || a->n == b->n))
+                        continue;
+                    int id = u * 1000003 + j, dup = 0;
+                    for (int q = 0; q < nused && !dup; q++)
+                        dup = used[q] == id;
+                    if (dup)
+                        continue;
+                    int *nu = realloc(used, sizeof *nu * (size_t)(nused + 1));
+                    if (!nu) {
+                        free(used);
+                        free(ncoll);
+                        return fail(c, "out of memory");
+                    }
+                    used = nu;
+                    used[nused++] = id;
+                    char lab[64];
+                    snprintf(lab, sizeof lab, "%.0f B", b->ns);
+                    comm_style(edge(c, c->an[u][j], c->an[t][i]), "orangered", lab);
+                    found = 1;
+                }
+                if (found)
+                    break;
+            }
+        }
+    free(used);
+    free(ncoll);
+    return 0;
+}
+
 static void tg_free(tg *c)
 {
     if (c->an)
@@ -586,6 +687,8 @@ Agraph_t *pp_tgraph_build(const pp_prog *m, const pp_instance *in, char *err, si
         rc = barriers(&c);
     if (rc == 0)
         rc = locks(&c);
+    if (rc == 0)
+        rc = mpi_edges(&c);
     if (rc == 0) {
         setf(c.g, "threads", "%d", nt);
         setf(c.g, "barrier_sites", "%d", c.nov);

@@ -6,66 +6,12 @@
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
-#include "traverse.h"
+#include "trav-internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { TS_RUN, TS_BLOCKED, TS_DONE };
-
-typedef struct {
-    int n, cap;
-    int *v;
-} ilist;
-
-static int ilist_push(ilist *l, int x)
-{
-    if (l->n == l->cap) {
-        int cap = l->cap ? l->cap * 2 : 8;
-        int *nv = realloc(l->v, sizeof *nv * (size_t)cap);
-        if (!nv)
-            return -1;
-        l->v = nv;
-        l->cap = cap;
-    }
-    l->v[l->n++] = x;
-    return 0;
-}
-
-typedef struct {
-    int forked, done_count, master;
-    double fork_time, done_max;
-    ilist waiters;
-} team_st;
-
-typedef struct {
-    int arrived;
-    double tmax;
-    ilist waiters;        /* arrival times are the waiters' blocked_at */
-    int owner;            /* locks */
-    ilist queue;
-    int qhead;
-} obj_st;
-
-typedef struct {
-    const pp_prog *m;
-    const pp_instance *in;
-    const pp_machine *mach;
-    double *clock, *blocked_at;
-    int *pc, *state;
-    int *heap, nheap;
-    int *created;
-    double *create_time, *done_time;
-    ilist *joiners;
-    team_st *teams;
-    obj_st *objs;
-    int active;
-    unsigned char *omp_key;   /* per key: an OpenMP team barrier */
-    double *scale_of;         /* compute slowdown by running threads (cache) */
-    pp_trav *out;
-} tctx;
 
 /* ---- binary heap of runnable threads by clock -------------------------- */
 
@@ -74,7 +20,7 @@ static int less(const tctx *c, int a, int b)
     return c->clock[a] < c->clock[b] || (c->clock[a] == c->clock[b] && a < b);
 }
 
-static void heap_push(tctx *c, int t)
+void pp_trav_heap_push(tctx *c, int t)
 {
     int i = c->nheap++;
     c->heap[i] = t;
@@ -110,7 +56,7 @@ static int heap_pop(tctx *c)
     return top;
 }
 
-static void block(tctx *c, int t)
+void pp_trav_block(tctx *c, int t)
 {
     c->state[t] = TS_BLOCKED;
     c->blocked_at[t] = c->clock[t];
@@ -118,7 +64,7 @@ static void block(tctx *c, int t)
 }
 
 /* Wake t at time `at` (its action is then done: pc advances). */
-static void wake(tctx *c, int t, double at)
+void pp_trav_wake(tctx *c, int t, double at)
 {
     if (at > c->clock[t])
         c->clock[t] = at;
@@ -126,7 +72,7 @@ static void wake(tctx *c, int t, double at)
     c->state[t] = TS_RUN;
     c->pc[t]++;
     c->active++;
-    heap_push(c, t);
+    pp_trav_heap_push(c, t);
 }
 
 /* The real machine: a thread that went to sleep waiting resumes a wake-up
@@ -153,7 +99,7 @@ static double cost(const tctx *c, double ns, int t)
     return ns;
 }
 
-static const char *site_where(const tctx *c, const pp_action *a, char *buf, size_t n)
+const char *pp_trav_site(const tctx *c, const pp_action *a, char *buf, size_t n)
 {
     if (a->func < 0 || a->func >= c->m->nfuncs) {
         snprintf(buf, n, "?");
@@ -169,12 +115,17 @@ static const char *akind_name(pp_akind k)
 {
     static const char *const names[] = {"work", "fork", "team start", "team end", "join of the team",
                                         "create", "start", "pthread_join", "barrier", "lock", "unlock",
-                                        "loop", "loop end", "loop"};
+                                        "send", "synchronous send", "receive", "isend", "irecv", "wait",
+                                        "collective", "loop", "loop end", "loop"};
     return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
 }
 
 static void report_hang(tctx *c, char *err, size_t errlen)
 {
+    if (c->mpi) {
+        pp_trav_mpi_hang(c, err, errlen);
+        return;
+    }
     size_t len = (size_t)snprintf(err, errlen, "the thread graph hangs (deadlock): ");
     int shown = 0;
     for (int t = 0; t < c->in->nthreads && len < errlen; t++) {
@@ -190,7 +141,7 @@ static void report_hang(tctx *c, char *err, size_t errlen)
                                   a->key < c->in->nkeys ? c->in->keys[a->key] : NULL;
         len += (size_t)snprintf(err + len, errlen - len, "%sthread %d waits in %s%s%s%s at %s",
                                 shown ? "; " : "", t, akind_name(a->kind), obj ? " on '" : "",
-                                obj ? obj : "", obj ? "'" : "", site_where(c, a, where, sizeof where));
+                                obj ? obj : "", obj ? "'" : "", pp_trav_site(c, a, where, sizeof where));
         if (a->kind == PP_A_BARRIER && len < errlen)
             len += (size_t)snprintf(err + len, errlen - len, " (%d of %d parties arrived)",
                                     c->objs[a->key].arrived, a->n);
@@ -210,21 +161,26 @@ static int step(tctx *c, int t)
         for (int i = 0; i < c->joiners[t].n; i++) {
             int j = c->joiners[t].v[i];
             double wk = wakeup_ns(c, PP_SYNC_PTHREAD, c->clock[t] - c->blocked_at[j]);
-            wake(c, j, c->clock[t] + cost(c, (c->mach ? pp_machine_join_ns(c->mach) : 0) + wk, j));
+            pp_trav_wake(c, j, c->clock[t] + cost(c, (c->mach ? pp_machine_join_ns(c->mach) : 0) + wk, j));
         }
         return 0;
     }
     const pp_action *a = &th->act[c->pc[t]];
     double now = c->clock[t];
+    if (a->kind >= PP_A_SEND && a->kind <= PP_A_COLL)
+        return pp_trav_mpi_step(c, t, a);
     switch (a->kind) {
     case PP_A_LOOP_OPEN:
     case PP_A_LOOP_CLOSE:
         c->pc[t]++;
-        heap_push(c, t);
+        pp_trav_heap_push(c, t);
         return 0;
     case PP_A_LOOP_WORK:
     case PP_A_WORK: {
         int act = c->active > 0 ? c->active : 1;
+        /* MPI ranks spread over nodes slow down only their node's others */
+        if (c->mach && c->mpi && c->mach->net.ranks_per_node > 0 && act > c->mach->net.ranks_per_node)
+            act = c->mach->net.ranks_per_node;
         double s = 1.0;
         if (c->mach) {
             if (c->scale_of[act] <= 0)
@@ -237,7 +193,7 @@ static int step(tctx *c, int t)
         c->clock[t] += ns;
         c->out->busy[t] += ns;
         c->pc[t]++;
-        heap_push(c, t);
+        pp_trav_heap_push(c, t);
         return 0;
     }
     case PP_A_FORK: {
@@ -247,10 +203,10 @@ static int step(tctx *c, int t)
         tm->fork_time = now + half;
         c->clock[t] = now + half;
         for (int i = 0; i < tm->waiters.n; i++)
-            wake(c, tm->waiters.v[i], tm->fork_time);
+            pp_trav_wake(c, tm->waiters.v[i], tm->fork_time);
         tm->waiters.n = 0;
         c->pc[t]++;
-        heap_push(c, t);
+        pp_trav_heap_push(c, t);
         return 0;
     }
     case PP_A_TEAM_WAIT: {
@@ -259,9 +215,9 @@ static int step(tctx *c, int t)
             if (tm->fork_time > now)
                 c->clock[t] = tm->fork_time;
             c->pc[t]++;
-            heap_push(c, t);
+            pp_trav_heap_push(c, t);
         } else {
-            block(c, t);
+            pp_trav_block(c, t);
             return ilist_push(&tm->waiters, t);
         }
         return 0;
@@ -272,13 +228,13 @@ static int step(tctx *c, int t)
         if (now > tm->done_max)
             tm->done_max = now;
         c->pc[t]++;
-        heap_push(c, t);
+        pp_trav_heap_push(c, t);
         if (tm->master >= 0 && tm->done_count >= c->in->team_size[a->key] - 1) {
             int ms = tm->master;
             tm->master = -1;
             double half = cost(c, c->mach ? pp_machine_fork_join_ns(c->mach, c->in->team_size[a->key]) / 2 : 0, ms);
             double at = tm->done_max > c->blocked_at[ms] ? tm->done_max : c->blocked_at[ms];
-            wake(c, ms, at + half);
+            pp_trav_wake(c, ms, at + half);
         }
         return 0;
     }
@@ -290,10 +246,10 @@ static int step(tctx *c, int t)
             c->out->wait[t] += at - now;
             c->clock[t] = at + half;
             c->pc[t]++;
-            heap_push(c, t);
+            pp_trav_heap_push(c, t);
         } else {
             tm->master = t;
-            block(c, t);
+            pp_trav_block(c, t);
         }
         return 0;
     }
@@ -304,9 +260,9 @@ static int step(tctx *c, int t)
         c->create_time[ch] = now + cc;
         c->clock[t] = now + cc;
         if (c->state[ch] == TS_BLOCKED)
-            wake(c, ch, c->create_time[ch]);
+            pp_trav_wake(c, ch, c->create_time[ch]);
         c->pc[t]++;
-        heap_push(c, t);
+        pp_trav_heap_push(c, t);
         return 0;
     }
     case PP_A_START:
@@ -314,9 +270,9 @@ static int step(tctx *c, int t)
             if (c->create_time[t] > now)
                 c->clock[t] = c->create_time[t];
             c->pc[t]++;
-            heap_push(c, t);
+            pp_trav_heap_push(c, t);
         } else
-            block(c, t);
+            pp_trav_block(c, t);
         return 0;
     case PP_A_JOIN_THREAD: {
         int ch = (int)a->key;
@@ -325,10 +281,10 @@ static int step(tctx *c, int t)
             c->out->wait[t] += at - now;
             c->clock[t] = at + cost(c, c->mach ? pp_machine_join_ns(c->mach) : 0, t);
             c->pc[t]++;
-            heap_push(c, t);
+            pp_trav_heap_push(c, t);
             return 0;
         }
-        block(c, t);
+        pp_trav_block(c, t);
         return ilist_push(&c->joiners[ch], t);
     }
     case PP_A_BARRIER: {
@@ -336,7 +292,7 @@ static int step(tctx *c, int t)
         o->arrived++;
         if (now > o->tmax)
             o->tmax = now;
-        block(c, t);
+        pp_trav_block(c, t);
         if (ilist_push(&o->waiters, t))
             return -1;
         if (o->arrived >= a->n) {
@@ -348,7 +304,7 @@ static int step(tctx *c, int t)
                 double wk = wakeup_ns(c, kind, o->tmax - c->blocked_at[w]);
                 if (c->mach)
                     c->out->sync[w] += bc + wk;
-                wake(c, w, release + wk);
+                pp_trav_wake(c, w, release + wk);
                 /* the barrier cost and the wake-up are not waiting */
                 c->out->wait[w] -= bc + wk;
             }
@@ -364,10 +320,10 @@ static int step(tctx *c, int t)
             o->owner = t;
             c->clock[t] = now + cost(c, c->mach ? pp_machine_lock_ns(c->mach) : 0, t);
             c->pc[t]++;
-            heap_push(c, t);
+            pp_trav_heap_push(c, t);
             return 0;
         }
-        block(c, t);
+        pp_trav_block(c, t);
         return ilist_push(&o->queue, t);
     }
     case PP_A_UNLOCK: {
@@ -379,13 +335,15 @@ static int step(tctx *c, int t)
             double hc = c->mach ? pp_machine_handoff_ns(c->mach) + pp_machine_lock_ns(c->mach) : 0;
             if (c->mach)
                 c->out->sync[nx] += hc;
-            wake(c, nx, now + hc);
+            pp_trav_wake(c, nx, now + hc);
             c->out->wait[nx] -= hc;
         }
         c->pc[t]++;
-        heap_push(c, t);
+        pp_trav_heap_push(c, t);
         return 0;
     }
+    default:
+        break;
     }
     return 0;
 }
@@ -406,6 +364,9 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     out->wait = calloc((size_t)n + 1, sizeof(double));
     out->sync = calloc((size_t)n + 1, sizeof(double));
     out->finish = calloc((size_t)n + 1, sizeof(double));
+    out->mpi = calloc((size_t)n + 1, sizeof(double));
+    c.err = err;
+    c.errlen = errlen;
     c.clock = calloc((size_t)n + 1, sizeof(double));
     c.blocked_at = calloc((size_t)n + 1, sizeof(double));
     c.create_time = calloc((size_t)n + 1, sizeof(double));
@@ -422,9 +383,11 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     for (int i = 0; c.omp_key && i < in->nkeys; i++)
         c.omp_key[i] = strncmp(in->keys[i], "team:", 5) == 0;
     int rc = 0;
+    if (errlen)
+        err[0] = '\0';
     if (!out->busy || !out->wait || !out->sync || !out->finish || !c.clock || !c.blocked_at ||
         !c.create_time || !c.done_time || !c.pc || !c.state || !c.heap || !c.created || !c.joiners ||
-        !c.teams || !c.objs || !c.omp_key || !c.scale_of) {
+        !c.teams || !c.objs || !c.omp_key || !c.scale_of || !out->mpi || (m->pkind == PP_P_MPI && pp_trav_mpi_init(&c))) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
@@ -437,14 +400,15 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
         for (int t = 0; t < n; t++) {
             c.state[t] = TS_RUN;
             c.active++;
-            heap_push(&c, t);
+            pp_trav_heap_push(&c, t);
         }
         while (c.nheap > 0 && rc == 0) {
             int t = heap_pop(&c);
             rc = step(&c, t);
         }
         if (rc) {
-            snprintf(err, errlen, "out of memory");
+            if (!err[0])
+                snprintf(err, errlen, "out of memory");
         } else {
             for (int t = 0; t < n; t++)
                 if (c.state[t] != TS_DONE) {
@@ -454,8 +418,11 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
                 }
         }
     }
+    if (rc == 0 && c.mpi)
+        pp_trav_mpi_finish(&c);
     if (rc == 0) {
         for (int t = 0; t < n; t++) {
+            out->total_mpi += out->mpi[t];
             if (out->finish[t] > out->time)
                 out->time = out->finish[t];
             if (out->wait[t] < 0)
@@ -480,6 +447,7 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     free(c.objs);
     free(c.omp_key);
     free(c.scale_of);
+    pp_trav_mpi_free(&c);
     if (rc)
         pp_trav_free(out);
     return rc;
@@ -491,5 +459,6 @@ void pp_trav_free(pp_trav *t)
     free(t->wait);
     free(t->sync);
     free(t->finish);
+    free(t->mpi);
     memset(t, 0, sizeof *t);
 }

@@ -22,9 +22,17 @@ typedef struct {
     double *sync;         /* per thread: cost of the synchronisation calls */
     double *finish;       /* per thread: finish time                      */
     double total_busy, total_wait, total_sync;
+    /* MPI: time inside MPI calls (waiting included), per thread, in all,
+     * and summed by the call's kind (pp_evkind: bcast, send, ...) */
+    double *mpi;
+    double total_mpi;
+    double mpi_kind[PP_EV_OTHER + 1];
+    long unmatched;       /* messages sent and never received             */
+    char note[400];       /* what the user should know of them            */
 } pp_trav;
 
-/* mach == NULL: the PRAM.  Returns 0, or -1 with a message (a hang, with
+/* mach == NULL: the PRAM (for MPI: a network of zero cost, messages and
+ * collectives keeping only their data dependences).  Returns 0, or -1 with a message (a hang, with
  * the blocked threads and their source lines). */
 int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach, pp_trav *out,
                 char *err, size_t errlen);

@@ -129,13 +129,13 @@ like($out, qr/^function,site,kind,file,line,calls,ranks,bytes_min,bytes_max\nmai
      'csv: header, then the sites in order');
 like($out, qr/^main,\d+,reduce,[^,]*mpi_trap\.c,\d+,12,4,8,8$/m, 'csv: the reduction site');
 
-for my $cmd ('predict', 'scale', 'validate', 'graph', 'fit') {
-    my $extra = $cmd eq 'scale' ? ' --scale n --P 2,4 --Ea 0.5' : $cmd eq 'validate' ? " --point n=1000,P=2"
-              : $cmd eq 'fit' ? " -o $TMP/m.machine" : '';
-    ($rc, $out, $err) = run("$PP $cmd $TMP/run4$extra");
-    is($rc, 2, "$cmd refuses an MPI run (exit 2)");
-    like($err, qr/an MPI run .*does not model them yet/, "$cmd: says why");
-}
+# fit takes records of one process (the linear machine model)
+($rc, $out, $err) = run("$PP fit $TMP/run4 -o $TMP/m.machine");
+is($rc, 2, 'fit refuses an MPI run (exit 2)');
+like($err, qr/an MPI run .*'perfpred fit' takes records of one process/, 'fit: says why');
+# an MPI run given with a record of one process
+($rc, $out, $err) = run("$PP predict $TMP/run4 samples/none.ppr");
+isnt($rc, 0, 'an MPI run with something else: an error');
 
 # records that do not belong together
 system("cp -r $TMP/run4 $TMP/stale") == 0 or die;

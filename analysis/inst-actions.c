@@ -1,0 +1,103 @@
+/* inst-actions.c - the instance's threads and their action lists: new
+ * logical threads, appending actions (with the cap on their number), the
+ * pending computation flushed as one WORK action before each event, and
+ * the interned object keys.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "inst-internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ACTIONS  (60L * 1000 * 1000)
+
+int pp_inst_new_thread(ictx *c, pp_itkind kind, int parent, int tid, int start_func)
+{
+    pp_instance *in = c->in;
+    pp_ithread *nt = realloc(in->threads, sizeof *nt * (size_t)(in->nthreads + 1));
+    if (!nt)
+        return pp_inst_fail(c, "out of memory");
+    in->threads = nt;
+    if (in->nthreads + 1 > c->cappending) {
+        int cap = c->cappending ? c->cappending * 2 : 16;
+        pp_work *np = realloc(c->pending, sizeof *np * (size_t)cap);
+        int *nu = realloc(c->unjoined, sizeof *nu * (size_t)cap);
+        if (np)
+            c->pending = np;
+        if (nu)
+            c->unjoined = nu;
+        if (!np || !nu)
+            return pp_inst_fail(c, "out of memory");
+        c->cappending = cap;
+    }
+    int id = in->nthreads++;
+    memset(&in->threads[id], 0, sizeof in->threads[id]);
+    in->threads[id].kind = kind;
+    in->threads[id].parent = parent;
+    in->threads[id].tid = tid;
+    in->threads[id].start_func = start_func;
+    c->pending[id] = (pp_work){0};
+    c->unjoined[id] = -1;
+    return id;
+}
+
+int pp_inst_push_action(ictx *c, int t, pp_action a)
+{
+    if (!(c->flags & PP_INST_ACTIONS))
+        return 0;
+    pp_ithread *th = &c->in->threads[t];
+    if (th->nact == th->capact) {
+        int cap = th->capact ? th->capact * 2 : 16;
+        pp_action *na = realloc(th->act, sizeof *na * (size_t)cap);
+        if (!na)
+            return pp_inst_fail(c, "out of memory");
+        th->act = na;
+        th->capact = cap;
+    }
+    long cap = c->m->max_actions > 0 ? c->m->max_actions : MAX_ACTIONS;
+    if (++c->nactions > cap)
+        return pp_inst_fail(c, "the thread graph has more than %ld actions at this size; "
+                       "choose a smaller problem size or P", cap);
+    th->act[th->nact++] = a;
+    return 0;
+}
+
+int pp_inst_flush(ictx *c, int t)
+{
+    pp_work w = c->pending[t];
+    if (w.ns <= 0)
+        return 0;
+    c->pending[t] = (pp_work){0};
+    c->in->work_ns += w.ns;
+    return pp_inst_push_action(c, t, (pp_action){.kind = PP_A_WORK, .ns = w.ns, .func = -1, .site = -1});
+}
+
+int pp_inst_sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int site)
+{
+    /* every event ends a segment: its fixed cost (fitted intercept) */
+    c->pending[t].ns += c->m->seg_ns;
+    if (pp_inst_flush(c, t))
+        return -1;
+    return pp_inst_push_action(c, t, (pp_action){.kind = k, .key = key, .n = n, .func = fi, .site = site});
+}
+
+long pp_inst_intern(ictx *c, const char *key)
+{
+    pp_instance *in = c->in;
+    for (int i = 0; i < in->nkeys; i++)
+        if (strcmp(in->keys[i], key) == 0)
+            return i;
+    char **nk = realloc(in->keys, sizeof *nk * (size_t)(in->nkeys + 1));
+    int *np = realloc(in->key_parties, sizeof *np * (size_t)(in->nkeys + 1));
+    if (nk)
+        in->keys = nk;
+    if (np)
+        in->key_parties = np;
+    if (!nk || !np)
+        return pp_inst_fail(c, "out of memory");
+    in->keys[in->nkeys] = strdup(key);
+    in->key_parties[in->nkeys] = 0;
+    return in->nkeys++;
+}
+

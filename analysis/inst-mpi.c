@@ -1,0 +1,224 @@
+/* inst-mpi.c - the actions of a rank's MPI calls: the message's peer, tag
+ * and bytes, and a collective's root and bytes, evaluated in the rank's
+ * frame from the descriptor's expressions in the parameters, (rank) and
+ * (nprocs), so that a communication pattern is instantiated for any number
+ * of ranks, not only the recorded one.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "inst-internal.h"
+#include "net.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Open MPI's constants (mpi.h): the values the descriptors' expressions
+ * give for them.  MPICH swaps ANY_SOURCE and PROC_NULL (-2, -1): a record
+ * says which it is (record.h, mpi_any_source). */
+#define OMPI_ANY_SOURCE (-1)
+#define OMPI_PROC_NULL  (-2)
+#define MPI_ANY_TAG_ALL (-1)
+
+double pp_mpi_type_bytes(const char *type)
+{
+    static const struct { const char *name; int bytes; } types[] = {
+        {"ompi_mpi_char", 1}, {"ompi_mpi_signed_char", 1}, {"ompi_mpi_unsigned_char", 1},
+        {"ompi_mpi_byte", 1}, {"ompi_mpi_packed", 1}, {"ompi_mpi_c_bool", 1},
+        {"ompi_mpi_short", 2}, {"ompi_mpi_unsigned_short", 2},
+        {"ompi_mpi_int", 4}, {"ompi_mpi_unsigned", 4}, {"ompi_mpi_float", 4},
+        {"ompi_mpi_int32_t", 4}, {"ompi_mpi_uint32_t", 4},
+        {"ompi_mpi_long", 8}, {"ompi_mpi_unsigned_long", 8}, {"ompi_mpi_long_long_int", 8},
+        {"ompi_mpi_unsigned_long_long", 8}, {"ompi_mpi_double", 8}, {"ompi_mpi_int64_t", 8},
+        {"ompi_mpi_uint64_t", 8}, {"ompi_mpi_2int", 8}, {"ompi_mpi_float_int", 8},
+        {"ompi_mpi_long_double", 16}, {"ompi_mpi_double_int", 16}, {"ompi_mpi_long_int", 16},
+        {"ompi_mpi_2double_precision", 16}, {"ompi_mpi_c_double_complex", 16},
+    };
+    if (!type || !*type || strcmp(type, "?") == 0)
+        return -1;
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+        if (strcmp(types[i].name, type) == 0)
+            return types[i].bytes;
+    /* MPICH: a builtin datatype handle is 0x4c000000 | size << 8 | index */
+    if (strncmp(type, "0x", 2) == 0) {
+        unsigned long h = strtoul(type, NULL, 16);
+        if ((h & 0xfc000000ul) == 0x4c000000ul && ((h >> 8) & 0xff) > 0)
+            return (double)((h >> 8) & 0xff);
+    }
+    return -1;
+}
+
+static const char *where(const ictx *c, const frame *fr, const pp_devent *ev, char *buf, size_t n)
+{
+    (void)c;
+    snprintf(buf, n, "%s at %s:%d", ev->callee ? ev->callee : pp_evkind_name(ev->kind),
+             fr->mf->d->file ? fr->mf->d->file : "?", ev->line);
+    return buf;
+}
+
+/* bytes of one call: count x element size, or the recorded mean. */
+static double msg_bytes(ictx *c, const frame *fr, const pp_devent *ev, int idx, int recv_side)
+{
+    const pp_expr *cnt = recv_side ? ev->rcount : ev->count;
+    double elem = recv_side ? fr->mf->ev_relem[idx] : fr->mf->ev_elem[idx];
+    int64_t n;
+    if (cnt && elem >= 0 && pp_inst_eval(c, fr, cnt, &n) == 0)
+        return n > 0 ? (double)n * elem : 0;
+    double obs = fr->mf->ev_bytes_obs[idx];
+    return obs > 0 ? obs : 0;
+}
+
+/* A peer rank: 0..P-1, PP_MPI_ANY (receives), or -2 for MPI_PROC_NULL. */
+static int peer_rank(ictx *c, const frame *fr, const pp_devent *ev, const pp_expr *e, int recv, long *out,
+                     const char *what)
+{
+    char wb[300];
+    int64_t v;
+    if (!e || pp_inst_eval(c, fr, e, &v)) {
+        char *s = e ? pp_expr_to_infix(e) : NULL;
+        pp_inst_fail(c, "%s: the %s rank (%s) is not an expression the model can evaluate for rank %d of %d",
+                     where(c, fr, ev, wb, sizeof wb), what, s ? s : "?", c->rank, c->P);
+        free(s);
+        return -1;
+    }
+    if (v == OMPI_PROC_NULL) {
+        *out = -2;
+        return 0;
+    }
+    if (recv && v == OMPI_ANY_SOURCE) {
+        *out = PP_MPI_ANY;
+        return 0;
+    }
+    if (v < 0 || v >= c->P)
+        return pp_inst_fail(c, "%s: rank %d names %s rank %lld, but there are %d ranks (an invalid rank: "
+                            "the program would fail)", where(c, fr, ev, wb, sizeof wb), c->rank, what,
+                            (long long)v, c->P);
+    *out = (long)v;
+    return 0;
+}
+
+static int tag_of(ictx *c, const frame *fr, const pp_devent *ev, const pp_expr *e, int recv, int *out)
+{
+    int64_t v;
+    if (!e || pp_inst_eval(c, fr, e, &v)) {
+        /* tags only match messages: an unknown tag matches any (the run's
+         * messages were matched, so the pattern is not lost) */
+        *out = PP_MPI_ANY;
+        (void)ev;
+        return 0;
+    }
+    *out = recv && v == MPI_ANY_TAG_ALL ? PP_MPI_ANY : (int)v;
+    return 0;
+}
+
+static int msg_action(ictx *c, int t, const frame *fr, pp_akind k, long peer, int tag, double bytes,
+                      const pp_devent *ev)
+{
+    if (pp_inst_sync_action(c, t, k, peer, tag, fr->fi, ev->id))
+        return -1;
+    c->in->threads[t].act[c->in->threads[t].nact - 1].ns = bytes;
+    return 0;
+}
+
+static int coll_of(pp_evkind k)
+{
+    switch (k) {
+    case PP_EV_BCAST: return PP_COLL_BCAST;
+    case PP_EV_REDUCE: return PP_COLL_REDUCE;
+    case PP_EV_ALLREDUCE: return PP_COLL_ALLREDUCE;
+    case PP_EV_GATHER: return PP_COLL_GATHER;
+    case PP_EV_SCATTER: return PP_COLL_SCATTER;
+    case PP_EV_ALLGATHER: return PP_COLL_ALLGATHER;
+    case PP_EV_ALLTOALL: return PP_COLL_ALLTOALL;
+    case PP_EV_MPI_BARRIER: return PP_COLL_BARRIER;
+    default: return -1;
+    }
+}
+
+int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
+{
+    char wb[300];
+    if (!(c->flags & PP_INST_ACTIONS))
+        return 0;          /* counts only: messages do not change them */
+    switch (ev->kind) {
+    case PP_EV_MPI_INIT:
+    case PP_EV_MPI_FINALIZE:
+    case PP_EV_MPI_OTHER:
+        return 0;
+    default:
+        break;
+    }
+    if (ev->comm == 0)
+        return pp_inst_fail(c, "%s: a communicator other than MPI_COMM_WORLD: the model knows only "
+                            "MPI_COMM_WORLD", where(c, fr, ev, wb, sizeof wb));
+    switch (ev->kind) {
+    case PP_EV_SEND:
+    case PP_EV_ISEND:
+    case PP_EV_RECV:
+    case PP_EV_IRECV: {
+        int recv = ev->kind == PP_EV_RECV || ev->kind == PP_EV_IRECV;
+        long peer;
+        int tag;
+        if (peer_rank(c, fr, ev, ev->peer, recv, &peer, recv ? "source" : "destination") ||
+            tag_of(c, fr, ev, ev->tag, recv, &tag))
+            return -1;
+        pp_akind k = ev->kind == PP_EV_SEND   ? PP_A_SEND
+                     : ev->kind == PP_EV_ISEND ? PP_A_ISEND
+                     : ev->kind == PP_EV_RECV  ? PP_A_RECV
+                                               : PP_A_IRECV;
+        if (k == PP_A_SEND && ev->callee && strcmp(ev->callee, "MPI_Ssend") == 0)
+            k = PP_A_SSEND;
+        if (peer == -2) {
+            /* MPI_PROC_NULL: completes at once; a request still counts */
+            if (k == PP_A_ISEND || k == PP_A_IRECV)
+                return msg_action(c, t, fr, k, -2, tag, 0, ev);
+            return 0;
+        }
+        return msg_action(c, t, fr, k, peer, tag, msg_bytes(c, fr, ev, idx, 0), ev);
+    }
+    case PP_EV_SENDRECV: {
+        long dst, src;
+        int stag, rtag;
+        if (peer_rank(c, fr, ev, ev->peer, 0, &dst, "destination") ||
+            peer_rank(c, fr, ev, ev->rpeer, 1, &src, "source") || tag_of(c, fr, ev, ev->tag, 0, &stag) ||
+            tag_of(c, fr, ev, ev->rtag, 1, &rtag))
+            return -1;
+        if (msg_action(c, t, fr, PP_A_ISEND, dst, stag, dst == -2 ? 0 : msg_bytes(c, fr, ev, idx, 0), ev) ||
+            msg_action(c, t, fr, PP_A_IRECV, src, rtag, src == -2 ? 0 : msg_bytes(c, fr, ev, idx, 1), ev))
+            return -1;
+        return pp_inst_sync_action(c, t, PP_A_WAIT, 0, 2, fr->fi, ev->id);
+    }
+    case PP_EV_WAIT:
+        return pp_inst_sync_action(c, t, PP_A_WAIT, 0, 1, fr->fi, ev->id);
+    case PP_EV_WAITALL: {
+        int64_t n;
+        if (!ev->count || pp_inst_eval(c, fr, ev->count, &n) || n < 0 || n > (1 << 30))
+            n = -1;     /* all the outstanding requests */
+        return pp_inst_sync_action(c, t, PP_A_WAIT, 0, (int)n, fr->fi, ev->id);
+    }
+    default: {
+        int k = coll_of(ev->kind);
+        if (k < 0)
+            return 0;
+        int64_t root = 0;
+        if (k == PP_COLL_BCAST || k == PP_COLL_REDUCE || k == PP_COLL_GATHER || k == PP_COLL_SCATTER) {
+            if (!ev->root || pp_inst_eval(c, fr, ev->root, &root)) {
+                char *s = ev->root ? pp_expr_to_infix(ev->root) : NULL;
+                pp_inst_fail(c, "%s: the root (%s) is not an expression the model can evaluate for rank %d of %d",
+                             where(c, fr, ev, wb, sizeof wb), s ? s : "?", c->rank, c->P);
+                free(s);
+                return -1;
+            }
+            if (root < 0 || root >= c->P)
+                return pp_inst_fail(c, "%s: root %lld, but there are %d ranks (an invalid rank: the program "
+                                    "would fail)", where(c, fr, ev, wb, sizeof wb), (long long)root, c->P);
+        }
+        double bytes = k == PP_COLL_BARRIER ? 0 : msg_bytes(c, fr, ev, idx, k == PP_COLL_SCATTER);
+        if (pp_inst_sync_action(c, t, PP_A_COLL, k, (int)root, fr->fi, ev->id))
+            return -1;
+        c->in->threads[t].act[c->in->threads[t].nact - 1].ns = bytes;
+        return 0;
+    }
+    }
+}

@@ -1,0 +1,642 @@
+/* trav-mpi.c - the MPI part of the traversal: point-to-point messages
+ * matched by source, tag and (the only one modelled) MPI_COMM_WORLD in
+ * the order MPI matches them, eager and rendezvous sends, requests
+ * completed by Wait/Waitall in posting order, collectives whose per-rank
+ * release times come from the network's algorithm (net.h) given each
+ * rank's arrival, and the report of a hang: a receive nothing matches, a
+ * collective not every rank reaches, a cycle of blocking sends.
+ *
+ * Times: a send posted at t by rank s of m bytes (LogGP, net.h)
+ *   eager (m <= eager limit): s is busy send_ns(m) = o + (m-1)G, the data
+ *     is at the destination wire_ns later (L); a receive posted at tr
+ *     completes at max(tr, arrival) + recv_ns (o);
+ *   rendezvous: the data moves once both sides are there:
+ *     tx = max(t + o + L, tr), the sender is done at tx + L + (m-1)G, the
+ *     receiver L + o after that.
+ * With the PRAM (every cost 0, every send buffered) only the order
+ * remains: a receive ends when the message was sent, a collective when
+ * the ranks it depends on arrived.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "trav-internal.h"
+#include "net.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int src, tag;
+    double bytes, t_post, t_arrive;  /* t_arrive: eager data at the destination */
+    int eager, thread, req;          /* req: the sender's request, -1 blocking */
+    const pp_action *a;
+} msg_t;
+
+typedef struct {
+    int src, tag;                    /* PP_MPI_ANY allowed */
+    double t_post;
+    int thread, req;
+    const pp_action *a;
+} rcv_t;
+
+typedef struct {
+    int complete;
+    double done;
+    const pp_action *a;              /* the call that posted it */
+} req_t;
+
+typedef struct {
+    msg_t *sends;                    /* sent to this rank, not yet received */
+    int nsends, capsends;
+    rcv_t *recvs;                    /* posted here, not yet matched */
+    int nrecvs, caprecvs;
+    req_t *req;                      /* requests in posting order */
+    int nreq, capreq, reqhead;
+    int wait_n;                      /* blocked in WAIT: requests wanted */
+    int wait_thread;
+    long ncoll;                      /* collectives this rank entered */
+} rank_st;
+
+typedef struct mpi_st {
+    pp_net net;
+    int P;
+    rank_st *rk;
+    int *rank_of;                    /* thread -> rank */
+    /* the collective in progress (only one can be: a rank leaves one only
+     * when every rank has arrived) */
+    int c_active, c_kind, c_root, c_arrived;
+    long c_seq;
+    double c_bytes;
+    double *c_arr, *c_rel;
+    int *c_thread;
+    const pp_action **c_act;
+} mpi_st;
+
+#define GROW(arr, n, cap)                                                        \
+    ((n) < (cap) ? 0 : grow_((void **)&(arr), &(cap), sizeof *(arr)))
+
+static int grow_(void **arr, int *cap, size_t size)
+{
+    int nc = *cap ? *cap * 2 : 8;
+    void *p = realloc(*arr, size * (size_t)nc);
+    if (!p)
+        return -1;
+    *arr = p;
+    *cap = nc;
+    return 0;
+}
+
+int pp_trav_mpi_init(tctx *c)
+{
+    mpi_st *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    c->mpi = s;
+    if (c->mach)
+        s->net = c->mach->net;
+    else {
+        /* the PRAM: no cost, and buffering is free (every send eager), so
+         * only a program that hangs whatever the buffering hangs there */
+        pp_net_pram(&s->net);
+        s->net.eager_bytes = HUGE_VAL;
+    }
+    int n = c->in->nthreads;
+    s->P = c->in->P;
+    s->rk = calloc((size_t)s->P + 1, sizeof *s->rk);
+    s->rank_of = calloc((size_t)n + 1, sizeof *s->rank_of);
+    s->c_arr = calloc((size_t)s->P + 1, sizeof *s->c_arr);
+    s->c_rel = calloc((size_t)s->P + 1, sizeof *s->c_rel);
+    s->c_thread = calloc((size_t)s->P + 1, sizeof *s->c_thread);
+    s->c_act = calloc((size_t)s->P + 1, sizeof *s->c_act);
+    if (!s->rk || !s->rank_of || !s->c_arr || !s->c_rel || !s->c_thread || !s->c_act)
+        return -1;
+    /* rank threads come first (thread r is rank r); a thread a rank
+     * started belongs to its creator's rank */
+    for (int t = 0; t < n; t++) {
+        const pp_ithread *th = &c->in->threads[t];
+        if (th->kind == PP_IT_RANK)
+            s->rank_of[t] = th->tid;
+        else
+            s->rank_of[t] = th->parent >= 0 && th->parent < t ? s->rank_of[th->parent] : 0;
+    }
+    return 0;
+}
+
+void pp_trav_mpi_free(tctx *c)
+{
+    mpi_st *s = c->mpi;
+    if (!s)
+        return;
+    for (int r = 0; s->rk && r < s->P; r++) {
+        free(s->rk[r].sends);
+        free(s->rk[r].recvs);
+        free(s->rk[r].req);
+    }
+    free(s->rk);
+    free(s->rank_of);
+    free(s->c_arr);
+    free(s->c_rel);
+    free(s->c_thread);
+    free(s->c_act);
+    free(s);
+    c->mpi = NULL;
+}
+
+/* ---- accounting ------------------------------------------------------ */
+
+static pp_evkind site_kind(const tctx *c, const pp_action *a)
+{
+    if (a->func < 0 || a->func >= c->m->nfuncs)
+        return PP_EV_OTHER;
+    const pp_devent *ev = pp_desc_event(c->m->funcs[a->func].d, a->site);
+    return ev ? ev->kind : PP_EV_OTHER;
+}
+
+/* Thread t leaves its current MPI action a at `leave`, having entered it
+ * at `enter`; `own` of that is the network's cost to t (overheads, the
+ * algorithm), the rest waiting. */
+static void leave_call(tctx *c, int t, const pp_action *a, double enter, double leave, double own)
+{
+    if (leave < enter)
+        leave = enter;
+    if (own > leave - enter)
+        own = leave - enter;
+    if (own < 0)
+        own = 0;
+    c->out->mpi[t] += leave - enter;
+    c->out->mpi_kind[site_kind(c, a)] += leave - enter;
+    c->out->sync[t] += own;
+    if (c->state[t] == TS_BLOCKED) {
+        pp_trav_wake(c, t, leave);
+        c->out->wait[t] -= own;
+    } else {
+        c->out->wait[t] += leave - enter - own;
+        c->clock[t] = leave;
+        c->pc[t]++;
+        pp_trav_heap_push(c, t);
+    }
+}
+
+/* ---- requests -------------------------------------------------------- */
+
+static int new_req(mpi_st *s, int r, const pp_action *a, int complete, double done)
+{
+    rank_st *k = &s->rk[r];
+    if (k->reqhead == k->nreq && k->wait_n == 0)
+        k->reqhead = k->nreq = 0;          /* all completed: start over */
+    if (GROW(k->req, k->nreq, k->capreq))
+        return -1;
+    k->req[k->nreq] = (req_t){complete, done, a};
+    return k->nreq++;
+}
+
+/* The n oldest requests of rank r (n < 0 or more than there are: all):
+ * how many that is, and whether all are complete (then *done: the last). */
+static int wanted(const rank_st *k, int n, double *done, int *count)
+{
+    int have = k->nreq - k->reqhead;
+    if (n < 0 || n > have)
+        n = have;
+    *count = n;
+    double d = 0;
+    for (int i = 0; i < n; i++) {
+        const req_t *q = &k->req[k->reqhead + i];
+        if (!q->complete)
+            return 0;
+        if (q->done > d)
+            d = q->done;
+    }
+    *done = d;
+    return 1;
+}
+
+static void req_complete(tctx *c, int r, int idx, double done)
+{
+    mpi_st *s = c->mpi;
+    rank_st *k = &s->rk[r];
+    k->req[idx].complete = 1;
+    k->req[idx].done = done;
+    if (k->wait_n == 0)
+        return;
+    double d;
+    int cnt;
+    if (!wanted(k, k->wait_n, &d, &cnt))
+        return;
+    int t = k->wait_thread;
+    k->reqhead += cnt;
+    k->wait_n = 0;
+    const pp_action *a = &c->in->threads[t].act[c->pc[t]];
+    leave_call(c, t, a, c->blocked_at[t], d > c->blocked_at[t] ? d : c->blocked_at[t], 0);
+}
+
+/* ---- matching ---------------------------------------------------------- */
+
+static int tags_match(int want, int have)
+{
+    return want == PP_MPI_ANY || have == PP_MPI_ANY || want == have;
+}
+
+static double nbytes_G(const pp_net *n, double bytes)
+{
+    return bytes > 1 ? (bytes - 1) * n->G : 0;
+}
+
+/* A send and a receive meet: complete both sides. */
+static void deliver(tctx *c, int dst, const msg_t *m, const rcv_t *rv)
+{
+    mpi_st *s = c->mpi;
+    const pp_net *n = &s->net;
+    double send_done, recv_done;
+    if (m->eager) {
+        double at = m->t_arrive > rv->t_post ? m->t_arrive : rv->t_post;
+        recv_done = at + pp_net_recv_ns(n, m->bytes);
+        send_done = -1;          /* the sender was done when it posted */
+    } else {
+        double tx = m->t_post + n->o + n->L;
+        if (rv->t_post > tx)
+            tx = rv->t_post;
+        send_done = tx + n->L + nbytes_G(n, m->bytes);
+        recv_done = send_done + n->L + n->o;
+    }
+    /* the receiver */
+    if (rv->req < 0)
+        leave_call(c, rv->thread, rv->a, rv->t_post, recv_done, pp_net_recv_ns(n, m->bytes));
+    else
+        req_complete(c, dst, rv->req, recv_done);
+    /* a rendezvous sender */
+    if (!m->eager) {
+        int sr = s->rank_of[m->thread];
+        if (m->req < 0)
+            leave_call(c, m->thread, m->a, m->t_post, send_done, n->o + nbytes_G(n, m->bytes));
+        else
+            req_complete(c, sr, m->req, send_done);
+    }
+}
+
+/* A send of thread t (rank src) reaches rank dst. */
+static int post_send(tctx *c, int t, const pp_action *a, int dst, msg_t m)
+{
+    mpi_st *s = c->mpi;
+    rank_st *k = &s->rk[dst];
+    for (int i = 0; i < k->nrecvs; i++) {
+        rcv_t *rv = &k->recvs[i];
+        if ((rv->src == PP_MPI_ANY || rv->src == m.src) && tags_match(rv->tag, m.tag)) {
+            rcv_t got = *rv;
+            memmove(rv, rv + 1, sizeof *rv * (size_t)(k->nrecvs - i - 1));
+            k->nrecvs--;
+            deliver(c, dst, &m, &got);
+            return 0;
+        }
+    }
+    (void)t;
+    (void)a;
+    if (GROW(k->sends, k->nsends, k->capsends))
+        return -1;
+    k->sends[k->nsends++] = m;
+    return 0;
+}
+
+static int post_recv(tctx *c, int dst, rcv_t rv)
+{
+    mpi_st *s = c->mpi;
+    rank_st *k = &s->rk[dst];
+    for (int i = 0; i < k->nsends; i++) {
+        msg_t *m = &k->sends[i];
+        if ((rv.src == PP_MPI_ANY || rv.src == m->src) && tags_match(rv.tag, m->tag)) {
+            msg_t got = *m;
+            memmove(m, m + 1, sizeof *m * (size_t)(k->nsends - i - 1));
+            k->nsends--;
+            deliver(c, dst, &got, &rv);
+            return 0;
+        }
+    }
+    if (GROW(k->recvs, k->nrecvs, k->caprecvs))
+        return -1;
+    k->recvs[k->nrecvs++] = rv;
+    return 0;
+}
+
+/* ---- collectives ------------------------------------------------------ */
+
+static int coll_fail(tctx *c, int t, const pp_action *a, const char *why)
+{
+    mpi_st *s = c->mpi;
+    char w1[256], w2[256];
+    int t0 = s->c_thread[0];
+    for (int r = 0; r < s->P; r++)
+        if (s->c_act[r]) {
+            t0 = s->c_thread[r];
+            pp_trav_site(c, s->c_act[r], w1, sizeof w1);
+            break;
+        }
+    snprintf(c->err, c->errlen,
+             "the MPI ranks disagree on collective #%ld of MPI_COMM_WORLD (%s): rank %d calls %s with root %d "
+             "at %s, rank %d calls %s with root %d at %s (the program is erroneous: MPI would hang or fail)",
+             s->c_seq + 1, why, s->rank_of[t0], pp_coll_name(s->c_kind), s->c_root, w1, s->rank_of[t],
+             pp_coll_name((pp_coll)a->key), a->n, pp_trav_site(c, a, w2, sizeof w2));
+    return -1;
+}
+
+static int coll_arrive(tctx *c, int t, const pp_action *a)
+{
+    mpi_st *s = c->mpi;
+    int r = s->rank_of[t];
+    double now = c->clock[t];
+    int rooted = a->key == PP_COLL_BCAST || a->key == PP_COLL_REDUCE || a->key == PP_COLL_GATHER ||
+                 a->key == PP_COLL_SCATTER;
+    if (!s->c_active) {
+        s->c_active = 1;
+        s->c_kind = (int)a->key;
+        s->c_root = rooted ? a->n : 0;
+        s->c_arrived = 0;
+        s->c_bytes = 0;
+        s->c_seq = s->rk[r].ncoll;
+        for (int i = 0; i < s->P; i++)
+            s->c_act[i] = NULL;
+    } else if (a->key != s->c_kind)
+        return coll_fail(c, t, a, "different collectives");
+    else if (rooted && a->n != s->c_root)
+        return coll_fail(c, t, a, "different roots");
+    if (s->c_act[r])
+        return coll_fail(c, t, a, "a rank entered it twice");
+    s->rk[r].ncoll++;
+    s->c_arr[r] = now;
+    s->c_thread[r] = t;
+    s->c_act[r] = a;
+    if (a->ns > s->c_bytes)
+        s->c_bytes = a->ns;
+    s->c_arrived++;
+    pp_trav_block(c, t);
+    if (s->c_arrived < s->P)
+        return 0;
+    /* everyone is there: the algorithm gives each rank's release */
+    if (pp_net_collective(&s->net, (pp_coll)s->c_kind, s->P, s->c_root, s->c_bytes, s->c_arr, s->c_rel)) {
+        snprintf(c->err, c->errlen, "the network model cannot evaluate %s on %d ranks (root %d)",
+                 pp_coll_name(s->c_kind), s->P, s->c_root);
+        return -1;
+    }
+    double last = 0;
+    for (int i = 0; i < s->P; i++)
+        if (s->c_arr[i] > last)
+            last = s->c_arr[i];
+    s->c_active = 0;
+    for (int i = 0; i < s->P; i++) {
+        /* waiting: until the last rank came (at most the whole time) */
+        double rel = s->c_rel[i] > s->c_arr[i] ? s->c_rel[i] : s->c_arr[i];
+        double waited = last - s->c_arr[i];
+        if (waited > rel - s->c_arr[i])
+            waited = rel - s->c_arr[i];
+        const pp_action *ai = s->c_act[i];
+        s->c_act[i] = NULL;
+        leave_call(c, s->c_thread[i], ai, s->c_arr[i], rel, rel - s->c_arr[i] - waited);
+    }
+    return 0;
+}
+
+/* ---- one action ------------------------------------------------------- */
+
+int pp_trav_mpi_step(tctx *c, int t, const pp_action *a)
+{
+    mpi_st *s = c->mpi;
+    if (!s) {
+        snprintf(c->err, c->errlen, "an MPI action outside an MPI run");
+        return -1;
+    }
+    const pp_net *n = &s->net;
+    int r = s->rank_of[t];
+    double now = c->clock[t];
+    switch (a->kind) {
+    case PP_A_SEND:
+    case PP_A_SSEND:
+    case PP_A_ISEND: {
+        int dst = (int)a->key;
+        if (dst == -2) {         /* MPI_PROC_NULL */
+            if (a->kind == PP_A_ISEND && new_req(s, r, a, 1, now) < 0)
+                return -1;
+            leave_call(c, t, a, now, now, 0);
+            return 0;
+        }
+        if (dst < 0 || dst >= s->P) {
+            char w[256];
+            snprintf(c->err, c->errlen, "rank %d sends to rank %d at %s: there are %d ranks", r, dst,
+                     pp_trav_site(c, a, w, sizeof w), s->P);
+            return -1;
+        }
+        msg_t m = {.src = r, .tag = a->n, .bytes = a->ns, .t_post = now, .thread = t, .req = -1, .a = a};
+        m.eager = a->kind != PP_A_SSEND && pp_net_is_eager(n, a->ns);
+        double busy = m.eager ? pp_net_send_ns(n, a->ns) : n->o;
+        m.t_arrive = now + pp_net_send_ns(n, a->ns) + pp_net_wire_ns(n, a->ns);
+        if (a->kind == PP_A_ISEND) {
+            m.req = new_req(s, r, a, m.eager, now + pp_net_send_ns(n, a->ns));
+            if (m.req < 0)
+                return -1;
+            leave_call(c, t, a, now, now + n->o, n->o);
+        } else if (m.eager)
+            leave_call(c, t, a, now, now + busy, busy);
+        else
+            pp_trav_block(c, t);    /* until the receive is there */
+        return post_send(c, t, a, dst, m);
+    }
+    case PP_A_RECV:
+    case PP_A_IRECV: {
+        int src = (int)a->key;
+        if (src == -2) {
+            if (a->kind == PP_A_IRECV && new_req(s, r, a, 1, now) < 0)
+                return -1;
+            leave_call(c, t, a, now, now, 0);
+            return 0;
+        }
+        rcv_t rv = {.src = src, .tag = a->n, .t_post = now, .thread = t, .req = -1, .a = a};
+        if (a->kind == PP_A_IRECV) {
+            rv.req = new_req(s, r, a, 0, 0);
+            if (rv.req < 0)
+                return -1;
+            leave_call(c, t, a, now, now, 0);
+        } else
+            pp_trav_block(c, t);
+        return post_recv(c, r, rv);
+    }
+    case PP_A_WAIT: {
+        rank_st *k = &s->rk[r];
+        double d;
+        int cnt;
+        if (wanted(k, a->n, &d, &cnt)) {
+            k->reqhead += cnt;
+            leave_call(c, t, a, now, d > now ? d : now, 0);
+            return 0;
+        }
+        k->wait_n = cnt;
+        k->wait_thread = t;
+        pp_trav_block(c, t);
+        return 0;
+    }
+    case PP_A_COLL:
+        return coll_arrive(c, t, a);
+    default:
+        return 0;
+    }
+}
+
+/* ---- the end ----------------------------------------------------------- */
+
+void pp_trav_mpi_finish(tctx *c)
+{
+    mpi_st *s = c->mpi;
+    long n = 0;
+    char first[300] = "";
+    for (int r = 0; r < s->P; r++)
+        for (int i = 0; i < s->rk[r].nsends; i++) {
+            const msg_t *m = &s->rk[r].sends[i];
+            if (n++ == 0) {
+                char w[256];
+                snprintf(first, sizeof first, "rank %d to rank %d, tag %d, at %s", m->src, r, m->tag,
+                         pp_trav_site(c, m->a, w, sizeof w));
+            }
+        }
+    c->out->unmatched = n;
+    if (n)
+        snprintf(c->out->note, sizeof c->out->note,
+                 "%ld message%s sent and never received (the first: %s): MPI_Finalize with messages "
+                 "pending is erroneous", n, n == 1 ? " was" : "s were", first);
+}
+
+static size_t add(char *err, size_t errlen, size_t len, const char *fmt, const char *a, const char *b)
+{
+    if (len >= errlen)
+        return len;
+    int k = snprintf(err + len, errlen - len, fmt, a, b);
+    return k > 0 ? len + (size_t)k : len;
+}
+
+/* What blocked rank thread t waits for, in words. */
+static void blocked_text(tctx *c, int t, char *buf, size_t n)
+{
+    mpi_st *s = c->mpi;
+    int r = s->rank_of[t];
+    const pp_action *a = &c->in->threads[t].act[c->pc[t]];
+    char w[256], peer[64], tag[32];
+    pp_trav_site(c, a, w, sizeof w);
+    if (a->kind < PP_A_SEND || a->kind > PP_A_COLL) {
+        snprintf(buf, n, "rank %d (thread %d) waits at %s", r, t, w);
+        return;
+    }
+    snprintf(tag, sizeof tag, a->n == PP_MPI_ANY ? "any tag" : "tag %d", a->n);
+    switch (a->kind) {
+    case PP_A_SEND:
+    case PP_A_SSEND:
+        snprintf(buf, n, "rank %d waits in %s to rank %ld (%s, %.0f bytes: %s) at %s", r,
+                 a->kind == PP_A_SSEND ? "MPI_Ssend" : "MPI_Send", a->key, tag, a->ns,
+                 a->kind == PP_A_SSEND ? "synchronous" : "above the eager limit, it needs the receive", w);
+        return;
+    case PP_A_RECV:
+        if (a->key == PP_MPI_ANY)
+            snprintf(peer, sizeof peer, "any rank");
+        else
+            snprintf(peer, sizeof peer, "rank %ld", a->key);
+        snprintf(buf, n, "rank %d waits in MPI_Recv for a message from %s with %s at %s (no rank sends one "
+                 "that matches)", r, peer, tag, w);
+        return;
+    case PP_A_WAIT: {
+        const rank_st *k = &s->rk[r];
+        const req_t *q = NULL;
+        for (int i = k->reqhead; i < k->nreq; i++)
+            if (!k->req[i].complete) {
+                q = &k->req[i];
+                break;
+            }
+        char w2[256] = "?";
+        if (q && q->a)
+            pp_trav_site(c, q->a, w2, sizeof w2);
+        if (q && q->a && q->a->kind == PP_A_IRECV)
+            snprintf(buf, n, "rank %d waits at %s for its receive from %s%ld with tag %d posted at %s (no rank "
+                     "sends one that matches)", r, w, q->a->key == PP_MPI_ANY ? "any rank" : "rank ",
+                     q->a->key == PP_MPI_ANY ? 0L : q->a->key, q->a->n, w2);
+        else if (q && q->a)
+            snprintf(buf, n, "rank %d waits at %s for its send to rank %ld posted at %s (above the eager "
+                     "limit: it needs the receive)", r, w, q->a->key, w2);
+        else
+            snprintf(buf, n, "rank %d waits at %s", r, w);
+        return;
+    }
+    case PP_A_COLL:
+        snprintf(buf, n, "rank %d waits in %s (collective #%ld of MPI_COMM_WORLD, %d of %d ranks arrived) at %s",
+                 r, pp_coll_name((pp_coll)a->key), s->c_seq + 1, s->c_arrived, s->P, w);
+        return;
+    default:
+        snprintf(buf, n, "rank %d waits at %s", r, w);
+    }
+}
+
+void pp_trav_mpi_hang(tctx *c, char *err, size_t errlen)
+{
+    mpi_st *s = c->mpi;
+    size_t len = (size_t)snprintf(err, errlen, "the MPI program hangs (deadlock): ");
+    int shown = 0, nblocked = 0;
+    for (int t = 0; t < c->in->nthreads; t++)
+        nblocked += c->state[t] == TS_BLOCKED;
+    /* a cycle of blocking sends: follow "waits to send to" from a blocked
+     * sender until a rank repeats */
+    for (int t = 0; t < c->in->nthreads && len < errlen; t++) {
+        if (c->state[t] != TS_BLOCKED || t >= s->P)
+            continue;
+        const pp_action *a = &c->in->threads[t].act[c->pc[t]];
+        if (a->kind != PP_A_SEND && a->kind != PP_A_SSEND)
+            continue;
+        int seen[64], ns = 0, x = t, cyc = -1;
+        while (ns < 64 && x >= 0 && x < s->P && c->state[x] == TS_BLOCKED) {
+            const pp_action *ax = &c->in->threads[x].act[c->pc[x]];
+            if (ax->kind != PP_A_SEND && ax->kind != PP_A_SSEND)
+                break;
+            for (int i = 0; i < ns; i++)
+                if (seen[i] == x)
+                    cyc = i;
+            if (cyc >= 0)
+                break;
+            seen[ns++] = x;
+            x = (int)ax->key;
+        }
+        if (cyc >= 0) {
+            len = add(err, errlen, len, "%s%s", "a cycle of blocking sends, ranks ", "");
+            for (int i = cyc; i < ns && len < errlen; i++) {
+                char num[16];
+                snprintf(num, sizeof num, "%d", s->rank_of[seen[i]]);
+                len = add(err, errlen, len, "%s -> ", num, "");
+            }
+            char num[16];
+            snprintf(num, sizeof num, "%d", s->rank_of[seen[cyc]]);
+            len = add(err, errlen, len, "%s; ", num, "");
+            break;
+        }
+    }
+    for (int t = 0; t < c->in->nthreads && len < errlen; t++) {
+        if (c->state[t] != TS_BLOCKED)
+            continue;
+        if (shown == 6) {
+            char more[32];
+            snprintf(more, sizeof more, "%d", nblocked - shown);
+            len = add(err, errlen, len, "; and %s more blocked%s", more, "");
+            break;
+        }
+        char b[700];
+        blocked_text(c, t, b, sizeof b);
+        len = add(err, errlen, len, "%s%s", shown ? "; " : "", b);
+        shown++;
+    }
+    /* a collective some ranks never reach: say where the others are */
+    if (s->c_active && len < errlen) {
+        int done = 0;
+        char list[200] = "";
+        size_t ll = 0;
+        for (int r = 0; r < s->P; r++)
+            if (!s->c_act[r] && c->state[r] == TS_DONE) {
+                if (done < 8 && ll < sizeof list)
+                    ll += (size_t)snprintf(list + ll, sizeof list - ll, "%s%d", done ? ", " : "", r);
+                done++;
+            }
+        if (done)
+            len = add(err, errlen, len, "; ranks %s%s finished without reaching that collective", list,
+                      done > 8 ? ", ..." : "");
+    }
+}
