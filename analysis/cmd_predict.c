@@ -94,6 +94,11 @@ static void mpi_text(const pp_prog *m, const pp_machine *mach, const pp_metrics 
     printf("\n");
     if (mt->unmatched)
         printf("  warning: %s\n", mt->note);
+    int per_node = n->ranks_per_node > 0 && n->ranks_per_node < mt->P ? n->ranks_per_node : mt->P;
+    if (mach->cores > 0 && per_node > mach->cores)
+        printf("  note: %d ranks share one node of %d processors (mpi.ranks_per_node = %d): their computation "
+               "is slowed by the machine's compute scaling at %d; describe a cluster in the machine file "
+               "(docs/examples/cluster.machine)\n", per_node, mach->cores, n->ranks_per_node, per_node);
 }
 
 int pp_cmd_predict(int argc, char **argv)

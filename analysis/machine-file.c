@@ -73,6 +73,42 @@ const char *pp_beta_name(int i)
     return i >= 0 && i < PP_NBETA ? beta_names[i] : NULL;
 }
 
+/* ---- the MPI network (mpi.*) ---------------------------------------------- */
+
+enum {
+    MK_LATENCY, MK_OVERHEAD, MK_GAP, MK_GAP_BYTE, MK_REDUCE, MK_EAGER, MK_RPN, MK_SOURCE,
+    MK_ALG,                       /* MK_ALG + k: mpi.alg.<collective>           */
+    MK_N = MK_ALG + PP_COLL_N
+};
+static const char *const mpi_keys[MK_ALG] = {
+    "mpi.latency_ns", "mpi.overhead_ns", "mpi.gap_ns", "mpi.gap_per_byte_ns",
+    "mpi.reduce_ns_per_byte", "mpi.eager_bytes", "mpi.ranks_per_node", "mpi.source",
+};
+#define MPI_EAGER_MAX 9007199254740992.0   /* 2^53: "never rendezvous" */
+
+static const char *net_source_name(int s)
+{
+    return s == 1 ? "measured" : s == 2 ? "default" : "hand";
+}
+
+static void write_net(FILE *f, const pp_net *n)
+{
+    fprintf(f, "\n# MPI network: LogGP and the collective algorithms (docs/machine-format.md,\n"
+               "# \"MPI network (LogGP)\")\n");
+    fprintf(f, "mpi.source = %s\n", net_source_name(n->source));
+    fprintf(f, "mpi.latency_ns = %.10g\n", n->L);
+    fprintf(f, "mpi.overhead_ns = %.10g\n", n->o);
+    fprintf(f, "mpi.gap_ns = %.10g\n", n->g);
+    fprintf(f, "mpi.gap_per_byte_ns = %.10g\n", n->G);
+    fprintf(f, "mpi.reduce_ns_per_byte = %.10g\n", n->gamma);
+    fprintf(f, "mpi.eager_bytes = %.0f\n", n->eager_bytes < MPI_EAGER_MAX ? floor(n->eager_bytes) : MPI_EAGER_MAX);
+    fprintf(f, "mpi.ranks_per_node = %d\n", n->ranks_per_node);
+    for (int k = 0; k < PP_COLL_N; k++) {
+        const char *a = pp_net_alg_valid((pp_coll)k, n->alg[k]) ? pp_alg_name(n->alg[k]) : "auto";
+        fprintf(f, "mpi.alg.%s = %s\n", pp_coll_name((pp_coll)k), a);
+    }
+}
+
 static int write_all(FILE *f, const pp_machine *m)
 {
     fprintf(f, "%s %d\n", PP_MACHINE_MAGIC, PP_MACHINE_VERSION);
@@ -105,6 +141,8 @@ static int write_all(FILE *f, const pp_machine *m)
                     m->beta_se[i]);
         fprintf(f, "beta.runs = %d\n", m->beta_runs);
     }
+    if (m->has_net)
+        write_net(f, &m->net);
     fprintf(f, "\n# raw points: P median%s [oversub]\n",
             " (ns, or the factor for scale.*)");
     for (int i = 0; i < PP_COST_N; i++) {
@@ -112,6 +150,15 @@ static int write_all(FILE *f, const pp_machine *m)
         for (int j = 0; j < s->n && j < PP_MACHINE_MAX_POINTS; j++)
             fprintf(f, "point.%s = %d %.10g%s\n", pp_costs[i].key, s->pt[j].p,
                     s->pt[j].v, s->pt[j].oversub ? " oversub" : "");
+    }
+    for (int i = 0; i < PP_MPI_PT_N; i++) {
+        const pp_series *s = &m->mpi_points[i];
+        if (s->n > 0)
+            fprintf(f, "# point.mpi.%s = %s\n", pp_mpi_point_name(i),
+                    i == PP_MPI_PT_PINGPONG ? "BYTES half-round-trip-ns" : "RANKS ns-per-call [oversub]");
+        for (int j = 0; j < s->n && j < PP_MACHINE_MAX_POINTS; j++)
+            fprintf(f, "point.mpi.%s = %d %.10g%s\n", pp_mpi_point_name(i), s->pt[j].p, s->pt[j].v,
+                    s->pt[j].oversub ? " oversub" : "");
     }
     return ferror(f) ? -1 : 0;
 }
@@ -195,6 +242,8 @@ typedef struct reader {
     int seen_global[G_NGLOBAL];                 /* line, 0 = not seen     */
     int seen_field[PP_COST_N][F_NFIELDS];       /* line, 0 = not seen     */
     int seen_beta[PP_NBETA], seen_beta_se[PP_NBETA], seen_beta_runs;
+    int seen_mpi[MK_N];                         /* line, 0 = not seen     */
+    int first_mpi;                              /* first mpi.* line       */
 } reader;
 
 static int rerr(reader *r, int line, const char *fmt, ...)
@@ -406,8 +455,138 @@ static int check_dup(reader *r, int *seen, const char *key)
     return 0;
 }
 
+/* The algorithms collective k has, "a, b, c or auto", for messages. */
+static void alg_list(pp_coll k, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int a = 1; a < PP_ALG_N && used < len; a++)
+        if (pp_net_alg_valid(k, (pp_alg)a))
+            used += (size_t)snprintf(buf + used, len - used, "%s, ", pp_alg_name((pp_alg)a));
+    if (used >= 2 && used < len)
+        snprintf(buf + used - 2, len - (used - 2), " or auto");
+}
+
+/* mpi.* keys: 1 when key is one (handled or an error in rc), 0 when not. */
+static int mpi_key(reader *r, pp_machine *m, const char *key, const char *v, int *rc)
+{
+    int id = -1;
+    for (int i = 0; i < MK_ALG; i++)
+        if (strcmp(key, mpi_keys[i]) == 0)
+            id = i;
+    if (id < 0 && strncmp(key, "mpi.alg.", 8) == 0)
+        for (int k = 0; k < PP_COLL_N; k++)
+            if (strcmp(key + 8, pp_coll_name((pp_coll)k)) == 0)
+                id = MK_ALG + k;
+    if (id < 0)
+        return 0;
+    *rc = -1;
+    if (check_dup(r, &r->seen_mpi[id], key))
+        return 1;
+    if (!r->first_mpi)
+        r->first_mpi = r->line;
+    m->has_net = 1;
+    pp_net *n = &m->net;
+    double d;
+    long l;
+    if (id >= MK_ALG) {
+        pp_coll k = (pp_coll)(id - MK_ALG);
+        pp_alg a;
+        char list[200];
+        alg_list(k, list, sizeof list);
+        if (pp_alg_parse(v, &a)) {
+            rerr(r, r->line, "%s: unknown algorithm '%s' (expected %s)", key, v, list);
+            return 1;
+        }
+        if (!pp_net_alg_valid(k, a)) {
+            rerr(r, r->line, "%s: %s has no algorithm '%s' (expected %s)", key,
+                        pp_coll_name(k), v, list);
+            return 1;
+        }
+        n->alg[k] = a;
+        *rc = 0;
+        return 1;
+    }
+    switch (id) {
+    case MK_SOURCE:
+        if (strcmp(v, "measured") == 0) n->source = 1;
+        else if (strcmp(v, "hand") == 0) n->source = 0;
+        else if (strcmp(v, "default") == 0) n->source = 2;
+        else {
+            rerr(r, r->line, "%s: unknown value '%s' (expected measured, hand or default)", key, v);
+            return 1;
+        }
+        break;
+    case MK_EAGER:
+        if (parse_int(r, key, v, 0, 1L << 53, &l))
+            return 1;
+        n->eager_bytes = (double)l;
+        break;
+    case MK_RPN:
+        if (parse_int(r, key, v, 0, 1L << 20, &l))
+            return 1;
+        n->ranks_per_node = (int)l;
+        break;
+    default:
+        if (parse_num(r, key, v, &d))
+            return 1;
+        if (id == MK_LATENCY) n->L = d;
+        else if (id == MK_OVERHEAD) n->o = d;
+        else if (id == MK_GAP) n->g = d;
+        else if (id == MK_GAP_BYTE) n->G = d;
+        else n->gamma = d;
+    }
+    *rc = 0;
+    return 1;
+}
+
+/* point.mpi.pingpong = BYTES NS, point.mpi.barrier|allreduce = K NS [oversub] */
+static int mpi_point(reader *r, pp_machine *m, const char *key, char *v, int *rc)
+{
+    int id = -1;
+    for (int i = 0; i < PP_MPI_PT_N; i++)
+        if (strcmp(key + 10, pp_mpi_point_name(i)) == 0)
+            id = i;
+    if (id < 0)
+        return 0;
+    *rc = -1;
+    char *save = NULL;
+    char *tp = strtok_r(v, " \t", &save);
+    char *tv = strtok_r(NULL, " \t", &save);
+    char *tf = strtok_r(NULL, " \t", &save);
+    char *extra = strtok_r(NULL, " \t", &save);
+    int ping = id == PP_MPI_PT_PINGPONG;
+    if (!tp || !tv || extra || (tf && (ping || strcmp(tf, "oversub") != 0))) {
+        rerr(r, r->line, "%s: expected %s", key,
+                ping ? "'BYTES NS'" : "'RANKS NS' or 'RANKS NS oversub'");
+        return 1;
+    }
+    long p;
+    double d;
+    if (parse_int(r, key, tp, ping ? 0 : 1, ping ? 0x7fffffffL : 1L << 20, &p) || parse_num(r, key, tv, &d))
+        return 1;
+    pp_series *s = &m->mpi_points[id];
+    for (int i = 0; i < s->n; i++)
+        if (s->pt[i].p == p) {
+            rerr(r, r->line, "%s: duplicate point for %s %ld", key, ping ? "bytes =" : "K =", p);
+            return 1;
+        }
+    if (s->n >= PP_MACHINE_MAX_POINTS) {
+        rerr(r, r->line, "%s: more than %d points", key, PP_MACHINE_MAX_POINTS);
+        return 1;
+    }
+    pp_machine_add_mpi_point(m, id, (int)p, d, tf != NULL);
+    *rc = 0;
+    return 1;
+}
+
 static int handle(reader *r, pp_machine *m, const char *key, char *v)
 {
+    int rc = 0;
+    if (mpi_key(r, m, key, v, &rc))
+        return rc;
+    if (strncmp(key, "point.mpi.", 10) == 0 && mpi_point(r, m, key, v, &rc))
+        return rc;
     /* beta.CLASS_ns, beta.CLASS_se_ns, beta.runs (perfpred fit) */
     if (strncmp(key, "beta.", 5) == 0) {
         const char *k = key + 5;
@@ -491,6 +670,15 @@ static int check_required(reader *r, pp_machine *m)
         }
         if (!r->seen_field[c][F_R2])
             m->cost[c].r2 = -1.0;
+    }
+    if (m->has_net) {
+        if (!r->seen_mpi[MK_SOURCE])
+            m->net.source = 0;
+        for (int i = MK_LATENCY; i <= MK_GAP_BYTE; i++)
+            if (!r->seen_mpi[i])
+                return rerr(r, r->first_mpi, "missing required key '%s' (an MPI network needs "
+                            "mpi.latency_ns, mpi.overhead_ns, mpi.gap_ns and mpi.gap_per_byte_ns)",
+                            mpi_keys[i]);
     }
     if (!r->seen_global[G_NAME])
         snprintf(m->name, sizeof m->name, "%s", "unnamed");

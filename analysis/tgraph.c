@@ -634,9 +634,10 @@ static int mpi_edges(tg *c)
                     }
                     used = nu;
                     used[nused++] = id;
-                    char lab[64];
-                    snprintf(lab, sizeof lab, "%.0f B", b->ns);
-                    comm_style(edge(c, c->an[u][j], c->an[t][i]), "orangered", lab);
+                    Agedge_t *e = edge(c, c->an[u][j], c->an[t][i]);
+                    comm_style(e, "orangered", "message");
+                    if (e)
+                        setf(e, "label", "%.0f B", b->ns);
                     found = 1;
                 }
                 if (found)

