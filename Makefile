@@ -48,6 +48,9 @@ RT_OBJ     := $(RT_SRC:%.c=$(B)/obj/%.o)
 # only MPI programs link; docs/runtime.md, "MPI").
 MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
 RT_MPI_OBJ := $(if $(MPI_CFLAGS),$(B)/obj/runtime/mpi/rt-wrap-mpi.o)
+# perfpred-mpibench: the MPI benchmark `perfpred calibrate --mpi` runs under
+# mpirun (the analyser itself is not linked with MPI); built only with mpicc.
+MPIBENCH   := $(if $(MPI_CFLAGS),$(B)/perfpred-mpibench)
 AN_OBJ     := $(AN_LIBSRC:%.c=$(B)/obj/%.o)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
@@ -58,7 +61,7 @@ PLUGIN_INST := $(PREFIX)/lib/perfpred
 all: deps
 	@$(MAKE) --no-print-directory build
 
-build: $(B)/perfpred.so $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so $(B)/libperfpred-rt.so.1 $(B)/perfpred
+build: $(B)/perfpred.so $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so $(B)/libperfpred-rt.so.1 $(B)/perfpred $(MPIBENCH)
 
 # ---------------------------------------------------------------- packages
 # Installs the Debian packages the project names when they are absent: with
@@ -114,6 +117,10 @@ $(B)/libperfpred-an.a: $(AN_OBJ)
 $(B)/perfpred: $(B)/obj/analysis/main.o $(B)/libperfpred-an.a
 	$(CC) $(CFLAGS_AN) -o $@ $^ $(LIBS_AN)
 
+# Not sanitized: it runs inside mpirun, and libmpi's own leaks are not ours.
+$(B)/perfpred-mpibench: analysis/mpibench/pp-mpibench.c | $(B)/obj/analysis
+	mpicc $(CSTD) $(WARN) $(OPT) -o $@ $<
+
 # ---------------------------------------------------------------- tests
 $(B)/tests/%: tests/unit/%.c $(B)/libperfpred-an.a | $(B)/tests
 	$(CC) $(CFLAGS_AN) -Ianalysis -o $@ $< $(B)/libperfpred-an.a $(LIBS_AN) -lcmocka
@@ -139,6 +146,7 @@ report: deps
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PLUGIN_INST)
 	install -m 755 $(B)/perfpred $(DESTDIR)$(PREFIX)/bin/perfpred
+	$(if $(MPIBENCH),install -m 755 $(MPIBENCH) $(DESTDIR)$(PREFIX)/bin/perfpred-mpibench)
 	install -m 644 $(B)/libperfpred-rt.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/libperfpred-rt.so.1 $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(B)/libperfpred-rt.so $(DESTDIR)$(PREFIX)/lib/

@@ -9,6 +9,8 @@
  *   calibrate_sync.c     OpenMP fork/join, OpenMP and pthread barriers
  *   calibrate_thread.c   pthread create/join, mutex lock and hand-off
  *   calibrate_compute.c  compute and memory-streaming slowdown, caches
+ *   calibrate_mpi.c      the MPI network (--mpi): perfpred-mpibench under
+ *                        mpirun, the LogGP fit
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -36,6 +38,34 @@ int pp_cmd_calibrate(int argc, char **argv);
 
 /* Print the summary table of a machine (models, values at a few P). */
 void pp_calibrate_summary(FILE *out, const pp_machine *m);
+
+/* ---- calibrate --mpi (calibrate_mpi.c) ----------------------------------- */
+
+/* What calibrate --mpi saw besides the machine's network, for the summary. */
+typedef struct pp_mpi_cal {
+    char library[128];    /* MPI_Get_library_version, first line           */
+    int kmax;             /* largest number of ranks run                    */
+    double osend, orecv;  /* the sender's time in an 8-byte MPI_Send; the
+                             receiver's in MPI_Recv of an arrived message   */
+    double G_se;          /* standard error of G                            */
+    int G_points;         /* ping-pong sizes G was fitted to (0: one)       */
+    int eager_how;        /* 0 measured, 1 at least (no size waited), 2 not
+                             measured (Open MPI's shared-memory default)    */
+    int latency_clamped;  /* T(0) - 2o was negative                         */
+} pp_mpi_cal;
+
+/* mpirun in PATH, and perfpred-mpibench ($PERFPRED_MPIBENCH, else next to
+ * this executable): 0 and the path in out, or -1 (out then holds where
+ * the benchmark was looked for). */
+int pp_cal_find_mpirun(char *out, size_t len);
+int pp_cal_find_mpibench(char *out, size_t len);
+
+/* Run the benchmark under mpirun for K = 2 .. max(4, cores) ranks, fill
+ * m->net (source measured, has_net = 1) and m->mpi_points; the rest of m
+ * is left alone.  0, or -1 with a message in err. */
+int pp_calibrate_mpi(pp_machine *m, const pp_calib_opts *o, const char *mpirun, const char *bench,
+                     pp_mpi_cal *info, char *err, size_t errlen);
+void pp_calibrate_mpi_summary(FILE *out, const pp_machine *m, const pp_mpi_cal *info);
 
 /* Processors this process may run on (sched_getaffinity), at least 1. */
 int pp_cal_online_cores(void);

@@ -1,5 +1,7 @@
-/* cmd_calibrate.c - `perfpred calibrate -o FILE [--quick] [--max-threads N]`:
- * measure this host, write the machine file, print a summary table.
+/* cmd_calibrate.c - `perfpred calibrate -o FILE [--quick] [--max-threads N]
+ * [--mpi]`: measure this host, write the machine file, print a summary
+ * table.  --mpi measures the MPI network (calibrate_mpi.c) and, when FILE
+ * exists, keeps its other keys.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -16,7 +18,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-"usage: perfpred calibrate -o FILE [--quick] [--max-threads N]\n"
+"usage: perfpred calibrate -o FILE [--quick] [--max-threads N] [--mpi]\n"
 "\n"
 "Measure the costs of synchronisation events on this host with dedicated\n"
 "micro-benchmarks (thread create/join, OpenMP fork/join, OpenMP and pthread\n"
@@ -29,6 +31,13 @@ static void usage(FILE *f)
 "      --max-threads N  largest team measured (default 4 x processors,\n"
 "                       at most 64); sizes above the processor count are\n"
 "                       kept as oversubscribed points, not fitted\n"
+"      --mpi            measure the MPI network (LogGP latency, overhead,\n"
+"                       gaps, eager limit; barrier and allreduce for 2..\n"
+"                       max(4, processors) ranks) with perfpred-mpibench\n"
+"                       under mpirun, and write the mpi.* keys.  When FILE\n"
+"                       exists its other keys are kept (the threads are not\n"
+"                       measured again); otherwise the threads are measured\n"
+"                       first\n"
 "  -h, --help           this text\n");
 }
 
@@ -46,6 +55,7 @@ static int parse_count(const char *s, int *out)
 int pp_cmd_calibrate(int argc, char **argv)
 {
     const char *outpath = NULL;
+    int mpi = 0;
     pp_calib_opts o;
     memset(&o, 0, sizeof o);
     for (int i = 1; i < argc; i++) {
@@ -55,6 +65,8 @@ int pp_cmd_calibrate(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--quick")) {
             o.quick = 1;
+        } else if (!strcmp(a, "--mpi")) {
+            mpi = 1;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             if (++i >= argc) {
                 fprintf(stderr, "perfpred calibrate: %s needs a file name\n",
@@ -106,6 +118,23 @@ int pp_cmd_calibrate(int argc, char **argv)
             return 2;
         }
     }
+    /* --mpi: the programs it runs, and the file whose other keys it keeps */
+    char mpirun[4096], bench[4096];
+    struct stat ost;
+    int keep = mpi && stat(outpath, &ost) == 0;
+    if (mpi) {
+        if (pp_cal_find_mpirun(mpirun, sizeof mpirun)) {
+            fprintf(stderr, "perfpred calibrate: --mpi: mpirun is not in PATH (install Open MPI: Debian "
+                    "package openmpi-bin)\n");
+            return 1;
+        }
+        if (pp_cal_find_mpibench(bench, sizeof bench)) {
+            fprintf(stderr, "perfpred calibrate: --mpi: %s: no such program (perfpred-mpibench is built "
+                    "with mpicc by 'make' and installed next to perfpred; PERFPRED_MPIBENCH names "
+                    "another)\n", bench);
+            return 1;
+        }
+    }
     if (isatty(STDERR_FILENO))
         o.progress = stderr;
     double load[1];
@@ -121,10 +150,26 @@ int pp_cmd_calibrate(int argc, char **argv)
         fprintf(stderr, "perfpred calibrate: out of memory\n");
         return 1;
     }
-    char err[512];
-    int rc = pp_calibrate(m, &o, err, sizeof err);
-    if (rc) {
+    char err[1024];
+    if (keep) {
+        if (pp_machine_load(outpath, m, err, sizeof err)) {
+            fprintf(stderr, "perfpred calibrate: %s\n(--mpi keeps the other keys of an existing "
+                    "machine file: remove it or name another)\n", err);
+            free(m);
+            return 2;
+        }
+        char host[PP_MACHINE_NAME_MAX] = "";
+        if (gethostname(host, sizeof host - 1) == 0 && host[0] && strcmp(host, m->name) != 0)
+            fprintf(stderr, "perfpred calibrate: warning: %s describes '%s', not this host ('%s'): "
+                    "its MPI network is replaced by this host's\n", outpath, m->name, host);
+    } else if (pp_calibrate(m, &o, err, sizeof err)) {
         fprintf(stderr, "perfpred calibrate: %s\n", err);
+        free(m);
+        return 1;
+    }
+    pp_mpi_cal info;
+    if (mpi && pp_calibrate_mpi(m, &o, mpirun, bench, &info, err, sizeof err)) {
+        fprintf(stderr, "perfpred calibrate: --mpi: %s\n", err);
         free(m);
         return 1;
     }
@@ -133,7 +178,12 @@ int pp_cmd_calibrate(int argc, char **argv)
         free(m);
         return 1;
     }
-    pp_calibrate_summary(stdout, m);
+    if (!keep)
+        pp_calibrate_summary(stdout, m);
+    if (mpi)
+        pp_calibrate_mpi_summary(stdout, m, &info);
+    if (keep)
+        printf("kept the other keys of %s (measured only its MPI network)\n", outpath);
     printf("wrote %s\n", outpath);
     free(m);
     return 0;

@@ -16,7 +16,9 @@
  * Collectives are simulated rank by rank with these costs, each rank from
  * its own arrival time.  Cost of a call: O(P log P) for the tree,
  * recursive-doubling, Bruck and dissemination algorithms, O(P^2) for the
- * ring, pairwise and linear all-to-all ones (P^2 messages).
+ * ring, pairwise and linear all-to-all ones (P^2 messages) - except with
+ * every rank arriving at once, when the symmetric ones take their closed
+ * form (pp_net_set_shortcut).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -92,15 +94,24 @@ void pp_net_p2p(const pp_net *n, double bytes, double ts, double tr, double *sen
 
 /* ---- collectives --------------------------------------------------------- */
 
+#define PP_NET_MAX_P (1 << 24)   /* the most ranks a collective may have */
+
 /* A collective on P ranks: arr[r] is when rank r enters it (ns); fills
  * rel[r], when rank r leaves it (rel[r] >= arr[r]).  bytes: the count*type
  * size the call passes (for gather/scatter/allgather/alltoall: the block
  * per rank, as MPI's count means).  root: for bcast/reduce/gather/scatter
- * (0..P-1), ignored otherwise.  Returns 0, or -1 (bad P/root/kind, an
+ * (0..P-1), ignored otherwise.  Returns 0, or -1 (bad P (1..PP_NET_MAX_P)/root/kind, an
  * algorithm the collective does not have, or out of memory).  For P = 1,
  * rel = arr.  arr and rel may be the same array. */
 int pp_net_collective(const pp_net *n, pp_coll k, int P, int root, double bytes, const double *arr,
                       double *rel);
+
+/* Tests only: 0 makes pp_net_collective simulate every call.  By default
+ * a symmetric algorithm (ring, pairwise, Bruck, dissemination, linear
+ * all-to-all: O(P^2) to simulate for some) with every rank arriving at the
+ * same time and g <= L + 2o takes its closed form, which the simulation
+ * equals (tests/unit/test_net.c checks it with the shortcut off). */
+void pp_net_set_shortcut(int on);
 
 /* The algorithm actually used for (k, P, bytes) after resolving AUTO (and
  * recursive doubling for an allgather on P not a power of two, which is

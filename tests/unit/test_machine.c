@@ -363,6 +363,244 @@ static void test_save_error(void **state)
     assert_non_null(strstr(err, "/nonexistent-dir/x.machine"));
 }
 
+/* ---- the MPI network (mpi.*) -------------------------------------------- */
+
+/* The hand file plus the lines extra[0..n-1]: they start at line NHAND + 1. */
+static const char *write_extra(const char *name, const char *const *extra, int n)
+{
+    static char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < NHAND; i++)
+        fprintf(f, "%s\n", hand[i]);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s\n", extra[i]);
+    fclose(f);
+    return path;
+}
+
+static const char *const mpi_lines[] = {
+    "mpi.source = hand",               /* NHAND + 1 */
+    "mpi.latency_ns = 1500",           /* + 2 */
+    "mpi.overhead_ns = 300",           /* + 3 */
+    "mpi.gap_ns = 400",                /* + 4 */
+    "mpi.gap_per_byte_ns = 0.08",      /* + 5 */
+    "mpi.reduce_ns_per_byte = 0.125",  /* + 6 */
+    "mpi.eager_bytes = 12288",         /* + 7 */
+    "mpi.ranks_per_node = 32",         /* + 8 */
+    "mpi.alg.bcast = linear",          /* + 9 */
+    "mpi.alg.allreduce = ring",        /* + 10 */
+    "mpi.alg.barrier = dissemination", /* + 11 */
+    "point.mpi.pingpong = 0 2100",     /* + 12 */
+    "point.mpi.pingpong = 1048576 85000", /* + 13 */
+    "point.mpi.barrier = 2 2500",      /* + 14 */
+    "point.mpi.barrier = 128 90000 oversub", /* + 15 */
+    "point.mpi.allreduce = 4 5000",    /* + 16 */
+};
+#define NMPI ((int)(sizeof mpi_lines / sizeof *mpi_lines))
+
+/* mpi_lines with line i (0-based) replaced by repl (NULL deletes it) */
+static const char *mpi_variant(const char *name, int i, const char *repl)
+{
+    const char *v[NMPI + 1];
+    int n = 0;
+    for (int j = 0; j < NMPI; j++)
+        if (j != i)
+            v[n++] = mpi_lines[j];
+        else if (repl)
+            v[n++] = repl;
+    return write_extra(name, v, n);
+}
+
+static void test_mpi_keys(void **state)
+{
+    (void)state;
+    pp_machine m;
+    char err[512] = "";
+    /* no mpi.* keys: the built-in network, has_net 0 */
+    if (pp_machine_load(write_variant("nonet.machine", 0, NULL, NULL), &m, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(m.has_net, 0);
+    pp_net d;
+    pp_net_default(&d);
+    assert_int_equal(m.net.source, 2);
+    assert_float_equal(m.net.L, d.L, 0);
+    assert_float_equal(m.net.eager_bytes, d.eager_bytes, 0);
+    /* all of them */
+    if (pp_machine_load(mpi_variant("net.machine", -1, NULL), &m, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(m.has_net, 1);
+    assert_int_equal(m.net.source, 0);
+    assert_float_equal(m.net.L, 1500, 0);
+    assert_float_equal(m.net.o, 300, 0);
+    assert_float_equal(m.net.g, 400, 0);
+    assert_float_equal(m.net.G, 0.08, 1e-15);
+    assert_float_equal(m.net.gamma, 0.125, 0);
+    assert_float_equal(m.net.eager_bytes, 12288, 0);
+    assert_int_equal(m.net.ranks_per_node, 32);
+    assert_int_equal(m.net.alg[PP_COLL_BCAST], PP_ALG_LINEAR);
+    assert_int_equal(m.net.alg[PP_COLL_ALLREDUCE], PP_ALG_RING);
+    assert_int_equal(m.net.alg[PP_COLL_BARRIER], PP_ALG_DISSEMINATION);
+    assert_int_equal(m.net.alg[PP_COLL_REDUCE], PP_ALG_AUTO);
+    assert_int_equal(m.mpi_points[PP_MPI_PT_PINGPONG].n, 2);
+    assert_int_equal(m.mpi_points[PP_MPI_PT_PINGPONG].pt[0].p, 0);
+    assert_int_equal(m.mpi_points[PP_MPI_PT_PINGPONG].pt[1].p, 1048576);
+    assert_float_equal(m.mpi_points[PP_MPI_PT_PINGPONG].pt[1].v, 85000, 0);
+    assert_int_equal(m.mpi_points[PP_MPI_PT_BARRIER].pt[1].oversub, 1);
+    assert_int_equal(m.mpi_points[PP_MPI_PT_ALLREDUCE].pt[0].p, 4);
+    /* the thread costs are untouched */
+    assert_float_equal(pp_machine_barrier_ns(&m, 8, PP_SYNC_OMP), 250.0, 1e-9);
+    /* only the four LogGP keys are required */
+    const char *const four[] = {"mpi.latency_ns = 1", "mpi.overhead_ns = 2", "mpi.gap_ns = 3",
+                                "mpi.gap_per_byte_ns = 4"};
+    if (pp_machine_load(write_extra("four.machine", four, 4), &m, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(m.has_net, 1);
+    assert_int_equal(m.net.source, 0);
+    assert_float_equal(m.net.gamma, d.gamma, 0);             /* the default */
+    assert_float_equal(m.net.eager_bytes, d.eager_bytes, 0);
+    assert_int_equal(m.net.alg[PP_COLL_ALLTOALL], PP_ALG_AUTO);
+    /* raw points alone are no network */
+    const char *const pts[] = {"point.mpi.barrier = 2 2500"};
+    if (pp_machine_load(write_extra("pts.machine", pts, 1), &m, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(m.has_net, 0);
+    assert_int_equal(m.mpi_points[PP_MPI_PT_BARRIER].n, 1);
+}
+
+static void test_mpi_errors(void **state)
+{
+    (void)state;
+    const int L0 = NHAND;   /* mpi_lines[i] is on line L0 + 1 + i */
+    /* a missing LogGP key: at the first mpi.* line */
+    expect_error(mpi_variant("m1.machine", 1, NULL), L0 + 1, "missing required key 'mpi.latency_ns'");
+    expect_error(mpi_variant("m2.machine", 4, NULL), L0 + 1, "'mpi.gap_per_byte_ns'");
+    const char *const just_alg[] = {"mpi.alg.bcast = binomial"};
+    expect_error(write_extra("m3.machine", just_alg, 1), L0 + 1, "missing required key 'mpi.latency_ns'");
+    /* algorithms */
+    expect_error(mpi_variant("a1.machine", 10, "mpi.alg.barrier = ring"), L0 + 11,
+                 "mpi.alg.barrier: barrier has no algorithm 'ring' (expected linear, recursive_doubling, "
+                 "dissemination or auto)");
+    expect_error(mpi_variant("a2.machine", 8, "mpi.alg.bcast = tree"), L0 + 9,
+                 "mpi.alg.bcast: unknown algorithm 'tree'");
+    expect_error(mpi_variant("a3.machine", 9, "mpi.alg.allreduce = binomial"), L0 + 10,
+                 "allreduce has no algorithm 'binomial' (expected recursive_doubling, ring or auto)");
+    /* values */
+    expect_error(mpi_variant("v1.machine", 1, "mpi.latency_ns = -3"), L0 + 2, "negative");
+    expect_error(mpi_variant("v2.machine", 4, "mpi.gap_per_byte_ns = fast"), L0 + 5, "not a number");
+    expect_error(mpi_variant("v3.machine", 6, "mpi.eager_bytes = 4.5"), L0 + 7, "not an integer");
+    expect_error(mpi_variant("v4.machine", 0, "mpi.source = guessed"), L0 + 1, "mpi.source: unknown value");
+    expect_error(mpi_variant("v5.machine", 7, "mpi.ranks_per_node = -1"), L0 + 8, "negative");
+    expect_error(mpi_variant("v6.machine", 12, "mpi.latency_ns = 7"), L0 + 13,
+                 "duplicate key 'mpi.latency_ns' (first on line");
+    /* points */
+    expect_error(mpi_variant("p1.machine", 11, "point.mpi.pingpong = 0 2100 oversub"), L0 + 12,
+                 "expected 'BYTES NS'");
+    expect_error(mpi_variant("p2.machine", 13, "point.mpi.barrier = 2"), L0 + 14, "expected 'RANKS NS'");
+    expect_error(mpi_variant("p3.machine", 12, "point.mpi.pingpong = 0 7"), L0 + 13, "duplicate point");
+    expect_error(mpi_variant("p4.machine", 13, "point.mpi.barrier = 0 7"), L0 + 14, "out of range");
+}
+
+static void test_mpi_round_trip(void **state)
+{
+    (void)state;
+    pp_machine a, b;
+    pp_machine_default(&a);
+    assert_int_equal(a.has_net, 0);
+    assert_int_equal(a.net.source, 2);
+    a.has_net = 1;
+    a.net.source = 1;
+    a.net.L = 1234.5678901;
+    a.net.o = 321.125;
+    a.net.g = 400;
+    a.net.G = 1.0 / 3.0;
+    a.net.gamma = 0.0625;
+    a.net.eager_bytes = 4096;
+    a.net.ranks_per_node = 16;
+    a.net.alg[PP_COLL_GATHER] = PP_ALG_BINOMIAL;
+    a.net.alg[PP_COLL_ALLGATHER] = PP_ALG_BRUCK;
+    pp_machine_add_mpi_point(&a, PP_MPI_PT_PINGPONG, 0, 2100.5, 0);
+    pp_machine_add_mpi_point(&a, PP_MPI_PT_PINGPONG, 65536, 9999, 0);
+    pp_machine_add_mpi_point(&a, PP_MPI_PT_ALLREDUCE, 4, 7777, 1);
+    char path[128], err[512] = "";
+    snprintf(path, sizeof path, "%s/net-rt.machine", dir);
+    if (pp_machine_save(path, &a, err, sizeof err) || pp_machine_load(path, &b, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(b.has_net, 1);
+    assert_int_equal(b.net.source, 1);
+    assert_float_equal(b.net.L, a.net.L, 1e-9);
+    assert_float_equal(b.net.o, a.net.o, 0);
+    assert_float_equal(b.net.g, a.net.g, 0);
+    assert_float_equal(b.net.G, a.net.G, 1e-10);
+    assert_float_equal(b.net.gamma, a.net.gamma, 0);
+    assert_float_equal(b.net.eager_bytes, 4096, 0);
+    assert_int_equal(b.net.ranks_per_node, 16);
+    for (int k = 0; k < PP_COLL_N; k++)
+        assert_int_equal(b.net.alg[k], a.net.alg[k]);
+    for (int i = 0; i < PP_MPI_PT_N; i++) {
+        assert_int_equal(b.mpi_points[i].n, a.mpi_points[i].n);
+        for (int j = 0; j < a.mpi_points[i].n; j++) {
+            assert_int_equal(b.mpi_points[i].pt[j].p, a.mpi_points[i].pt[j].p);
+            assert_int_equal(b.mpi_points[i].pt[j].oversub, a.mpi_points[i].pt[j].oversub);
+            assert_float_equal(b.mpi_points[i].pt[j].v, a.mpi_points[i].pt[j].v, 1e-9);
+        }
+    }
+    /* a machine without a network writes no mpi.* keys and reads back so */
+    pp_machine_default(&a);
+    if (pp_machine_save(path, &a, err, sizeof err) || pp_machine_load(path, &b, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(b.has_net, 0);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "grep -q '^mpi\\.' '%s'", path);
+    assert_int_not_equal(system(cmd), 0);
+    /* an "every message eager" network survives (2^53 bytes) */
+    pp_machine_default(&a);
+    a.has_net = 1;
+    pp_net_pram(&a.net);
+    if (pp_machine_save(path, &a, err, sizeof err) || pp_machine_load(path, &b, err, sizeof err))
+        fail_msg("%s", err);
+    assert_true(pp_net_is_eager(&b.net, 1e15));
+    assert_float_equal(b.net.L, 0, 0);
+}
+
+/* docs/examples/cluster.machine: the example of docs/machine-format.md */
+static void test_cluster_example(void **state)
+{
+    (void)state;
+    pp_machine m;
+    char err[512] = "";
+    if (pp_machine_load("docs/examples/cluster.machine", &m, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(m.has_net, 1);
+    assert_int_equal(m.net.source, 0);
+    assert_float_equal(m.net.L, 1500, 0);
+    assert_float_equal(m.net.o, 300, 0);
+    assert_float_equal(m.net.g, 400, 0);
+    assert_float_equal(m.net.G, 0.08, 1e-15);
+    assert_int_equal(m.net.ranks_per_node, 32);
+    /* the thread costs are the defaults' */
+    pp_machine d;
+    pp_machine_default(&d);
+    for (int i = 0; i < PP_COST_N; i++) {
+        assert_int_equal(m.cost[i].kind, d.cost[i].kind);
+        assert_float_equal(m.cost[i].a, d.cost[i].a, 1e-12);
+        assert_float_equal(m.cost[i].b, d.cost[i].b, 1e-12);
+    }
+    /* the docs' figure: an 8-byte allreduce on 4096 ranks, all arriving
+     * together, is 12 exchanges of c(8) = 0.3 + 7 x 0.00008 + 1.5 + 0.3 us
+     * = 2100.56 ns (recursive doubling, gamma 8 x 0.125 = 1 ns): 25218.72 ns */
+    enum { P = 4096 };
+    double *arr = calloc(P, sizeof *arr), *rel = malloc(P * sizeof *rel);
+    assert_non_null(arr);
+    assert_non_null(rel);
+    assert_int_equal(pp_net_alg(&m.net, PP_COLL_ALLREDUCE, P, 8), PP_ALG_RECURSIVE_DOUBLING);
+    assert_int_equal(pp_net_collective(&m.net, PP_COLL_ALLREDUCE, P, 0, 8, arr, rel), 0);
+    assert_float_equal(rel[P - 1], 12 * (300 + 7 * 0.08 + 1500 + 300 + 8 * 0.125), 1e-6);
+    free(arr);
+    free(rel);
+}
+
 /* ---- evaluation --------------------------------------------------------- */
 
 static void test_model_eval(void **state)
@@ -565,6 +803,10 @@ int main(void)
         cmocka_unit_test(test_binary_garbage),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_save_error),
+        cmocka_unit_test(test_mpi_keys),
+        cmocka_unit_test(test_mpi_errors),
+        cmocka_unit_test(test_mpi_round_trip),
+        cmocka_unit_test(test_cluster_example),
         cmocka_unit_test(test_model_eval),
         cmocka_unit_test(test_compute_scale),
         cmocka_unit_test(test_defaults),

@@ -238,6 +238,12 @@ static void test_reduce_linear(void **state)
     const double want[4] = {1431, 107, 107, 107};
     run(n, PP_COLL_REDUCE, PP_ALG_LINEAR, 4, 0, 8, NULL, rel);
     expect(rel, want, 4);
+    /* rank 1 arrives at 5000: the root first takes 3 (1215) and 2 (1323),
+     * then waits for 1's data (5000 + 1107): 6107 + 108 = 6215.  (Taken in
+     * the order 1, 2, 3 it would be 6431.) */
+    const double arr[4] = {0, 5000, 0, 0};
+    run(n, PP_COLL_REDUCE, PP_ALG_LINEAR, 4, 0, 8, arr, rel);
+    assert_float_equal(rel[0], 6215, 1e-9);
 }
 
 /* Reduce-scatter + gather, P = 4, 8000 bytes (blocks of 2000), gamma = 0:
@@ -560,7 +566,7 @@ static const double nets[][6] = {
     {1000, 100, 50, 1, 0, 1e9},
     {1000, 100, 50, 1, 2, 4},           /* rendezvous above 4 bytes */
     {1500, 300, 400, 0.08, 0.25, 12288},/* the example cluster */
-    {600, 300, 300, 0.25, 0.25, 4096},  /* the defaults */
+    {500, 250, 250, 0.1, 0.1, 4096},    /* the defaults */
 };
 
 static void closed(pp_coll k, pp_alg a)
@@ -590,11 +596,30 @@ static void closed(pp_coll k, pp_alg a)
 static void test_closed_forms(void **state)
 {
     (void)state;
+    pp_net_set_shortcut(0);     /* simulate every call */
+    each_alg(closed);
+    pp_net_set_shortcut(1);     /* and with the closed forms taken */
     each_alg(closed);
     pp_net n = base();
     assert_float_equal(pp_net_closed_form(&n, PP_COLL_BCAST, PP_ALG_AUTO, 4, 8), -1, 0);
     assert_float_equal(pp_net_closed_form(&n, PP_COLL_BCAST, PP_ALG_RING, 4, 8), -1, 0);
     assert_float_equal(pp_net_closed_form(&n, PP_COLL_BCAST, PP_ALG_BINOMIAL, 0, 8), -1, 0);
+    /* the shortcut applies only to simultaneous arrivals and g <= L + 2o:
+     * a rank arriving late, or g > L + 2o, is simulated */
+    double arr[8] = {0, 0, 0, 5000, 0, 0, 0, 0}, r1[8], r2[8];
+    n.alg[PP_COLL_ALLGATHER] = PP_ALG_RING;
+    pp_net_set_shortcut(0);
+    assert_int_equal(pp_net_collective(&n, PP_COLL_ALLGATHER, 8, 0, 8, arr, r1), 0);
+    pp_net_set_shortcut(1);
+    assert_int_equal(pp_net_collective(&n, PP_COLL_ALLGATHER, 8, 0, 8, arr, r2), 0);
+    expect(r2, r1, 8);
+    assert_true(r1[3] != r1[0]);
+    pp_net slow = net_of(100, 10, 200, 1, 0, 1e9);   /* g > L + 2o */
+    slow.alg[PP_COLL_ALLGATHER] = PP_ALG_RING;
+    double z[8] = {0};
+    assert_int_equal(pp_net_collective(&slow, PP_COLL_ALLGATHER, 8, 0, 1, z, r1), 0);
+    /* 7 steps, each rank's sends max(g, s) = 200 apart > c(1) = 120 */
+    assert_float_equal(maxv(r1, 8), 6 * 200 + 120, 1e-9);
     /* the docs' formulas, on the base network (c(m) = 1199 + m):
      * binomial bcast P = 16: 4 c(m); ring allreduce P = 4, 8000 bytes:
      * 6 c(2000); dissemination barrier P = 9: 4 (L + 2o) */
