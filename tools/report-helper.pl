@@ -154,6 +154,7 @@ sub plots {
     my $rows = read_predict_csv("$dir/predict.csv");
     die "report-helper: $dir/predict.csv has no rows\n" unless @$rows;
     my $big = $info->{big} // '';
+    my $realname = ($info->{mach} // '') =~ /cluster\.machine$/ ? 'real (example cluster)' : 'real (this host)';
     my $common = "set datafile separator ','\nset grid\nset logscale x 2\n"
                . "set xlabel 'processors P'\nset offsets graph 0.03, graph 0.03, 0, 0\n";
     my $tgp = $svg . "set output 'times.svg'\n"
@@ -161,7 +162,7 @@ sub plots {
             . "set logscale y\nset ylabel 'time (ms)'\nset key top right\n"
             . "plot 'predict.csv' skip 1 using 1:(\$2*1e3) with linespoints lc rgb '#2ca02c' pt 7 title 'MIRACLE (T_1/P)', \\\n"
             . "     'predict.csv' skip 1 using 1:(\$3*1e3) with linespoints lc rgb '#1f77b4' pt 5 title 'PRAM', \\\n"
-            . "     'predict.csv' skip 1 using 1:(\$4*1e3) with linespoints lc rgb '#d62728' pt 9 title 'real (this host)'\n";
+            . "     'predict.csv' skip 1 using 1:(\$4*1e3) with linespoints lc rgb '#d62728' pt 9 title '$realname'\n";
     spew("$dir/times.gp", $tgp);
 
     my ($ea, $e) = ($info->{Ea} // 0.7, $info->{E} // 0.25);
@@ -261,6 +262,7 @@ sub index_md {
             ["$n", 'the program, compiled with the plugin'],
             ["$n.ppr", 'its record (reduced size)'],
             ['run.txt', 'the program\'s output at the reduced size'],
+            ['mpi.txt', '`perfpred show` of the MPI run: ranks, call sites, matched messages'],
             ['show.txt', '`perfpred show`: parameters, loops, count rules'],
             ['show.json', '`perfpred show --format json`'],
             ['predict.txt', "`perfpred predict` at $i->{big}, P = $i->{predP}"],
@@ -279,6 +281,8 @@ sub index_md {
             ['latency.gp', 'gnuplot script of latency.svg (run in this directory)'],
             ['times.gp', 'gnuplot script of times.svg (reads predict.csv)'],
             ['efficiency.gp', 'gnuplot script of efficiency.svg (reads predict.csv)'],
+            ['bcast-share.csv', 'share of the time in the pivot broadcast against N and P (Clement & Quinn, Fig. 6)'],
+            ['bcast-share.svg', 'the same, plotted'],
             ['log.txt', 'standard error of every step (perfpred warnings)'],
         );
         for my $fl (@files) {
@@ -288,6 +292,7 @@ sub index_md {
         $s .= "\n### Plots\n\n";
         $s .= "![$n latency]($n/latency.svg)\n![$n times]($n/times.svg)\n"
             . "![$n efficiency]($n/efficiency.svg)\n\n";
+        $s .= "![$n broadcast share]($n/bcast-share.svg)\n\n" if -e "$d/bcast-share.svg";
         $s .= "### Predictions at $i->{big}\n\n```\n" . slurp("$d/predict.txt") . "```\n\n";
         $s .= "### Scalability tables\n\n";
         $s .= "P = $i->{plist}; each format computed in $i->{scale_s} s.\n\n" if defined $i->{scale_s};
