@@ -535,8 +535,22 @@ static void blocked_text(tctx *c, int t, char *buf, size_t n)
             snprintf(peer, sizeof peer, "any rank");
         else
             snprintf(peer, sizeof peer, "rank %ld", a->key);
-        snprintf(buf, n, "rank %d waits in MPI_Recv for a message from %s with %s at %s (no rank sends one "
-                 "that matches)", r, peer, tag, w);
+        {
+            /* a message from that rank that is there but does not match */
+            const rank_st *k = &s->rk[r];
+            const msg_t *near = NULL;
+            for (int i = 0; i < k->nsends && !near; i++)
+                if (a->key == PP_MPI_ANY || k->sends[i].src == a->key)
+                    near = &k->sends[i];
+            char nb[400] = "";
+            if (near) {
+                char w2[256];
+                snprintf(nb, sizeof nb, "; rank %d's message to it has tag %d (sent at %s)", near->src, near->tag,
+                         pp_trav_site(c, near->a, w2, sizeof w2));
+            }
+            snprintf(buf, n, "rank %d waits in MPI_Recv for a message from %s with %s at %s (no rank sends one "
+                     "that matches%s)", r, peer, tag, w, nb);
+        }
         return;
     case PP_A_WAIT: {
         const rank_st *k = &s->rk[r];

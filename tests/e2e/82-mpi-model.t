@@ -142,4 +142,28 @@ is($rc, 0, 'trap: validate at 2 ranks') or diag($err);
 like($out, qr/mpirun -np \{P\}/, 'validate: the command runs mpirun -np {P}');
 like($out, qr/^  n=400000,P=2\s+2\s+\S+ \S+\s+\S+ \S+\s+[-+]\d/m, 'validate: a predicted and an actual time');
 
+# -------------------------------------------------- programs that hang
+# Each is correct at the recorded 4 ranks and size, and hangs at others:
+# the model finds the hang during the traversal and names it.
+my %hang = (
+    late_tag   => ['16', '--P 8', [qr/the MPI program hangs/,
+                    qr/rank 0 waits in MPI_Recv for a message from rank 4 with tag 4 at \S*late_tag\.c:\d+/,
+                    qr/rank 4's message to it has tag 0/]],
+    first_four => ['16', '--P 8', [qr/rank 0 waits in bcast \(collective #1 of MPI_COMM_WORLD, 4 of 8 ranks arrived\) at \S*first_four\.c:\d+/,
+                    qr/ranks 4, 5, 6, 7 finished without reaching that collective/]],
+    ring_send  => ['16', '--set n=1000000', [qr/a cycle of blocking sends, ranks 0 -> 1 -> 2 -> 3 -> 0/,
+                    qr/rank 2 waits in MPI_Send to rank 3 \(tag 0, 8000000 bytes: above the eager limit/]],
+);
+for my $p (sort keys %hang) {
+    my ($args, $opt, $want) = @{$hang{$p}};
+    build("tests/mpi-hang/$p.c", $p);
+    my $run = record(4, "$p.ppr", "$p $args");
+    ($rc, $out, $err) = run("$PP predict $run --P 4");
+    is($rc, 0, "$p: at the recorded P and size it is a time");
+    ($rc, $out, $err) = run("$PP predict $run $opt");
+    is($rc, 2, "$p $opt: a hang is an error (exit 2), not a time");
+    like($err, $_, "$p $opt: says $_") for @$want;
+    unlike($out, qr/T_real/, "$p $opt: no time printed");
+}
+
 done_testing();
