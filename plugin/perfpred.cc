@@ -196,6 +196,7 @@ pp_execute (function *fun)
   /* Analysis: descriptor text, slots, and the list of actions.  */
   std::string fops = pp_ops_text (&f, fun->x_current_loops->tree_root);
   f.param_ok = true;
+  pp_number_branches (&f);
   pp_do_loops (&f);
   pp_do_shapes (&f);
   pp_do_sites (&f);

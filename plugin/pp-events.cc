@@ -171,9 +171,10 @@ loop_text (pp_fn *f, basic_block bb)
   return l < 0 ? std::string ("-") : pp_fmt ("%d", l);
 }
 
-/* Innermost branch of the same loop on one edge of which BB only runs.  */
-static std::string
-guard_text (pp_fn *f, basic_block bb)
+/* Innermost branch of the same loop on one edge of which BB only runs:
+   " guard=(B T|F)", or "".  */
+std::string
+pp_guard_text (pp_fn *f, basic_block bb)
 {
   class loop *l = bb->loop_father;
   basic_block cur = bb;
@@ -277,38 +278,78 @@ is_atomic_builtin (tree fn)
 
 /* ------------------------------------------------------------ branches */
 
-static void
-do_branch (pp_fn *f, basic_block bb, gimple *last)
+/* Is the condition ending BB a branch the plugin describes: not a loop
+   exit (the loop's counters cover it), no abnormal edge.  */
+static bool
+described_branch (basic_block bb)
 {
+  gimple *last = last_stmt (bb);
+  if (!last || gimple_code (last) != GIMPLE_COND)
+    return false;
   edge e;
   edge_iterator ei;
   if (loop_outer (bb->loop_father))
     FOR_EACH_EDGE (e, ei, bb->succs)
       if (loop_exit_edge_p (bb->loop_father, e))
-	return;     /* a loop exit: covered by the loop's counters */
+	return false;
   edge te, fe;
   extract_true_false_edges_from_block (bb, &te, &fe);
-  if ((te->flags | fe->flags) & EDGE_ABNORMAL)
+  return !((te->flags | fe->flags) & EDGE_ABNORMAL);
+}
+
+/* Branch ids in RPO order, before anything is described: the guards of
+   loops (described first) refer to them.  */
+void
+pp_number_branches (pp_fn *f)
+{
+  int n = n_basic_blocks_for_fn (f->fun);
+  int *rpo = XNEWVEC (int, n);
+  int k = pre_and_rev_post_order_compute_fn (f->fun, NULL, rpo, false);
+  for (int i = 0; i < k; i++)
     {
-      pp_note (f, gimple_location (last), "branch", "abnormal edge");
+      basic_block bb = BASIC_BLOCK_FOR_FN (f->fun, rpo[i]);
+      if (described_branch (bb))
+	f->branch_id[bb->index] = f->nbranches++;
+    }
+  free (rpo);
+}
+
+static void
+do_branch (pp_fn *f, basic_block bb, gimple *last, bool mpi_guard)
+{
+  std::map<int, int>::iterator it = f->branch_id.find (bb->index);
+  if (it == f->branch_id.end ())
+    {
+      edge e;
+      edge_iterator ei;
+      bool exit = false;
+      if (loop_outer (bb->loop_father))
+	FOR_EACH_EDGE (e, ei, bb->succs)
+	  exit |= loop_exit_edge_p (bb->loop_father, e);
+      if (!exit)
+	pp_note (f, gimple_location (last), "branch", "abnormal edge");
       return;
     }
-  int id = f->nbranches++;
+  int id = it->second;
+  edge te, fe;
+  extract_true_false_edges_from_block (bb, &te, &fe);
   int slot = f->nslots;
   f->nslots += 2;
-  f->branch_id[bb->index] = id;
   std::string cond = "?";
   const char *c = pp_cmp_name (gimple_cond_code (last));
+  /* Branch conditions use parameters, not make them; except those on
+     the way to an MPI call: which ranks and iterations communicate must
+     be known (if (mode == 0), if ((t + 1) % k == 0)).  */
   bool saved = f->param_ok;
-  f->param_ok = false;     /* branch conditions use parameters, not make them */
+  f->param_ok = mpi_guard;
   if (c)
     cond = "(" + std::string (c) + " " + pp_trace (f, gimple_cond_lhs (last))
 	   + " " + pp_trace (f, gimple_cond_rhs (last)) + ")";
   f->param_ok = saved;
-  f->body += pp_fmt ("branch id=%d loop=%s pos=%d line=%d slot=%d cond=%s\n",
-		     id, loop_text (f, bb).c_str (), pp_pos (f, bb),
-		     pp_site_line (last, f->fndecl),
-		     slot, cond.c_str ());
+  f->body += pp_fmt ("branch id=%d loop=%s pos=%d line=%d slot=%d", id,
+		     loop_text (f, bb).c_str (), pp_pos (f, bb),
+		     pp_site_line (last, f->fndecl), slot)
+	     + pp_guard_text (f, bb) + " cond=" + cond + "\n";
   pp_add_edge (f, te, slot, NULL_TREE);
   pp_add_edge (f, fe, slot + 1, NULL_TREE);
 }
@@ -378,7 +419,7 @@ do_event (pp_fn *f, gimple *stmt, int idx)
   f->body += pp_fmt ("event id=%d loop=%s pos=%d line=%d slot=%d kind=%s",
 		     id, loop_text (f, bb).c_str (), pp_pos (f, bb),
 		     pp_site_line (stmt, child ? child : f->fndecl), slot, kind)
-	     + guard_text (f, bb) + " callee=" + name + extra + "\n";
+	     + pp_guard_text (f, bb) + " callee=" + name + extra + "\n";
   pp_act a = {};
   a.kind = PP_ACT_WRAP;
   a.stmt = stmt;
@@ -401,7 +442,7 @@ do_atomic (pp_fn *f, gimple *stmt, const char *callee)
   f->body += pp_fmt ("event id=%d loop=%s pos=%d line=%d slot=%d kind=atomic",
 		     id, loop_text (f, bb).c_str (), pp_pos (f, bb),
 		     pp_site_line (stmt, f->fndecl), slot)
-	     + guard_text (f, bb) + " callee=" + callee + " obj=" + obj + "\n";
+	     + pp_guard_text (f, bb) + " callee=" + callee + " obj=" + obj + "\n";
   pp_add_stmt (f, stmt, slot);
 }
 
@@ -417,7 +458,7 @@ do_mpi_other (pp_fn *f, gimple *stmt, const char *callee)
   f->body += pp_fmt ("event id=%d loop=%s pos=%d line=%d slot=%d kind=mpi_other",
 		     id, loop_text (f, bb).c_str (), pp_pos (f, bb),
 		     pp_site_line (stmt, f->fndecl), slot)
-	     + guard_text (f, bb) + " callee=" + pp_qname (callee) + "\n";
+	     + pp_guard_text (f, bb) + " callee=" + pp_qname (callee) + "\n";
   pp_add_stmt (f, stmt, slot);
 }
 
@@ -455,7 +496,7 @@ do_call (pp_fn *f, gimple *stmt, tree fn)
   f->body += pp_fmt ("call id=%d loop=%s pos=%d line=%d slot=%d", id,
 		     loop_text (f, bb).c_str (), pp_pos (f, bb),
 		     pp_site_line (stmt, f->fndecl), slot)
-	     + guard_text (f, bb) + " callee="
+	     + pp_guard_text (f, bb) + " callee="
 	     + pp_qname (IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn)))
 	     + " args=(" + args + ")\n";
   pp_add_stmt (f, stmt, slot);
@@ -463,19 +504,46 @@ do_call (pp_fn *f, gimple *stmt, tree fn)
 
 /* ---------------------------------------------------------------- walk */
 
+/* The blocks ending in a condition that dominate an MPI call.  */
+static void
+mpi_guard_blocks (pp_fn *f, std::vector<bool> *mark)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, f->fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	gimple *s = gsi_stmt (gsi);
+	tree fn = is_gimple_call (s) ? gimple_call_fndecl (s) : NULL_TREE;
+	if (!fn || strncmp (IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn)),
+			    "MPI_", 4) != 0)
+	  continue;
+	for (basic_block d = get_immediate_dominator (CDI_DOMINATORS, bb);
+	     d && d != ENTRY_BLOCK_PTR_FOR_FN (f->fun);
+	     d = get_immediate_dominator (CDI_DOMINATORS, d))
+	  {
+	    gimple *last = last_stmt (d);
+	    if (last && gimple_code (last) == GIMPLE_COND)
+	      (*mark)[d->index] = true;
+	  }
+      }
+}
+
 void
 pp_do_sites (pp_fn *f)
 {
   int n = n_basic_blocks_for_fn (f->fun);
   int *rpo = XNEWVEC (int, n);
   int k = pre_and_rev_post_order_compute_fn (f->fun, NULL, rpo, false);
+  std::vector<bool> mpi_guard (last_basic_block_for_fn (f->fun), false);
+  mpi_guard_blocks (f, &mpi_guard);
   /* Branches first: guards of events and calls refer to them.  */
   for (int i = 0; i < k; i++)
     {
       basic_block bb = BASIC_BLOCK_FOR_FN (f->fun, rpo[i]);
       gimple *last = last_stmt (bb);
       if (last && gimple_code (last) == GIMPLE_COND)
-	do_branch (f, bb, last);
+	do_branch (f, bb, last, mpi_guard[bb->index]);
       else if (last && gimple_code (last) == GIMPLE_SWITCH)
 	pp_note (f, gimple_location (last), "switch", "not modelled");
     }

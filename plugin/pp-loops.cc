@@ -111,13 +111,16 @@ pp_load_invariant (class loop *loop, gimple *def)
 	if (is_gimple_debug (s))
 	  continue;
 	/* A variable only blocking MPI calls see (a broadcast parameter):
-	   a call clobbers it only by taking its address (pp-mpi.cc).  */
-	if (is_gimple_call (s) && pp_mpi_private_var (ref))
+	   no pointer of the program points to it, so only an assignment to
+	   it or a call taking its address changes it (pp-mpi.cc); the alias
+	   oracle does not know that (nor anything at -O0).  */
+	if (pp_mpi_private_var (ref))
 	  {
-	    if (pp_call_takes_addr (s, ref))
-	      ok = false;
-	    if (!ok)
-	      break;
+	    if (pp_stmt_writes_var (s, ref))
+	      {
+		ok = false;
+		break;
+	      }
 	    continue;
 	  }
 	if ((gimple_vdef (s) || is_gimple_call (s))
@@ -129,6 +132,46 @@ pp_load_invariant (class loop *loop, gimple *def)
       }
   free (body);
   return ok;
+}
+
+/* Is the value T, computed in LOOP, the same at every iteration: built
+   by arithmetic from constants, values defined before the loop and loads
+   that pp_load_invariant accepts (n - 1 with n reloaded in the loop).  */
+static bool
+value_invariant (class loop *loop, tree t, int depth)
+{
+  if (CONSTANT_CLASS_P (t))
+    return true;
+  if (TREE_CODE (t) != SSA_NAME || depth > 8)
+    return false;
+  if (SSA_NAME_IS_DEFAULT_DEF (t))
+    return true;
+  gimple *d = SSA_NAME_DEF_STMT (t);
+  basic_block db = gimple_bb (d);
+  if (!db || !flow_bb_inside_loop_p (loop, db))
+    return true;
+  if (!is_gimple_assign (d))
+    return false;
+  if (gimple_assign_single_p (d) && gimple_vuse (d))
+    return !gimple_vdef (d) && pp_load_invariant (loop, d);
+  switch (get_gimple_rhs_class (gimple_assign_rhs_code (d)))
+    {
+    case GIMPLE_TERNARY_RHS:
+      if (!value_invariant (loop, gimple_assign_rhs3 (d), depth + 1))
+	return false;
+      /* Fall through.  */
+    case GIMPLE_BINARY_RHS:
+      if (!value_invariant (loop, gimple_assign_rhs2 (d), depth + 1))
+	return false;
+      /* Fall through.  */
+    case GIMPLE_UNARY_RHS:
+      return value_invariant (loop, gimple_assign_rhs1 (d), depth + 1);
+    case GIMPLE_SINGLE_RHS:
+      return TREE_CODE (gimple_assign_rhs1 (d)) == SSA_NAME
+	     && value_invariant (loop, gimple_assign_rhs1 (d), depth + 1);
+    default:
+      return false;
+    }
 }
 
 /* Flags from the calls in the loop's own blocks.  */
@@ -497,6 +540,7 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
 	    }
 	  basic_block db = d ? gimple_bb (d) : NULL;
 	  bool inv = !db || !flow_bb_inside_loop_p (loop, db);
+	  bool in_loop_expr = false;
 	  tree loadref = NULL_TREE;
 	  if (!inv && gimple_assign_single_p (d) && gimple_vuse (d))
 	    {
@@ -506,6 +550,13 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
 	      else
 		why = "bound-in-memory";
 	    }
+	  /* An expression of such loads (k < n - 1, n reloaded): the
+	     count is known, the loop is counted in its header.  */
+	  else if (!inv && value_invariant (loop, other, 0))
+	    {
+	      inv = true;
+	      in_loop_expr = true;
+	    }
 	  if (inv)
 	    count = affine_count (init_text, bound_text, iv.step, cmp,
 				  TREE_CODE (iv.step) == INTEGER_CST
@@ -514,9 +565,10 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
 	  /* Count at entry, as for a known niter: the bound reloaded on the
 	     preheader edge (a loop with a global bound would otherwise pay a
 	     counter increment per iteration).  */
-	  tree h = inv ? entry_header_count (loop, pre, &iv, cmp, loadref,
-					     convs <= 1 ? other : NULL_TREE)
-		       : NULL_TREE;
+	  tree h = inv && !in_loop_expr
+		   ? entry_header_count (loop, pre, &iv, cmp, loadref,
+					 convs <= 1 ? other : NULL_TREE)
+		   : NULL_TREE;
 	  if (h)
 	    {
 	      pp_add_edge (f, pre, slot, h);
@@ -568,6 +620,9 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
   text += loop_flags (f, loop, init_text);
   text += " ops=" + pp_ops_text (f, loop);
   text += pp_streams_text (f, loop);
+  /* Entered only on one edge of a branch of the enclosing loop (if
+     (k % size == rank) for (...)).  */
+  text += pp_guard_text (f, pre->src);
   f->body += text + "\n";
 
   if (!counted_at_entry)

@@ -159,10 +159,30 @@ pp_mpi_var_atom (tree var)
 bool
 pp_mpi_private_var (tree var)
 {
-  if (!VAR_P (var) || is_global_var (var))
+  if (!VAR_P (var) || is_global_var (var) || TREE_THIS_VOLATILE (var))
     return false;
   std::map<tree, int>::iterator it = mpi_vars.find (var);
-  return it != mpi_vars.end () && !(it->second & MV_ESCAPED);
+  return it != mpi_vars.end () && !(it->second & MV_ESCAPED)
+	 && (it->second & (MV_MPI | MV_RANK | MV_SIZE));
+}
+
+/* Can S change the variable VAR, whose address only blocking MPI calls
+   see: an assignment to it, a call taking its address, an asm.  */
+bool
+pp_stmt_writes_var (gimple *s, tree var)
+{
+  if (gimple_code (s) == GIMPLE_ASM)
+    return true;
+  /* The end of its scope is no change of its value, nor is
+     -fsanitize=address's poisoning (.ASAN_MARK (&v)).  */
+  if (is_gimple_debug (s) || gimple_clobber_p (s)
+      || (is_gimple_call (s) && gimple_call_internal_p (s)
+	  && gimple_call_internal_fn (s) == IFN_ASAN_MARK))
+    return false;
+  tree lhs = gimple_get_lhs (s);
+  if (lhs && get_base_address (lhs) == var)
+    return true;
+  return is_gimple_call (s) && pp_call_takes_addr (s, var);
 }
 
 /* Does the call S take the address of VAR?  */

@@ -30,6 +30,83 @@ add_param (pp_fn *f, tree var, pp_param_info p, gimple *loc, tree val)
   return "(var " + p.name + ")";
 }
 
+/* Is a statement that may change VAR reachable from the point where
+   parameter P is recorded?  */
+static bool
+writer_reachable (pp_fn *f, const pp_param_info &p, tree var)
+{
+  auto_bitmap seen;
+  auto_vec<basic_block> work;
+  basic_block start = p.e ? p.e->dest : p.bb;
+  /* The rest of the recording block (after the load, or all of it).  */
+  gimple_stmt_iterator gsi = gsi_start_bb (start);
+  if (!p.e && p.def)
+    {
+      gsi = gsi_for_stmt (p.def);
+      gsi_next (&gsi);
+    }
+  for (; !gsi_end_p (gsi); gsi_next (&gsi))
+    if (pp_stmt_writes_var (gsi_stmt (gsi), var))
+      return true;
+  work.safe_push (start);
+  while (!work.is_empty ())
+    {
+      basic_block bb = work.pop ();
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	{
+	  basic_block d = e->dest;
+	  if (d == EXIT_BLOCK_PTR_FOR_FN (f->fun)
+	      || !bitmap_set_bit (seen, d->index))
+	    continue;
+	  for (gsi = gsi_start_bb (d); !gsi_end_p (gsi); gsi_next (&gsi))
+	    if (pp_stmt_writes_var (gsi_stmt (gsi), var))
+	      return true;
+	  work.safe_push (d);
+	}
+    }
+  return false;
+}
+
+/* A parameter already recorded for VAR that the load in BB (after DEF)
+   must see: VAR's address only blocking MPI calls see (a broadcast
+   parameter), the recording point dominates the load, and nothing that
+   may change VAR is reachable from it.  One parameter per broadcast
+   variable, not one per load.  */
+static std::string
+known_param (pp_fn *f, tree var, gimple *def, basic_block bb)
+{
+  if (!pp_mpi_private_var (var) || !dom_info_available_p (CDI_DOMINATORS))
+    return "";
+  const char *vn = pp_decl_name (var);
+  for (size_t i = 0; i < f->params.size (); i++)
+    {
+      const pp_param_info &p = f->params[i];
+      if (p.var != vn)
+	continue;
+      bool before;
+      if (p.e)
+	/* a preheader edge: the only way into its loop */
+	before = dominated_by_p (CDI_DOMINATORS, bb, p.e->dest)
+		 && single_pred_p (p.e->src) && single_succ_p (p.e->src);
+      else if (p.bb == bb)
+	{
+	  before = false;
+	  if (p.def && def)
+	    for (gimple_stmt_iterator g = gsi_for_stmt (p.def); !gsi_end_p (g);
+		 gsi_next (&g))
+	      if (gsi_stmt (g) == def)
+		before = true;
+	}
+      else
+	before = dominated_by_p (CDI_DOMINATORS, bb, p.bb);
+      if (before && !writer_reachable (f, p, var))
+	return "(var " + p.name + ")";
+    }
+  return "";
+}
+
 /* Make the user variable VAR, defined by the SSA name SSA (or loaded by
    DEF), a problem parameter; returns "(var NAME)" or "" when it cannot.  */
 std::string
@@ -50,6 +127,9 @@ pp_make_param (pp_fn *f, tree var, tree ssa, gimple *def, basic_block bb)
   for (size_t i = 0; i < f->params.size (); i++)
     if (f->params[i].ssa == ssa && f->params[i].def == def)
       return "(var " + f->params[i].name + ")";
+  std::string known = known_param (f, var, def, bb);
+  if (!known.empty ())
+    return known;
   /* New parameters only for what loop counts, shapes and call arguments
      depend on.  */
   if (!f->param_ok)
@@ -83,6 +163,9 @@ pp_make_param_before_loop (pp_fn *f, tree var, gimple *def)
   for (size_t i = 0; i < f->params.size (); i++)
     if (f->params[i].e == pre && f->params[i].var == pp_decl_name (var))
       return "(var " + f->params[i].name + ")";
+  std::string known = known_param (f, var, def, bb);
+  if (!known.empty ())
+    return known;
   if (!f->param_ok)
     return "";
   pp_param_info p = {};

@@ -360,6 +360,24 @@ trace_call (pp_fn *f, gimple *stmt)
   return std::string ("(call ") + n + ")";
 }
 
+/* X & (2^K - 1), the low K bits (rank % 2 == 0 becomes
+   ((unsigned) rank & 1) == 0): X minus X rounded down to a multiple of
+   2^K, whatever the sign of X; "" for another mask.  */
+static std::string
+low_bits (pp_fn *f, tree x, tree mask, int depth)
+{
+  if (TREE_CODE (mask) != INTEGER_CST || !INTEGRAL_TYPE_P (TREE_TYPE (x))
+      || TREE_CODE (TREE_TYPE (x)) == BOOLEAN_TYPE
+      || !tree_fits_uhwi_p (mask))
+    return "";
+  unsigned HOST_WIDE_INT m = tree_to_uhwi (mask);
+  int k = exact_log2 (m + 1);
+  if (k < 1 || k > 62)
+    return "";
+  std::string a = pp_trace (f, x, depth + 1);
+  return cap ("(- " + a + " (shl (shr " + a + pp_fmt (" %d) %d))", k, k));
+}
+
 static std::string
 trace_assign (pp_fn *f, gimple *stmt, int depth)
 {
@@ -391,6 +409,12 @@ trace_assign (pp_fn *f, gimple *stmt, int depth)
       return "?";
     case GIMPLE_BINARY_RHS:
       {
+	if (code == BIT_AND_EXPR)
+	  {
+	    std::string m = low_bits (f, r1, gimple_assign_rhs2 (stmt), depth);
+	    if (!m.empty ())
+	      return m;
+	  }
 	const char *op = op_name (code);
 	if (!op && code == BIT_AND_EXPR
 	    && TREE_CODE (TREE_TYPE (r1)) == BOOLEAN_TYPE)
@@ -426,10 +450,8 @@ iv_loop (pp_fn *f, tree name)
   std::map<int, int>::iterator it = f->loop_id.find (bb->loop_father->num);
   if (it == f->loop_id.end ())
     return -1;
-  affine_iv iv;
-  if (!simple_iv (bb->loop_father, bb->loop_father, name, &iv, true)
-      || integer_zerop (iv.step))
-    return -1;
+  /* The loop's described iv: affine by scev, or stepped by an invariant
+     reload (the cyclic i += size, pp-loops.cc).  */
   if (f->loops[it->second].iv != name)
     return -1;
   return it->second;
@@ -531,6 +553,13 @@ pp_trace (pp_fn *f, tree t, int depth)
       return trace_load (f, t, NULL, depth);
     default:
       break;
+    }
+  if (TREE_CODE (t) == BIT_AND_EXPR)
+    {
+      std::string m = low_bits (f, TREE_OPERAND (t, 0), TREE_OPERAND (t, 1),
+				depth);
+      if (!m.empty ())
+	return m;
     }
   if (BINARY_CLASS_P (t) || COMPARISON_CLASS_P (t)
       || TREE_CODE (t) == TRUTH_ANDIF_EXPR || TREE_CODE (t) == TRUTH_ORIF_EXPR

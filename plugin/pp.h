@@ -152,6 +152,8 @@ int pp_loop_id_of_bb (pp_fn *f, basic_block bb);
 
 /* pp-events.cc */
 void pp_do_sites (pp_fn *f);
+void pp_number_branches (pp_fn *f);
+std::string pp_guard_text (pp_fn *f, basic_block bb);
 int pp_event_index (tree fndecl);
 const char *pp_event_name (int idx);
 void pp_walk_unit (void (*visit) (gimple *));
@@ -171,6 +173,7 @@ std::string pp_mpi_fields (pp_fn *f, gimple *s, const char *name);
 bool pp_mpi_harmless (const char *name);
 bool pp_mpi_private_var (tree var);
 bool pp_call_takes_addr (gimple *s, tree var);
+bool pp_stmt_writes_var (gimple *s, tree var);
 bool pp_load_invariant (class loop *loop, gimple *def);
 bool pp_is_thread_start (tree fndecl);
 int pp_site_line (gimple *stmt, tree child);
