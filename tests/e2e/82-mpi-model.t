@@ -48,7 +48,7 @@ sub run {
 
 sub build {
     my ($src, $exe) = @_;
-    my ($rc, $out, $err) = run("mpicc -O2 -fplugin=$B/perfpred.so$SAN $src -o $TMP/$exe -L$B -lperfpred-rt");
+    my ($rc, $out, $err) = run("mpicc -O2 -fplugin=$B/perfpred.so$SAN $src -o $TMP/$exe -L$B -lperfpred-rt -lm");
     is($rc, 0, "$src builds with the plugin") or diag($err);
 }
 
@@ -141,6 +141,47 @@ like($out, qr/label="send to rank 7, tag 7/, 'trap graph at P = 8: the peer foll
 is($rc, 0, 'trap: validate at 2 ranks') or diag($err);
 like($out, qr/mpirun -np \{P\}/, 'validate: the command runs mpirun -np {P}');
 like($out, qr/^  n=400000,P=2\s+2\s+\S+ \S+\s+\S+ \S+\s+[-+]\d/m, 'validate: a predicted and an actual time');
+
+# ------------------------------------------ the other samples, to 1024 ranks
+my $CL = 'docs/examples/cluster.machine';
+sub mpi_at {
+    my ($run, $opts, $what) = @_;
+    my $j = json_of("$PP predict $run --machine $CL $opts --draws 0 --format json", $what);
+    return $j ? { map { $_->{P} => $_ } @$j } : {};
+}
+
+build('samples/mpi_ge.c', 'ge');
+my $ge = record(4, 'ge4', 'ge 128');
+counts_exact($ge, 'ge');
+# Clement & Quinn, Figure 6: the broadcast's share falls with N, grows with P
+my %share;
+for my $n (128, 512) {
+    my $at = mpi_at($ge, "--set n=$n --P 4,64", "ge n=$n: predict");
+    $share{$n}{$_} = $at->{$_}{mpi}{by_call}{bcast} // -1 for 4, 64;
+}
+ok($share{128}{4} > $share{512}{4}, 'ge: the broadcast share falls with N (P = 4)');
+ok($share{512}{64} > $share{512}{4}, 'ge: the broadcast share grows with P (n = 512)');
+ok($share{512}{64} > 0 && $share{512}{64} < 1, 'ge: a share is a fraction');
+($rc, $out, $err) = run("$PP predict $ge --machine $CL --P 4");
+like($out, qr/MPI: \S+% of the ranks' time in MPI calls: bcast \S+%/, 'ge: predict shows the broadcast share');
+
+build('samples/mpi_estar.c', 'estar');
+my $es = record(4, 'es4', 'estar 600 300 2');
+counts_exact($es, 'estar');
+my $at = mpi_at($es, '--P 4,1024', 'estar: predict up to 1024 ranks');
+ok(($at->{1024}{mpi}{by_call}{allreduce} // 0) > 0, 'estar: the global sums take time at 1024 ranks');
+
+for my $mode (0, 1) {
+    build('samples/mpi_jacobi.c', 'jacobi') if $mode == 0;
+    my $jr = record(4, "jac$mode", "jacobi 96 40 7 $mode");
+    counts_exact($jr, "jacobi mode $mode");
+    $at = mpi_at($jr, '--P 4,64,1024', "jacobi mode $mode: predict up to 1024 ranks");
+    for my $P (4, 64, 1024) {
+        is($at->{$P}{mpi}{unmatched_messages}, 0, "jacobi mode $mode P=$P: every halo message is received");
+    }
+    my $k = $mode ? 'waitall' : 'sendrecv';
+    ok(($at->{64}{mpi}{by_call}{$k} // 0) > 0, "jacobi mode $mode: the halo exchange ($k) takes time");
+}
 
 # -------------------------------------------------- programs that hang
 # Each is correct at the recorded 4 ranks and size, and hangs at others:
