@@ -49,9 +49,8 @@ double pp_mpi_type_bytes(const char *type)
     return -1;
 }
 
-static const char *where(const ictx *c, const frame *fr, const pp_devent *ev, char *buf, size_t n)
+static const char *where(const frame *fr, const pp_devent *ev, char *buf, size_t n)
 {
-    (void)c;
     snprintf(buf, n, "%s at %s:%d", ev->callee ? ev->callee : pp_evkind_name(ev->kind),
              fr->mf->d->file ? fr->mf->d->file : "?", ev->line);
     return buf;
@@ -78,7 +77,7 @@ static int peer_rank(ictx *c, const frame *fr, const pp_devent *ev, const pp_exp
     if (!e || pp_inst_eval(c, fr, e, &v)) {
         char *s = e ? pp_expr_to_infix(e) : NULL;
         pp_inst_fail(c, "%s: the %s rank (%s) is not an expression the model can evaluate for rank %d of %d",
-                     where(c, fr, ev, wb, sizeof wb), what, s ? s : "?", c->rank, c->P);
+                     where(fr, ev, wb, sizeof wb), what, s ? s : "?", c->rank, c->P);
         free(s);
         return -1;
     }
@@ -92,24 +91,19 @@ static int peer_rank(ictx *c, const frame *fr, const pp_devent *ev, const pp_exp
     }
     if (v < 0 || v >= c->P)
         return pp_inst_fail(c, "%s: rank %d names %s rank %lld, but there are %d ranks (an invalid rank: "
-                            "the program would fail)", where(c, fr, ev, wb, sizeof wb), c->rank, what,
+                            "the program would fail)", where(fr, ev, wb, sizeof wb), c->rank, what,
                             (long long)v, c->P);
     *out = (long)v;
     return 0;
 }
 
-static int tag_of(ictx *c, const frame *fr, const pp_devent *ev, const pp_expr *e, int recv, int *out)
+/* tags only match messages: an unknown tag matches any */
+static int tag_of(ictx *c, const frame *fr, const pp_expr *e, int recv)
 {
     int64_t v;
-    if (!e || pp_inst_eval(c, fr, e, &v)) {
-        /* tags only match messages: an unknown tag matches any (the run's
-         * messages were matched, so the pattern is not lost) */
-        *out = PP_MPI_ANY;
-        (void)ev;
-        return 0;
-    }
-    *out = recv && v == MPI_ANY_TAG_ALL ? PP_MPI_ANY : (int)v;
-    return 0;
+    if (!e || pp_inst_eval(c, fr, e, &v))
+        return PP_MPI_ANY;
+    return recv && v == MPI_ANY_TAG_ALL ? PP_MPI_ANY : (int)v;
 }
 
 static int msg_action(ictx *c, int t, const frame *fr, pp_akind k, long peer, int tag, double bytes,
@@ -151,7 +145,7 @@ int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     }
     if (ev->comm == 0)
         return pp_inst_fail(c, "%s: a communicator other than MPI_COMM_WORLD: the model knows only "
-                            "MPI_COMM_WORLD", where(c, fr, ev, wb, sizeof wb));
+                            "MPI_COMM_WORLD", where(fr, ev, wb, sizeof wb));
     switch (ev->kind) {
     case PP_EV_SEND:
     case PP_EV_ISEND:
@@ -159,10 +153,9 @@ int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     case PP_EV_IRECV: {
         int recv = ev->kind == PP_EV_RECV || ev->kind == PP_EV_IRECV;
         long peer;
-        int tag;
-        if (peer_rank(c, fr, ev, ev->peer, recv, &peer, recv ? "source" : "destination") ||
-            tag_of(c, fr, ev, ev->tag, recv, &tag))
+        if (peer_rank(c, fr, ev, ev->peer, recv, &peer, recv ? "source" : "destination"))
             return -1;
+        int tag = tag_of(c, fr, ev->tag, recv);
         pp_akind k = ev->kind == PP_EV_SEND   ? PP_A_SEND
                      : ev->kind == PP_EV_ISEND ? PP_A_ISEND
                      : ev->kind == PP_EV_RECV  ? PP_A_RECV
@@ -179,11 +172,10 @@ int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     }
     case PP_EV_SENDRECV: {
         long dst, src;
-        int stag, rtag;
         if (peer_rank(c, fr, ev, ev->peer, 0, &dst, "destination") ||
-            peer_rank(c, fr, ev, ev->rpeer, 1, &src, "source") || tag_of(c, fr, ev, ev->tag, 0, &stag) ||
-            tag_of(c, fr, ev, ev->rtag, 1, &rtag))
+            peer_rank(c, fr, ev, ev->rpeer, 1, &src, "source"))
             return -1;
+        int stag = tag_of(c, fr, ev->tag, 0), rtag = tag_of(c, fr, ev->rtag, 1);
         if (msg_action(c, t, fr, PP_A_ISEND, dst, stag, dst == -2 ? 0 : msg_bytes(c, fr, ev, idx, 0), ev) ||
             msg_action(c, t, fr, PP_A_IRECV, src, rtag, src == -2 ? 0 : msg_bytes(c, fr, ev, idx, 1), ev))
             return -1;
@@ -202,17 +194,17 @@ int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         if (k < 0)
             return 0;
         int64_t root = 0;
-        if (k == PP_COLL_BCAST || k == PP_COLL_REDUCE || k == PP_COLL_GATHER || k == PP_COLL_SCATTER) {
+        if (pp_coll_rooted(k)) {
             if (!ev->root || pp_inst_eval(c, fr, ev->root, &root)) {
                 char *s = ev->root ? pp_expr_to_infix(ev->root) : NULL;
                 pp_inst_fail(c, "%s: the root (%s) is not an expression the model can evaluate for rank %d of %d",
-                             where(c, fr, ev, wb, sizeof wb), s ? s : "?", c->rank, c->P);
+                             where(fr, ev, wb, sizeof wb), s ? s : "?", c->rank, c->P);
                 free(s);
                 return -1;
             }
             if (root < 0 || root >= c->P)
                 return pp_inst_fail(c, "%s: root %lld, but there are %d ranks (an invalid rank: the program "
-                                    "would fail)", where(c, fr, ev, wb, sizeof wb), (long long)root, c->P);
+                                    "would fail)", where(fr, ev, wb, sizeof wb), (long long)root, c->P);
         }
         double bytes = k == PP_COLL_BARRIER ? 0 : msg_bytes(c, fr, ev, idx, k == PP_COLL_SCATTER);
         if (pp_inst_sync_action(c, t, PP_A_COLL, k, (int)root, fr->fi, ev->id))

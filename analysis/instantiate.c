@@ -74,19 +74,19 @@ static double site_runs(ictx *c, const frame *fr, int guard_branch, int guard_tr
                         double *dither, int emit)
 {
     /* the chain of branches the site is under, innermost first: one that
-     * evaluates to the other side rules the site out; when all of them
-     * evaluate, the site runs */
+     * evaluates to the other side rules the site out */
     const pp_mfunc *mf = fr->mf;
-    int g = guard_branch, want = guard_true, depth = 0, inner_known = -1, all_known = 1;
+    int g = guard_branch, want = guard_true, depth = 0, inner_known = -1, outer_known = 0;
     while (g >= 0 && g <= mf->max_branch_id && mf->branch_index_by_id[g] >= 0 && depth++ < 64) {
         const pp_dbranch *b = &mf->d->branches[mf->branch_index_by_id[g]];
         int64_t v;
         int known = pp_inst_eval(c, fr, b->cond, &v) == 0;
         if (inner_known < 0)
             inner_known = known;
+        else
+            outer_known |= known;
         if (known && (v != 0) != want)
             return 0.0;
-        all_known &= known;
         g = b->guard_branch;
         want = b->guard_true;
     }
@@ -94,22 +94,12 @@ static double site_runs(ictx *c, const frame *fr, int guard_branch, int guard_tr
      * are taken to hold too: the site's own test decides) */
     if (inner_known == 1)
         return 1.0;
-    if (inner_known == 0 && !all_known && depth > 1) {
+    if (inner_known == 0 && outer_known) {
         /* the innermost cannot be evaluated but an outer one held (an MPI
          * rank's `rank == 0`): the site runs as often as its innermost
          * branch went its way, not as its share of every opportunity */
-        const pp_dbranch *b = &mf->d->branches[mf->branch_index_by_id[guard_branch]];
-        double br = mf->branch_ratio[b - mf->d->branches];
-        int outer_known = 0;
-        for (int h = b->guard_branch, d2 = 0; h >= 0 && h <= mf->max_branch_id && mf->branch_index_by_id[h] >= 0 &&
-                                             d2 < 64; d2++) {
-            const pp_dbranch *ob = &mf->d->branches[mf->branch_index_by_id[h]];
-            int64_t v;
-            if (pp_inst_eval(c, fr, ob->cond, &v) == 0)
-                outer_known = 1;
-            h = ob->guard_branch;
-        }
-        if (outer_known && br >= 0)
+        double br = mf->branch_ratio[mf->branch_index_by_id[guard_branch]];
+        if (br >= 0)
             ratio = guard_true ? br : 1 - br;
     }
     if (ratio < 0 || ratio >= 0.999)

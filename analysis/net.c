@@ -35,6 +35,11 @@ static const unsigned coll_algs[PP_COLL_N] = {
     [PP_COLL_BARRIER] = A(PP_ALG_DISSEMINATION) | A(PP_ALG_RECURSIVE_DOUBLING) | A(PP_ALG_LINEAR),
 };
 
+int pp_coll_rooted(pp_coll k)
+{
+    return k == PP_COLL_BCAST || k == PP_COLL_REDUCE || k == PP_COLL_GATHER || k == PP_COLL_SCATTER;
+}
+
 const char *pp_coll_name(pp_coll k)
 {
     return (unsigned)k < PP_COLL_N ? coll_names[k] : NULL;
@@ -781,7 +786,7 @@ int pp_net_collective(const pp_net *n, pp_coll k, int P, int root, double bytes,
     if (!n || (unsigned)k >= PP_COLL_N || P < 1 || P > PP_NET_MAX_P || !arr || !rel || !(bytes >= 0)
         || !isfinite(bytes))
         return -1;
-    int rooted = k == PP_COLL_BCAST || k == PP_COLL_REDUCE || k == PP_COLL_GATHER || k == PP_COLL_SCATTER;
+    int rooted = pp_coll_rooted(k);
     if (rooted && (root < 0 || root >= P))
         return -1;
     if (!rooted)

@@ -33,6 +33,8 @@ typedef enum {
 /* "bcast", "reduce", "allreduce", "gather", "scatter", "allgather",
  * "alltoall", "barrier"; NULL out of range. */
 const char *pp_coll_name(pp_coll k);
+/* 1 for the collectives with a root (bcast, reduce, gather, scatter). */
+int pp_coll_rooted(pp_coll k);
 
 typedef enum {
     PP_ALG_AUTO,               /* resolved by pp_net_alg (the AUTO rules)        */

@@ -284,8 +284,7 @@ static Agnode_t *action_node(tg *c, Agraph_t *sub, int t, int i)
                  where);
         break;
     case PP_A_COLL:
-        if (a->key == PP_COLL_BCAST || a->key == PP_COLL_REDUCE || a->key == PP_COLL_GATHER ||
-            a->key == PP_COLL_SCATTER)
+        if (pp_coll_rooted((pp_coll)a->key))
             snprintf(lab, sizeof lab, "%s root %d\n%.0f bytes%s%s", pp_coll_name((pp_coll)a->key), a->n, a->ns,
                      nl, where);
         else

@@ -276,7 +276,7 @@ static void deliver(tctx *c, int dst, const msg_t *m, const rcv_t *rv)
 }
 
 /* A send of thread t (rank src) reaches rank dst. */
-static int post_send(tctx *c, int t, const pp_action *a, int dst, msg_t m)
+static int post_send(tctx *c, int dst, msg_t m)
 {
     mpi_st *s = c->mpi;
     rank_st *k = &s->rk[dst];
@@ -290,8 +290,6 @@ static int post_send(tctx *c, int t, const pp_action *a, int dst, msg_t m)
             return 0;
         }
     }
-    (void)t;
-    (void)a;
     if (GROW(k->sends, k->nsends, k->capsends))
         return -1;
     k->sends[k->nsends++] = m;
@@ -344,8 +342,7 @@ static int coll_arrive(tctx *c, int t, const pp_action *a)
     mpi_st *s = c->mpi;
     int r = s->rank_of[t];
     double now = c->clock[t];
-    int rooted = a->key == PP_COLL_BCAST || a->key == PP_COLL_REDUCE || a->key == PP_COLL_GATHER ||
-                 a->key == PP_COLL_SCATTER;
+    int rooted = pp_coll_rooted((pp_coll)a->key);
     if (!s->c_active) {
         s->c_active = 1;
         s->c_kind = (int)a->key;
@@ -437,7 +434,7 @@ int pp_trav_mpi_step(tctx *c, int t, const pp_action *a)
             leave_call(c, t, a, now, now + busy, busy);
         else
             pp_trav_block(c, t);    /* until the receive is there */
-        return post_send(c, t, a, dst, m);
+        return post_send(c, dst, m);
     }
     case PP_A_RECV:
     case PP_A_IRECV: {

@@ -13,6 +13,8 @@ use strict;
 use warnings;
 use Test::More;
 use FindBin;
+use lib "$FindBin::Bin/lib";
+use PPCheck qw(mpi_setup run_in);
 use File::Temp qw(tempdir);
 use JSON::PP;
 
@@ -25,26 +27,9 @@ my $PP   = "$B/perfpred";
 my $TMP  = tempdir('pp-mpim-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 my $SAN  = ($ENV{SANITIZE} // '') eq '1' ? ' -fsanitize=address,undefined' : '';
 
-for my $tool (qw(mpicc mpirun)) {
-    BAIL_OUT("$tool not found: install the Debian packages libopenmpi-dev openmpi-bin (make deps)")
-        if system("command -v $tool >/dev/null 2>&1") != 0;
-}
-$ENV{OMPI_ALLOW_RUN_AS_ROOT}         = 1;
-$ENV{OMPI_ALLOW_RUN_AS_ROOT_CONFIRM} = 1;
-$ENV{OMPI_MCA_rmaps_base_oversubscribe} = 1;
-$ENV{ASAN_OPTIONS} = 'detect_leaks=0';
-delete $ENV{PERFPRED_RECORD};
-delete $ENV{PERFPRED_DISABLE};
+mpi_setup();
 
-sub run {
-    my ($cmd) = @_;
-    my $rc = system("$cmd >$TMP/out 2>$TMP/err");
-    local $/;
-    open my $o, '<', "$TMP/out" or die;
-    open my $e, '<', "$TMP/err" or die;
-    my ($out, $err) = (<$o> // '', <$e> // '');
-    return ($rc == -1 ? -1 : $rc & 127 ? 128 + ($rc & 127) : $rc >> 8, $out, $err);
-}
+sub run { return run_in($TMP, $_[0]) }
 
 sub build {
     my ($src, $exe) = @_;

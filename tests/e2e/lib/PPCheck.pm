@@ -6,7 +6,34 @@ use strict;
 use warnings;
 use JSON::PP;
 use Exporter 'import';
-our @EXPORT_OK = qw(compare_symbolic hand_machine);
+our @EXPORT_OK = qw(compare_symbolic hand_machine mpi_setup run_in);
+
+# The MPI tests' environment: mpicc and mpirun must be there (BAIL_OUT
+# otherwise), Open MPI may run as root, 4 ranks on 2 cores, libmpi's
+# leaks are not ours, and no recording or disabling from outside.
+sub mpi_setup {
+    for my $tool (qw(mpicc mpirun)) {
+        Test::More::BAIL_OUT("$tool not found: install the Debian packages libopenmpi-dev openmpi-bin (make deps)")
+            if system("command -v $tool >/dev/null 2>&1") != 0;
+    }
+    $ENV{OMPI_ALLOW_RUN_AS_ROOT}         = 1;
+    $ENV{OMPI_ALLOW_RUN_AS_ROOT_CONFIRM} = 1;
+    $ENV{OMPI_MCA_rmaps_base_oversubscribe} = 1;
+    $ENV{ASAN_OPTIONS} = 'detect_leaks=0';
+    delete $ENV{PERFPRED_RECORD};
+    delete $ENV{PERFPRED_DISABLE};
+}
+
+# (exit code, stdout, stderr) of a shell command, its output kept in DIR
+sub run_in {
+    my ($dir, $cmd) = @_;
+    my $rc = system("$cmd >$dir/out 2>$dir/err");
+    local $/;
+    open my $o, '<', "$dir/out" or die;
+    open my $e, '<', "$dir/err" or die;
+    my ($out, $err) = (<$o> // '', <$e> // '');
+    return ($rc == -1 ? -1 : $rc & 127 ? 128 + ($rc & 127) : $rc >> 8, $out, $err);
+}
 
 # The loops with a symbolic count in `perfpred show --set ... --format json`
 # (predicted) against the counts of an instrumented run at that size
