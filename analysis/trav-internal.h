@@ -1,5 +1,5 @@
 /* trav-internal.h - what the traversal's parts share: its state, the
- * heap of runnable threads, blocking and waking (traverse.c), and the MPI
+ * queue of runnable threads, blocking and waking (traverse.c), and the MPI
  * part (trav-mpi.c).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
@@ -53,7 +53,8 @@ typedef struct {
     const pp_machine *mach;
     double *clock, *blocked_at;
     int *pc, *state;
-    int *heap, nheap;
+    /* the runnable threads: a winner tree over the threads (trav-queue.c) */
+    int *win, nleaf;
     int *created;
     double *create_time, *done_time;
     ilist *joiners;
@@ -68,7 +69,20 @@ typedef struct {
     size_t errlen;
 } tctx;
 
-void pp_trav_heap_push(tctx *c, int t);
+/* trav-queue.c: the runnable threads in (clock, thread) order.  A thread
+ * is in the queue or not; its clock must not change while it is in. */
+int pp_trav_queue_init(tctx *c);
+void pp_trav_queue_free(tctx *c);
+/* t becomes runnable at its clock */
+void pp_trav_ready(tctx *c, int t);
+/* t leaves the queue (it was the first) */
+void pp_trav_unready(tctx *c, int t);
+/* the runnable thread with the smallest (clock, thread), or -1 */
+static inline int pp_trav_first(const tctx *c)
+{
+    int t = c->win[1];
+    return t < c->in->nthreads ? t : -1;
+}
 void pp_trav_block(tctx *c, int t);
 /* Wake t at time `at` (its action is then done: pc advances); the time
  * blocked counts as waiting. */

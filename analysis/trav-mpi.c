@@ -175,7 +175,7 @@ static void leave_call(tctx *c, int t, const pp_action *a, double enter, double 
         c->out->wait[t] += leave - enter - own;
         c->clock[t] = leave;
         c->pc[t]++;
-        pp_trav_heap_push(c, t);
+        pp_trav_ready(c, t);
     }
 }
 

@@ -13,49 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- binary heap of runnable threads by clock -------------------------- */
-
-static int less(const tctx *c, int a, int b)
-{
-    return c->clock[a] < c->clock[b] || (c->clock[a] == c->clock[b] && a < b);
-}
-
-void pp_trav_heap_push(tctx *c, int t)
-{
-    int i = c->nheap++;
-    c->heap[i] = t;
-    while (i > 0) {
-        int p = (i - 1) / 2;
-        if (!less(c, c->heap[i], c->heap[p]))
-            break;
-        int x = c->heap[i];
-        c->heap[i] = c->heap[p];
-        c->heap[p] = x;
-        i = p;
-    }
-}
-
-static int heap_pop(tctx *c)
-{
-    int top = c->heap[0];
-    c->heap[0] = c->heap[--c->nheap];
-    int i = 0;
-    for (;;) {
-        int l = 2 * i + 1, r = l + 1, s = i;
-        if (l < c->nheap && less(c, c->heap[l], c->heap[s]))
-            s = l;
-        if (r < c->nheap && less(c, c->heap[r], c->heap[s]))
-            s = r;
-        if (s == i)
-            break;
-        int x = c->heap[i];
-        c->heap[i] = c->heap[s];
-        c->heap[s] = x;
-        i = s;
-    }
-    return top;
-}
-
 void pp_trav_block(tctx *c, int t)
 {
     c->state[t] = TS_BLOCKED;
@@ -72,7 +29,7 @@ void pp_trav_wake(tctx *c, int t, double at)
     c->state[t] = TS_RUN;
     c->pc[t]++;
     c->active++;
-    pp_trav_heap_push(c, t);
+    pp_trav_ready(c, t);
 }
 
 /* The real machine: a thread that went to sleep waiting resumes a wake-up
@@ -173,7 +130,7 @@ static int step(tctx *c, int t)
     case PP_A_LOOP_OPEN:
     case PP_A_LOOP_CLOSE:
         c->pc[t]++;
-        pp_trav_heap_push(c, t);
+        pp_trav_ready(c, t);
         return 0;
     case PP_A_LOOP_WORK:
     case PP_A_WORK: {
@@ -193,7 +150,7 @@ static int step(tctx *c, int t)
         c->clock[t] += ns;
         c->out->busy[t] += ns;
         c->pc[t]++;
-        pp_trav_heap_push(c, t);
+        pp_trav_ready(c, t);
         return 0;
     }
     case PP_A_FORK: {
@@ -206,7 +163,7 @@ static int step(tctx *c, int t)
             pp_trav_wake(c, tm->waiters.v[i], tm->fork_time);
         tm->waiters.n = 0;
         c->pc[t]++;
-        pp_trav_heap_push(c, t);
+        pp_trav_ready(c, t);
         return 0;
     }
     case PP_A_TEAM_WAIT: {
@@ -215,7 +172,7 @@ static int step(tctx *c, int t)
             if (tm->fork_time > now)
                 c->clock[t] = tm->fork_time;
             c->pc[t]++;
-            pp_trav_heap_push(c, t);
+            pp_trav_ready(c, t);
         } else {
             pp_trav_block(c, t);
             return ilist_push(&tm->waiters, t);
@@ -228,7 +185,7 @@ static int step(tctx *c, int t)
         if (now > tm->done_max)
             tm->done_max = now;
         c->pc[t]++;
-        pp_trav_heap_push(c, t);
+        pp_trav_ready(c, t);
         if (tm->master >= 0 && tm->done_count >= c->in->team_size[a->key] - 1) {
             int ms = tm->master;
             tm->master = -1;
@@ -246,7 +203,7 @@ static int step(tctx *c, int t)
             c->out->wait[t] += at - now;
             c->clock[t] = at + half;
             c->pc[t]++;
-            pp_trav_heap_push(c, t);
+            pp_trav_ready(c, t);
         } else {
             tm->master = t;
             pp_trav_block(c, t);
@@ -262,7 +219,7 @@ static int step(tctx *c, int t)
         if (c->state[ch] == TS_BLOCKED)
             pp_trav_wake(c, ch, c->create_time[ch]);
         c->pc[t]++;
-        pp_trav_heap_push(c, t);
+        pp_trav_ready(c, t);
         return 0;
     }
     case PP_A_START:
@@ -270,7 +227,7 @@ static int step(tctx *c, int t)
             if (c->create_time[t] > now)
                 c->clock[t] = c->create_time[t];
             c->pc[t]++;
-            pp_trav_heap_push(c, t);
+            pp_trav_ready(c, t);
         } else
             pp_trav_block(c, t);
         return 0;
@@ -281,7 +238,7 @@ static int step(tctx *c, int t)
             c->out->wait[t] += at - now;
             c->clock[t] = at + cost(c, c->mach ? pp_machine_join_ns(c->mach) : 0, t);
             c->pc[t]++;
-            pp_trav_heap_push(c, t);
+            pp_trav_ready(c, t);
             return 0;
         }
         pp_trav_block(c, t);
@@ -320,7 +277,7 @@ static int step(tctx *c, int t)
             o->owner = t;
             c->clock[t] = now + cost(c, c->mach ? pp_machine_lock_ns(c->mach) : 0, t);
             c->pc[t]++;
-            pp_trav_heap_push(c, t);
+            pp_trav_ready(c, t);
             return 0;
         }
         pp_trav_block(c, t);
@@ -339,7 +296,7 @@ static int step(tctx *c, int t)
             c->out->wait[nx] -= hc;
         }
         c->pc[t]++;
-        pp_trav_heap_push(c, t);
+        pp_trav_ready(c, t);
         return 0;
     }
     default:
@@ -373,7 +330,6 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     c.done_time = calloc((size_t)n + 1, sizeof(double));
     c.pc = calloc((size_t)n + 1, sizeof(int));
     c.state = calloc((size_t)n + 1, sizeof(int));
-    c.heap = calloc((size_t)n + 1, sizeof(int));
     c.created = calloc((size_t)n + 1, sizeof(int));
     c.joiners = calloc((size_t)n + 1, sizeof(ilist));
     c.teams = calloc((size_t)in->nteams + 1, sizeof(team_st));
@@ -386,8 +342,9 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     if (errlen)
         err[0] = '\0';
     if (!out->busy || !out->wait || !out->sync || !out->finish || !c.clock || !c.blocked_at ||
-        !c.create_time || !c.done_time || !c.pc || !c.state || !c.heap || !c.created || !c.joiners ||
-        !c.teams || !c.objs || !c.omp_key || !c.scale_of || !out->mpi || (m->pkind == PP_P_MPI && pp_trav_mpi_init(&c))) {
+        !c.create_time || !c.done_time || !c.pc || !c.state || !c.created || !c.joiners ||
+        !c.teams || !c.objs || !c.omp_key || !c.scale_of || !out->mpi || pp_trav_queue_init(&c) ||
+        (m->pkind == PP_P_MPI && pp_trav_mpi_init(&c))) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
@@ -400,10 +357,10 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
         for (int t = 0; t < n; t++) {
             c.state[t] = TS_RUN;
             c.active++;
-            pp_trav_heap_push(&c, t);
+            pp_trav_ready(&c, t);
         }
-        while (c.nheap > 0 && rc == 0) {
-            int t = heap_pop(&c);
+        for (int t; rc == 0 && (t = pp_trav_first(&c)) >= 0;) {
+            pp_trav_unready(&c, t);
             rc = step(&c, t);
         }
         if (rc) {
@@ -433,7 +390,8 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
         }
     }
     free(c.clock); free(c.blocked_at); free(c.create_time); free(c.done_time);
-    free(c.pc); free(c.state); free(c.heap); free(c.created);
+    free(c.pc); free(c.state); free(c.created);
+    pp_trav_queue_free(&c);
     for (int t = 0; c.joiners && t < n; t++)
         free(c.joiners[t].v);
     free(c.joiners);
