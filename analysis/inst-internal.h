@@ -1,6 +1,7 @@
-/* inst-internal.h - what the two halves of the instantiation share: the
- * interpreter (instantiate.c) and its evaluation environment (inst-eval.c:
- * frames, symbol lookup and its cache).
+/* inst-internal.h - what the parts of the instantiation share: the
+ * interpreter (instantiate.c), its frames (inst-eval.c), the compiled
+ * evaluation of expressions (inst-code.c), the action lists
+ * (inst-actions.c) and the MPI events (inst-mpi.c).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -33,13 +34,19 @@ typedef struct frame {
     unsigned char args_known_buf[8], iv_known_buf[16];
 } frame;
 
-/* Resolved atoms: (atom node, function) -> argument position or parameter
- * index, so that the hot evaluation path does not compare names. */
+/* One instruction of a compiled expression (inst-code.c). */
 typedef struct {
-    const pp_expr *atom;
+    int op, a;
+    int64_t v;
+    const char *name;
+} pp_icode;
+
+/* (expression, function) -> the start of its program in ictx.code */
+typedef struct {
+    const pp_expr *e;
     int fi;
-    int idx;              /* -1: the atom has no value in this function */
-} acache_ent;
+    int pc;
+} icache_ent;
 
 /* Work: computation time. */
 typedef struct {
@@ -50,9 +57,15 @@ typedef struct {
     const pp_prog *m;
     pp_instance *in;
     int flags;
-    acache_ent *ac;
-    size_t acmask;        /* capacity - 1 (a power of two)                */
-    size_t acn;
+    /* compiled expressions (inst-code.c) */
+    icache_ent *ec;
+    size_t ecmask;        /* capacity - 1 (a power of two)                */
+    size_t ecn;
+    pp_icode *code;
+    int ncode, capcode;
+    int64_t *stack;       /* the programs' stack                          */
+    int capstack;
+    int oom;              /* an evaluation ran out of memory              */
     int P;
     int depth;
     long nactions;
@@ -86,8 +99,14 @@ long pp_inst_intern(ictx *c, const char *key);
 
 /* inst-mpi.c: the action of an MPI event of rank thread t (0, or -1). */
 int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx);
-/* Value of e in the frame fr; 0, or -1 when it cannot be evaluated. */
-int pp_inst_eval(const ictx *c, const frame *fr, const pp_expr *e, int64_t *out);
+/* inst-code.c: value of e in the frame fr; 0, or -1 when it cannot be
+ * evaluated (or memory ran out: c->oom is then set).  The programs fold
+ * the parameters, P and c->rank in: pp_inst_code_reset forgets them (when
+ * the rank changes); pp_inst_code_free frees them. */
+int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out);
+void pp_inst_code_reset(ictx *c);
+void pp_inst_code_free(ictx *c);
+/* inst-eval.c: frames */
 int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi);
 void pp_inst_frame_free(frame *fr);
 

@@ -29,7 +29,7 @@
 
 /* Iterations of loop k in this frame; *exact is cleared when the count
  * came from the observed average. */
-static long double loop_count(const ictx *c, const frame *fr, int k, int *exact)
+static long double loop_count(ictx *c, const frame *fr, int k, int *exact)
 {
     const pp_mloop *ml = &fr->mf->loops[k];
     if (ml->rule != PP_RULE_CONSTANT && ml->count) {
@@ -44,7 +44,7 @@ static long double loop_count(const ictx *c, const frame *fr, int k, int *exact)
 }
 
 /* Value of the induction variable of loop k at iteration j. */
-static void set_iv(const ictx *c, frame *fr, int k, long double j)
+static void set_iv(ictx *c, frame *fr, int k, long double j)
 {
     const pp_dloop *dl = &fr->mf->d->loops[k];
     int id = dl->id;
@@ -645,6 +645,7 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
                 rc = -1;
         for (int r = lo; rc == 0 && r < hi; r++) {
             c.rank = r;
+            pp_inst_code_reset(&c);     /* the programs hold the rank */
             rc = run_main(&c, r - lo);
         }
     } else if (rc == 0)
@@ -667,7 +668,9 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
     free(c.pool_owner);
     free(c.pool_tid);
     free(c.pool_thread);
-    free(c.ac);
+    pp_inst_code_free(&c);
+    if (rc == 0 && c.oom)
+        rc = pp_inst_fail(&c, "out of memory");
     if (rc) {
         snprintf(err, errlen, "%s", c.err[0] ? c.err : "instantiation failed");
         pp_instance_free(out);
