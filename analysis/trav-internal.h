@@ -9,6 +9,7 @@
 
 #include "traverse.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 enum { TS_RUN, TS_BLOCKED, TS_DONE };
@@ -48,13 +49,20 @@ typedef struct {
 } obj_st;
 
 typedef struct {
+    uint64_t key;         /* the clock, as an integer in the same order */
+    int t;
+} trav_node;
+
+typedef struct {
     const pp_prog *m;
     const pp_instance *in;
     const pp_machine *mach;
     double *clock, *blocked_at;
     int *pc, *state;
     /* the runnable threads: a winner tree over the threads (trav-queue.c) */
-    int *win, nleaf;
+    trav_node *win;
+    int nleaf;
+    int cur, cur_ready;       /* the thread moving; made ready again */
     int *created;
     double *create_time, *done_time;
     ilist *joiners;
@@ -70,19 +78,25 @@ typedef struct {
 } tctx;
 
 /* trav-queue.c: the runnable threads in (clock, thread) order.  A thread
- * is in the queue or not; its clock must not change while it is in. */
+ * is in the queue or not; its clock must not change while it is in.  The
+ * loop: t = pp_trav_first(), c->cur = t, t's step (which makes t ready
+ * again unless it blocks or ends), pp_trav_settle(t). */
 int pp_trav_queue_init(tctx *c);
 void pp_trav_queue_free(tctx *c);
-/* t becomes runnable at its clock */
-void pp_trav_ready(tctx *c, int t);
-/* t leaves the queue (it was the first) */
-void pp_trav_unready(tctx *c, int t);
+/* t is in the queue at its clock (see pp_trav_ready) */
+void pp_trav_queue_push(tctx *c, int t);
+/* after the step of t = c->cur: t back in at its new clock if it was made
+ * ready, out otherwise */
+void pp_trav_settle(tctx *c, int t);
 /* the runnable thread with the smallest (clock, thread), or -1 */
 static inline int pp_trav_first(const tctx *c)
 {
-    int t = c->win[1];
+    int t = c->win[1].t;
     return t < c->in->nthreads ? t : -1;
 }
+/* traverse.c: t becomes runnable at its clock (on the PRAM after the
+ * computation it has next, which meets no other thread there). */
+void pp_trav_ready(tctx *c, int t);
 void pp_trav_block(tctx *c, int t);
 /* Wake t at time `at` (its action is then done: pc advances); the time
  * blocked counts as waiting. */

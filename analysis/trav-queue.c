@@ -1,9 +1,16 @@
 /* trav-queue.c - the traversal's runnable threads, ordered by (clock,
  * thread): a winner tree (tournament tree) over the thread numbers.
  *
- * Leaf nleaf + t holds t while t is runnable and the sentinel thread n
- * (whose clock is +inf) otherwise; every inner node holds the first of
- * its two children, so the root is the thread that moves next.  Taking
+ * Leaf nleaf + t holds (clock, t) while t is runnable and the sentinel
+ * (above every clock, n) otherwise; every inner node holds the first of its two
+ * children, so the root is the thread that moves next.  The clocks are
+ * copied into the nodes so that a comparison does not wait for a load.
+ *
+ * The thread that moves stays in the tree while it does (its clock in the
+ * nodes is then stale, and other threads made ready meanwhile may compare
+ * against it); pp_trav_settle then recomputes its whole path with its new
+ * clock, or without it if it blocked or ended.  The nodes off that path
+ * never held it, so the tree is exact again.  Taking
  * the first thread out and putting a thread in each walk one leaf-to-root
  * path with one comparison per level: for the traversal of a thousand MPI
  * ranks that is about a third of the work of a binary heap's pop and push,
@@ -14,12 +21,25 @@
  */
 #include "trav-internal.h"
 
-#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
-static inline int before(const double *clk, int a, int b)
+/* A clock as an integer in the same order (the IEEE bits, with negative
+ * numbers' reversed and -0 taken as +0), so that the comparisons are
+ * integer ones. */
+static inline uint64_t key_of(double clock)
 {
-    return clk[a] < clk[b] || (clk[a] == clk[b] && a < b);
+    double d = clock + 0.0;         /* -0.0 + 0.0 is +0.0 */
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u >> 63 ? ~u : u | (UINT64_C(1) << 63);
+}
+
+/* Is node a before node b? */
+static inline int before(trav_node a, trav_node b)
+{
+    return (a.key < b.key) | ((a.key == b.key) & (a.t < b.t));
 }
 
 int pp_trav_queue_init(tctx *c)
@@ -32,8 +52,9 @@ int pp_trav_queue_init(tctx *c)
     if (!c->win)
         return -1;
     for (int i = 0; i < 2 * nl; i++)
-        c->win[i] = n;
-    c->clock[n] = HUGE_VAL;     /* the sentinel (clock has n + 1 entries) */
+        c->win[i] = (trav_node){UINT64_MAX, n};
+    c->cur = -1;
+    c->cur_ready = 0;
     return 0;
 }
 
@@ -43,42 +64,47 @@ void pp_trav_queue_free(tctx *c)
     c->win = NULL;
 }
 
-void pp_trav_ready(tctx *c, int t)
+void pp_trav_queue_push(tctx *c, int t)
 {
-    int *win = c->win;
-    const double *clk = c->clock;
-    int i = c->nleaf + t;
-    win[i] = t;
-    /* up while t wins; where the winner does not change, nothing above
-     * does (t was not in the tree, so no node above holds it) */
-    while (i > 1) {
-        int p = i >> 1, a = win[i], s = win[i ^ 1];
-        int w = before(clk, a, s) ? a : s;
-        if (win[p] == w)
-            break;
-        win[p] = w;
-        i = p;
+    if (t == c->cur) {
+        c->cur_ready = 1;       /* pp_trav_settle puts it back */
+        return;
     }
-    /* its next action is read when it moves: start loading it now (a
-     * thousand ranks' action lists do not stay in the cache) */
-    const pp_ithread *th = &c->in->threads[t];
-    if (th->act && c->pc[t] < th->nact)
-        __builtin_prefetch(&th->act[c->pc[t]]);
+    trav_node *win = c->win;
+    int i = c->nleaf + t;
+    win[i] = (trav_node){key_of(c->clock[t]), t};
+    /* up while t wins; where the winner does not change, nothing above
+     * does (t was not in the tree, so no node above holds it; a node that
+     * holds the thread moving now is recomputed when it settles) */
+    while (i > 1) {
+        trav_node a = win[i], s = win[i ^ 1];
+        trav_node w = before(a, s) ? a : s;
+        i >>= 1;
+        if (win[i].t == w.t)
+            break;
+        win[i] = w;
+    }
 }
 
-void pp_trav_unready(tctx *c, int t)
+void pp_trav_settle(tctx *c, int t)
 {
-    int *win = c->win;
-    const double *clk = c->clock;
+    trav_node *win = c->win;
     int i = c->nleaf + t;
-    int w = c->in->nthreads;
-    win[i] = w;
-    /* every node on the path may have held t: recompute all of them */
+    uint64_t wk = c->cur_ready ? key_of(c->clock[t]) : UINT64_MAX;
+    int wt = c->cur_ready ? t : c->in->nthreads;
+    c->cur = -1;
+    c->cur_ready = 0;
+    win[i] = (trav_node){wk, wt};
+    /* every node on the path held t: recompute all of them.  The choice
+     * by masks, not branches: which clock is smaller is as good as random,
+     * and a mispredicted branch per level cost more than the comparison */
     while (i > 1) {
-        int s = win[i ^ 1];
-        if (before(clk, s, w))
-            w = s;
+        uint64_t sk = win[i ^ 1].key;
+        int st = win[i ^ 1].t;
+        uint64_t m = -(uint64_t)((sk < wk) | ((sk == wk) & (st < wt)));
+        wk ^= (wk ^ sk) & m;
+        wt ^= (wt ^ st) & (int)m;
         i >>= 1;
-        win[i] = w;
+        win[i] = (trav_node){wk, wt};
     }
 }

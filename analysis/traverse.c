@@ -13,6 +13,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Thread t computes a->ns on one processor: slowed down on the real
+ * machine by the threads running now (c->active). */
+static void do_work(tctx *c, int t, const pp_action *a)
+{
+    double s = 1.0;
+    if (c->mach) {
+        int act = c->active > 0 ? c->active : 1;
+        /* MPI ranks spread over nodes slow down only their node's others */
+        if (c->mpi && c->mach->net.ranks_per_node > 0 && act > c->mach->net.ranks_per_node)
+            act = c->mach->net.ranks_per_node;
+        if (c->scale_of[act] <= 0)
+            c->scale_of[act] = pp_machine_compute_scale(c->mach, act);
+        s = c->scale_of[act];
+    }
+    double ns = a->ns * s;
+    if (ns < 0)
+        ns = 0;
+    c->clock[t] += ns;
+    c->out->busy[t] += ns;
+    c->pc[t]++;
+}
+
+void pp_trav_ready(tctx *c, int t)
+{
+    const pp_ithread *th = &c->in->threads[t];
+    if (!c->mach) {
+        /* the PRAM: computation does not depend on the other threads (no
+         * slowdown) and they do not see it, so doing it now rather than
+         * when t's clock comes up changes no time and saves a step of
+         * the traversal per computation */
+        while (c->pc[t] < th->nact && (th->act[c->pc[t]].kind == PP_A_WORK ||
+                                        th->act[c->pc[t]].kind == PP_A_LOOP_WORK))
+            do_work(c, t, &th->act[c->pc[t]]);
+    }
+    /* its next action is read when it moves: start loading the line after
+     * it now (a thousand ranks' action lists do not stay in the cache, and
+     * the hardware follows too few streams for them) */
+    if (th->act && c->pc[t] + 2 < th->nact)
+        __builtin_prefetch(&th->act[c->pc[t] + 2]);
+    pp_trav_queue_push(c, t);
+}
+
 void pp_trav_block(tctx *c, int t)
 {
     c->state[t] = TS_BLOCKED;
@@ -133,26 +175,10 @@ static int step(tctx *c, int t)
         pp_trav_ready(c, t);
         return 0;
     case PP_A_LOOP_WORK:
-    case PP_A_WORK: {
-        int act = c->active > 0 ? c->active : 1;
-        /* MPI ranks spread over nodes slow down only their node's others */
-        if (c->mach && c->mpi && c->mach->net.ranks_per_node > 0 && act > c->mach->net.ranks_per_node)
-            act = c->mach->net.ranks_per_node;
-        double s = 1.0;
-        if (c->mach) {
-            if (c->scale_of[act] <= 0)
-                c->scale_of[act] = pp_machine_compute_scale(c->mach, act);
-            s = c->scale_of[act];
-        }
-        double ns = a->ns * s;
-        if (ns < 0)
-            ns = 0;
-        c->clock[t] += ns;
-        c->out->busy[t] += ns;
-        c->pc[t]++;
+    case PP_A_WORK:
+        do_work(c, t, a);
         pp_trav_ready(c, t);
         return 0;
-    }
     case PP_A_FORK: {
         team_st *tm = &c->teams[a->key];
         double half = cost(c, c->mach ? pp_machine_fork_join_ns(c->mach, a->n) / 2 : 0, t);
@@ -360,8 +386,9 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
             pp_trav_ready(&c, t);
         }
         for (int t; rc == 0 && (t = pp_trav_first(&c)) >= 0;) {
-            pp_trav_unready(&c, t);
+            c.cur = t;
             rc = step(&c, t);
+            pp_trav_settle(&c, t);
         }
         if (rc) {
             if (!err[0])
