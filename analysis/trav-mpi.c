@@ -72,6 +72,10 @@ typedef struct mpi_st {
     double *c_arr, *c_rel;
     int *c_thread;
     const pp_action **c_act;
+    /* per function, per event id: the event's kind (what pp_desc_event
+     * finds), for the accounting of every call by kind */
+    pp_evkind **kind_of;
+    int *nkind;
 } mpi_st;
 
 #define GROW(arr, n, cap)                                                        \
@@ -112,6 +116,27 @@ int pp_trav_mpi_init(tctx *c)
     s->c_act = calloc((size_t)s->P + 1, sizeof *s->c_act);
     if (!s->rk || !s->rank_of || !s->c_arr || !s->c_rel || !s->c_thread || !s->c_act)
         return -1;
+    int nf = c->m->nfuncs;
+    s->kind_of = calloc((size_t)nf + 1, sizeof *s->kind_of);
+    s->nkind = calloc((size_t)nf + 1, sizeof *s->nkind);
+    if (!s->kind_of || !s->nkind)
+        return -1;
+    for (int f = 0; f < nf; f++) {
+        const pp_dfunc *d = c->m->funcs[f].d;
+        int mx = -1;
+        for (int i = 0; i < d->nevents; i++)
+            if (d->events[i].id > mx)
+                mx = d->events[i].id;
+        s->nkind[f] = mx + 1;
+        s->kind_of[f] = malloc(sizeof **s->kind_of * (size_t)(mx + 2));
+        if (!s->kind_of[f])
+            return -1;
+        for (int id = 0; id <= mx; id++)
+            s->kind_of[f][id] = PP_EV_OTHER;
+        for (int i = d->nevents - 1; i >= 0; i--)      /* the first of an id wins */
+            if (d->events[i].id >= 0)
+                s->kind_of[f][d->events[i].id] = d->events[i].kind;
+    }
     /* rank threads come first (thread r is rank r); a thread a rank
      * started belongs to its creator's rank */
     for (int t = 0; t < n; t++) {
@@ -140,6 +165,10 @@ void pp_trav_mpi_free(tctx *c)
     free(s->c_rel);
     free(s->c_thread);
     free(s->c_act);
+    for (int f = 0; s->kind_of && f < c->m->nfuncs; f++)
+        free(s->kind_of[f]);
+    free(s->kind_of);
+    free(s->nkind);
     free(s);
     c->mpi = NULL;
 }
@@ -148,10 +177,10 @@ void pp_trav_mpi_free(tctx *c)
 
 static pp_evkind site_kind(const tctx *c, const pp_action *a)
 {
-    if (a->func < 0 || a->func >= c->m->nfuncs)
+    const mpi_st *s = c->mpi;
+    if (a->func < 0 || a->func >= c->m->nfuncs || a->site < 0 || a->site >= s->nkind[a->func])
         return PP_EV_OTHER;
-    const pp_devent *ev = pp_desc_event(c->m->funcs[a->func].d, a->site);
-    return ev ? ev->kind : PP_EV_OTHER;
+    return s->kind_of[a->func][a->site];
 }
 
 /* Thread t leaves its current MPI action a at `leave`, having entered it
