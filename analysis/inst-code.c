@@ -26,21 +26,22 @@ enum {
     I_K,          /* push v                                         */
     I_FAIL,       /* the expression has no value                    */
     I_ARG,        /* push argument a (if known)                     */
-    I_PARAM,      /* push parameter a's value                       */
-    I_P,          /* push the instance's P                          */
-    I_RANK,       /* push the rank being unrolled                   */
     I_IV,         /* push loop a's induction variable (if known)    */
     I_NTHREADS,   /* push the team size (inside a team)             */
     I_TID,        /* push the thread number (inside a team)         */
     I_SHARED,     /* push the shared value named name (if known)    */
-    I_OP2,        /* pop b, a; push a (pp_ekind a) b                */
     I_NEG,
     I_NOT,
     I_AND,        /* pop x; x == 0: push 0, jump to a               */
     I_OR,         /* pop x; x != 0: push 1, jump to a               */
     I_JZ,         /* pop x; x == 0: jump to a                       */
-    I_JMP         /* jump to a                                      */
+    I_JMP,        /* jump to a                                      */
+    /* binary operators, one code per kind k from PP_E_ADD to PP_E_NE (so
+     * that the arithmetic, inline, is specialised to it): */
+    I_BIN = 32,   /* + k - PP_E_ADD: pop b, a; push a k b           */
+    I_BINK = 64   /* + k - PP_E_ADD: pop a; push a k v              */
 };
+_Static_assert(PP_E_NE - PP_E_ADD < 32, "the binary operators' codes overlap");
 
 /* ---- symbols ------------------------------------------------------------ */
 
@@ -104,10 +105,11 @@ static int emit_atom(ictx *c, const pp_mfunc *mf, const pp_expr *e)
     case PP_E_VAR:
     case PP_E_GLOBAL:
     case PP_E_SYM: {
+        /* the parameters and P do not change during an instantiation */
         int i = resolve_atom(c->m, mf, e);
         if (i == -2)
-            return emit(c, I_P, 0, 0, NULL);
-        return i < 0 ? emit(c, I_FAIL, 0, 0, NULL) : emit(c, I_PARAM, i, 0, NULL);
+            return emit(c, I_K, 0, c->P, NULL);
+        return i < 0 ? emit(c, I_FAIL, 0, 0, NULL) : emit(c, I_K, 0, c->m->params[i].value, NULL);
     }
     case PP_E_SHARED:
         return e->name ? emit(c, I_SHARED, 0, 0, e->name) : emit(c, I_FAIL, 0, 0, NULL);
@@ -119,10 +121,10 @@ static int emit_atom(ictx *c, const pp_mfunc *mf, const pp_expr *e)
         return emit(c, I_NTHREADS, 0, 0, NULL);
     case PP_E_TID:
         return emit(c, I_TID, 0, 0, NULL);
-    case PP_E_RANK:
-        return emit(c, c->mpi ? I_RANK : I_FAIL, 0, 0, NULL);
+    case PP_E_RANK:     /* the programs are forgotten when it changes */
+        return emit(c, c->mpi ? I_K : I_FAIL, 0, c->rank, NULL);
     case PP_E_NPROCS:
-        return emit(c, c->mpi ? I_P : I_FAIL, 0, 0, NULL);
+        return emit(c, c->mpi ? I_K : I_FAIL, 0, c->P, NULL);
     default:        /* addr, call, load, critical: no value */
         return emit(c, I_FAIL, 0, 0, NULL);
     }
@@ -133,7 +135,7 @@ static int run(const ictx *c, const frame *fr, int pc, int64_t *out);
 /* Does instruction op give the same value in every frame? */
 static int constant_op(int op)
 {
-    return op == I_K || op == I_FAIL || op == I_PARAM || op == I_P || op == I_RANK;
+    return op == I_K || op == I_FAIL;
 }
 
 /* e's code from start on depends on no frame: replace it by its value (or
@@ -225,9 +227,16 @@ static int comp(ictx *c, const pp_mfunc *mf, const pp_expr *e, int sp, int *dept
         if ((cst = comp(c, mf, e->kids[0], sp, depth)) < 0)
             return -1;
         for (int i = 1; i < e->nkids; i++) {
-            if ((k = comp(c, mf, e->kids[i], sp + 1, depth)) < 0 || emit(c, I_OP2, e->kind, 0, NULL) < 0)
+            int kid = c->ncode;
+            if ((k = comp(c, mf, e->kids[i], sp + 1, depth)) < 0)
                 return -1;
             cst &= k;
+            /* a constant operand goes into the instruction (a jump to the
+             * constant then runs both, as before) */
+            if (c->ncode == kid + 1 && c->code[kid].op == I_K)
+                c->code[kid].op = I_BINK + e->kind - PP_E_ADD;
+            else if (emit(c, I_BIN + e->kind - PP_E_ADD, 0, 0, NULL) < 0)
+                return -1;
         }
         break;
     }
@@ -257,15 +266,6 @@ static int run(const ictx *c, const frame *fr, int pc, int64_t *out)
                 return -1;
             st[sp++] = fr->args[in->a];
             break;
-        case I_PARAM:
-            st[sp++] = c->m->params[in->a].value;
-            break;
-        case I_P:
-            st[sp++] = c->P;
-            break;
-        case I_RANK:
-            st[sp++] = c->rank;
-            break;
         case I_IV:
             if (!fr->iv_known[in->a])
                 return -1;
@@ -287,13 +287,6 @@ static int run(const ictx *c, const frame *fr, int pc, int64_t *out)
             st[sp++] = sv->val[i];
             break;
         }
-        case I_OP2:
-            /* pp_expr_op2_i64 is inline: its switch on the operator
-             * is the one dispatch */
-            sp--;
-            if (pp_expr_op2_i64((pp_ekind)in->a, st[sp - 1], st[sp], &st[sp - 1]))
-                return -1;
-            break;
         case I_NEG:
             if (st[sp - 1] == INT64_MIN)
                 return -1;
@@ -317,6 +310,22 @@ static int run(const ictx *c, const frame *fr, int pc, int64_t *out)
         case I_JMP:
             pc = in->a - 1;
             break;
+#define BIN(k)                                                                  \
+        case I_BIN + (k) - PP_E_ADD:                                            \
+            sp--;                                                               \
+            if (pp_expr_op2_i64((k), st[sp - 1], st[sp], &st[sp - 1]))          \
+                return -1;                                                      \
+            break;                                                              \
+        case I_BINK + (k) - PP_E_ADD:                                           \
+            if (pp_expr_op2_i64((k), st[sp - 1], in->v, &st[sp - 1]))           \
+                return -1;                                                      \
+            break;
+        BIN(PP_E_ADD) BIN(PP_E_MUL) BIN(PP_E_SUB) BIN(PP_E_DIV) BIN(PP_E_MOD) BIN(PP_E_FDIV)
+        BIN(PP_E_CDIV) BIN(PP_E_MIN) BIN(PP_E_MAX) BIN(PP_E_SHL) BIN(PP_E_SHR) BIN(PP_E_LT)
+        BIN(PP_E_LE) BIN(PP_E_GT) BIN(PP_E_GE) BIN(PP_E_EQ) BIN(PP_E_NE)
+#undef BIN
+        default:        /* not emitted */
+            return -1;
         }
     }
 }
@@ -378,6 +387,10 @@ int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out)
     if (pc < 0) {
         c->oom = 1;
         return -1;
+    }
+    if (c->code[pc].op == I_K && c->code[pc + 1].op == I_END) {
+        *out = c->code[pc].v;       /* a constant: most loop bounds */
+        return 0;
     }
     int64_t v;
     if (run(c, fr, pc, &v))
