@@ -89,10 +89,12 @@ typedef struct {
 int pp_inst_fail(ictx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* inst-actions.c: a new logical thread (its id, or -1); append an action
- * to thread t; flush t's pending work as a WORK action; end a segment
+ * to thread t (or make room); flush t's pending work as a WORK action; end a segment
  * (its fixed cost) and append the event action; an object key's index. */
 int pp_inst_new_thread(ictx *c, pp_itkind kind, int parent, int tid, int start_func);
 int pp_inst_push_action(ictx *c, int t, pp_action a);
+/* room for n actions of thread t */
+int pp_inst_reserve(ictx *c, int t, int n);
 int pp_inst_flush(ictx *c, int t);
 int pp_inst_sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int site);
 long pp_inst_intern(ictx *c, const char *key);

@@ -646,7 +646,12 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
         for (int r = lo; rc == 0 && r < hi; r++) {
             c.rank = r;
             pp_inst_code_reset(&c);     /* the programs hold the rank */
-            rc = run_main(&c, r - lo);
+            /* ranks mostly have as many actions as the one before: room
+             * for them at once, not by doubling and copying */
+            if (r > lo)
+                rc = pp_inst_reserve(&c, r - lo, out->threads[r - lo - 1].nact + 8);
+            if (rc == 0)
+                rc = run_main(&c, r - lo);
         }
     } else if (rc == 0)
         rc = run_main(&c, pp_inst_new_thread(&c, PP_IT_MAIN, -1, 0, m->main_func));
