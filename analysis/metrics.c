@@ -178,7 +178,7 @@ int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metr
 /* The delta method: T_real's standard deviation from its slopes in the q
  * determined costs (idx), each a secant over one standard error, and
  * their covariance: sd^2 = g' Cov g.  q + 1 predictions instead of the
- * draws'; T_real is a sum of costs along the critical path, linear
+ * draws' (of T_real alone: no T1, no PRAM, here and in the draws); T_real is a sum of costs along the critical path, linear
  * between the points where another thread becomes the slowest, so the
  * secants are what the draws would see for errors of a few percent. */
 static int delta_sd(pp_prog *m, const pp_machine *mach, int P, const int *idx, int q, double center, double *sd_out,
@@ -194,9 +194,9 @@ static int delta_sd(pp_prog *m, const pp_machine *mach, int P, const int *idx, i
     for (int i = 0; rc == 0 && i < q; i++) {
         double se = sqrt(m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[i]]);
         *m->cost_ptr[idx[i]] = m->cost_val[idx[i]] + se;
-        pp_metrics md;
-        rc = pp_predict(m, mach, P, &md, err, errlen);
-        g[i] = rc == 0 ? (md.t_real - center) / se : 0;
+        double t_real = 0;
+        rc = pp_predict_real(m, mach, P, &t_real, err, errlen);
+        g[i] = rc == 0 ? (t_real - center) / se : 0;
         *m->cost_ptr[idx[i]] = m->cost_val[idx[i]];
     }
     double var = 0;
@@ -279,12 +279,12 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
                     v += gsl_matrix_get(L, (size_t)i, (size_t)j) * z[j];
                 *m->cost_ptr[idx[i]] = v > 0 ? v : 0;
             }
-            pp_metrics md;
-            if (pp_predict(m, mach, P, &md, err, errlen))
+            double t_real = 0;
+            if (pp_predict_real(m, mach, P, &t_real, err, errlen))
                 rc = -1;
             else {
-                sum += md.t_real;
-                sum2 += md.t_real * md.t_real;
+                sum += t_real;
+                sum2 += t_real * t_real;
                 done++;
             }
         }
