@@ -48,10 +48,17 @@ typedef struct {
     int qhead;
 } obj_st;
 
+/* A node of the queue's tree (trav-queue.c): a thread and its clock, as an
+ * integer in the clock's order.  With 128-bit integers, one integer
+ * (clock in the high half, thread in the low) that compares in one go. */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 trav_node;
+#else
 typedef struct {
-    uint64_t key;         /* the clock, as an integer in the same order */
+    uint64_t key;
     int t;
 } trav_node;
+#endif
 
 typedef struct {
     const pp_prog *m;
@@ -63,6 +70,7 @@ typedef struct {
     trav_node *win;
     int nleaf;
     int cur, cur_ready;       /* the thread moving; made ready again */
+    int batch;                /* pushes only mark leaves (see queue_batch) */
     int *created;
     double *create_time, *done_time;
     ilist *joiners;
@@ -88,12 +96,12 @@ void pp_trav_queue_push(tctx *c, int t);
 /* after the step of t = c->cur: t back in at its new clock if it was made
  * ready, out otherwise */
 void pp_trav_settle(tctx *c, int t);
+/* on: the pushes that follow only mark their threads; off: the tree is
+ * rebuilt from all its leaves (cheaper when most threads come back at
+ * once, as at the end of a collective) */
+void pp_trav_queue_batch(tctx *c, int on);
 /* the runnable thread with the smallest (clock, thread), or -1 */
-static inline int pp_trav_first(const tctx *c)
-{
-    int t = c->win[1].t;
-    return t < c->in->nthreads ? t : -1;
-}
+int pp_trav_first(const tctx *c);
 /* traverse.c: t becomes runnable at its clock (on the PRAM after the
  * computation it has next, which meets no other thread there). */
 void pp_trav_ready(tctx *c, int t);

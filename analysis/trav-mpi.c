@@ -408,6 +408,7 @@ static int coll_arrive(tctx *c, int t, const pp_action *a)
         if (s->c_arr[i] > last)
             last = s->c_arr[i];
     s->c_active = 0;
+    pp_trav_queue_batch(c, 1);      /* every rank is released: one rebuild */
     for (int i = 0; i < s->P; i++) {
         /* waiting: until the last rank came (at most the whole time) */
         double rel = s->c_rel[i] > s->c_arr[i] ? s->c_rel[i] : s->c_arr[i];
@@ -418,6 +419,7 @@ static int coll_arrive(tctx *c, int t, const pp_action *a)
         s->c_act[i] = NULL;
         leave_call(c, s->c_thread[i], ai, s->c_arr[i], rel, rel - s->c_arr[i] - waited);
     }
+    pp_trav_queue_batch(c, 0);
     return 0;
 }
 

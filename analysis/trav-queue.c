@@ -36,11 +36,34 @@ static inline uint64_t key_of(double clock)
     return u >> 63 ? ~u : u | (UINT64_C(1) << 63);
 }
 
-/* Is node a before node b? */
+#ifdef __SIZEOF_INT128__
+static inline trav_node node(uint64_t key, int t)
+{
+    return (trav_node)key << 64 | (uint32_t)t;
+}
+static inline int node_t(trav_node a)
+{
+    return (int)(uint32_t)a;
+}
+/* Is node a before node b?  (clock, then thread) */
+static inline int before(trav_node a, trav_node b)
+{
+    return a < b;
+}
+#else
+static inline trav_node node(uint64_t key, int t)
+{
+    return (trav_node){key, t};
+}
+static inline int node_t(trav_node a)
+{
+    return a.t;
+}
 static inline int before(trav_node a, trav_node b)
 {
     return (a.key < b.key) | ((a.key == b.key) & (a.t < b.t));
 }
+#endif
 
 int pp_trav_queue_init(tctx *c)
 {
@@ -52,10 +75,17 @@ int pp_trav_queue_init(tctx *c)
     if (!c->win)
         return -1;
     for (int i = 0; i < 2 * nl; i++)
-        c->win[i] = (trav_node){UINT64_MAX, n};
+        c->win[i] = node(UINT64_MAX, n);
     c->cur = -1;
     c->cur_ready = 0;
+    c->batch = 0;
     return 0;
+}
+
+int pp_trav_first(const tctx *c)
+{
+    int t = node_t(c->win[1]);
+    return t < c->in->nthreads ? t : -1;
 }
 
 void pp_trav_queue_free(tctx *c)
@@ -72,7 +102,9 @@ void pp_trav_queue_push(tctx *c, int t)
     }
     trav_node *win = c->win;
     int i = c->nleaf + t;
-    win[i] = (trav_node){key_of(c->clock[t]), t};
+    win[i] = node(key_of(c->clock[t]), t);
+    if (c->batch)
+        return;                 /* the tree is rebuilt at the batch's end */
     /* up while t wins; where the winner does not change, nothing above
      * does (t was not in the tree, so no node above holds it; a node that
      * holds the thread moving now is recomputed when it settles) */
@@ -80,31 +112,39 @@ void pp_trav_queue_push(tctx *c, int t)
         trav_node a = win[i], s = win[i ^ 1];
         trav_node w = before(a, s) ? a : s;
         i >>= 1;
-        if (win[i].t == w.t)
+        if (node_t(win[i]) == node_t(w))
             break;
         win[i] = w;
     }
+}
+
+void pp_trav_queue_batch(tctx *c, int on)
+{
+    c->batch = on;
+    if (on)
+        return;
+    /* every inner node from its children, bottom up (a winner tree is
+     * fixed by its leaves: the same tree as one push at a time).  The
+     * moving thread's leaf may be stale: its settle redoes its path. */
+    trav_node *win = c->win;
+    for (int i = c->nleaf - 1; i >= 1; i--)
+        win[i] = before(win[2 * i], win[2 * i + 1]) ? win[2 * i] : win[2 * i + 1];
 }
 
 void pp_trav_settle(tctx *c, int t)
 {
     trav_node *win = c->win;
     int i = c->nleaf + t;
-    uint64_t wk = c->cur_ready ? key_of(c->clock[t]) : UINT64_MAX;
-    int wt = c->cur_ready ? t : c->in->nthreads;
+    trav_node w = c->cur_ready ? node(key_of(c->clock[t]), t) : node(UINT64_MAX, c->in->nthreads);
     c->cur = -1;
     c->cur_ready = 0;
-    win[i] = (trav_node){wk, wt};
-    /* every node on the path held t: recompute all of them.  The choice
-     * by masks, not branches: which clock is smaller is as good as random,
-     * and a mispredicted branch per level cost more than the comparison */
+    win[i] = w;
+    /* every node on the path held t: recompute all of them (which clock is
+     * smaller is as good as random: a select, not a branch) */
     while (i > 1) {
-        uint64_t sk = win[i ^ 1].key;
-        int st = win[i ^ 1].t;
-        uint64_t m = -(uint64_t)((sk < wk) | ((sk == wk) & (st < wt)));
-        wk ^= (wk ^ sk) & m;
-        wt ^= (wt ^ st) & (int)m;
+        trav_node s = win[i ^ 1];
+        w = before(s, w) ? s : w;
         i >>= 1;
-        win[i] = (trav_node){wk, wt};
+        win[i] = w;
     }
 }
