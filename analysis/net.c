@@ -125,18 +125,26 @@ double pp_net_recv_ns(const pp_net *n, double bytes)
     return n->o;
 }
 
+/* fmax(a, b) without the call: the larger, b when they are equal, the one
+ * that is not a NaN if one is (what glibc's fmax gives), inline: the
+ * collectives' simulation takes a few per message */
+static inline double maxd(double a, double b)
+{
+    return a > b || isnan(b) ? a : b;
+}
+
 void pp_net_p2p(const pp_net *n, double bytes, double ts, double tr, double *send_done,
                 double *recv_done)
 {
     double s = pp_net_send_ns(n, bytes);
     double start = ts;
     if (!pp_net_is_eager(n, bytes))
-        start = fmax(ts + n->o + n->L, tr) + n->o + n->L;
+        start = maxd(ts + n->o + n->L, tr) + n->o + n->L;
     double sd = start + s;
     if (send_done)
         *send_done = sd;
     if (recv_done)
-        *recv_done = fmax(tr, sd + n->L) + n->o;
+        *recv_done = maxd(tr, sd + n->L) + n->o;
 }
 
 /* ---- the simulation ---------------------------------------------------- */
@@ -155,7 +163,7 @@ typedef struct sim {
 
 static double rendezvous_start(const pp_net *n, double st, double tpost)
 {
-    return fmax(st + n->o + n->L, tpost) + n->o + n->L;
+    return maxd(st + n->o + n->L, tpost) + n->o + n->L;
 }
 
 /* Rank src sends m bytes to a rank that posted the receive at tpost: it
@@ -166,10 +174,10 @@ static double send_msg(sim *S, int src, double m, double tpost)
 {
     const pp_net *n = S->n;
     double s = pp_net_send_ns(n, m);
-    double st = fmax(S->t[src], S->snext[src]);
+    double st = maxd(S->t[src], S->snext[src]);
     if (!pp_net_is_eager(n, m))
         st = rendezvous_start(n, st, tpost);
-    S->snext[src] = st + fmax(n->g, s);
+    S->snext[src] = st + maxd(n->g, s);
     S->t[src] = st + s;
     return st + s + n->L;
 }
@@ -180,10 +188,10 @@ static double send_msg(sim *S, int src, double m, double tpost)
 static void recv_msg(sim *S, int dst, double m, double a)
 {
     const pp_net *n = S->n;
-    double gap = fmax(n->g, m > 1 ? (m - 1) * n->G : 0);
-    a = fmax(a, S->rlast[dst] + gap);
+    double gap = maxd(n->g, m > 1 ? (m - 1) * n->G : 0);
+    a = maxd(a, S->rlast[dst] + gap);
     S->rlast[dst] = a;
-    S->t[dst] = fmax(S->t[dst], a) + n->o;
+    S->t[dst] = maxd(S->t[dst], a) + n->o;
 }
 
 /* One exchange step (MPI_Sendrecv): every rank r with to[r] >= 0 sends
@@ -240,7 +248,8 @@ static int ceil_log2(int P)
 /* absolute rank of relative rank v */
 static int abs_rank(int v, int root, int P)
 {
-    return (v + root) % P;
+    int r = v + root;           /* both below P: no division */
+    return r < P ? r : r - P;
 }
 
 /* The binomial tree of MPICH and Open MPI over relative ranks v = (r - root)
@@ -252,13 +261,14 @@ static int abs_rank(int v, int root, int P)
 static void tree_down(sim *S, int root, double m, int scatter, const double *arr)
 {
     int P = S->P;
+    int top = 1;                /* the root's: the first power of two >= P */
+    while (top < P)
+        top <<= 1;
     /* arrv[v]: when v's message is at it; processed in increasing v, so a
      * parent (smaller v) has sent before its children receive */
     for (int v = 0; v < P; v++) {
         int r = abs_rank(v, root, P);
-        int low = 1;
-        while (low < P && !(v & low))
-            low <<= 1;
+        int low = v ? v & -v : top;     /* v's lowest set bit */
         if (v > 0) {
             double sub = P - v < low ? P - v : low;   /* v's subtree */
             recv_msg(S, r, scatter ? m * sub : m, S->arrv[v]);
@@ -547,12 +557,12 @@ static double x_of(const pp_net *n, double m)
 
 static double d_of(const pp_net *n, double m)   /* spacing of two sends */
 {
-    return fmax(n->g, pp_net_send_ns(n, m));
+    return maxd(n->g, pp_net_send_ns(n, m));
 }
 
 static double rgap_of(const pp_net *n, double m) /* spacing of two arrivals */
 {
-    return fmax(n->g, m > 1 ? (m - 1) * n->G : 0);
+    return maxd(n->g, m > 1 ? (m - 1) * n->G : 0);
 }
 
 /* sum over k < ceil(log2 P) of x(2^k b) */
@@ -583,7 +593,7 @@ static double down_cf(const pp_net *n, int S, double m, int scatter, const doubl
         int sub = S - mask < mask ? S - mask : mask;
         double bytes = scatter ? m * sub : m;
         double below = sub == mask ? full[j] : down_cf(n, sub, m, scatter, full);
-        worst = fmax(worst, t + x_of(n, bytes) + below);
+        worst = maxd(worst, t + x_of(n, bytes) + below);
         t += d_of(n, bytes) + h_of(n, bytes);
     }
     return worst;
@@ -602,9 +612,9 @@ static double up_cf(const pp_net *n, int S, double m, int gather, const double *
         double st = tc;
         if (!pp_net_is_eager(n, bytes))
             st = rendezvous_start(n, st, R);
-        double a = fmax(st + pp_net_send_ns(n, bytes) + n->L, alast + rgap_of(n, bytes));
+        double a = maxd(st + pp_net_send_ns(n, bytes) + n->L, alast + rgap_of(n, bytes));
         alast = a;
-        R = fmax(R, a) + n->o + (gather ? 0 : n->gamma * m);
+        R = maxd(R, a) + n->o + (gather ? 0 : n->gamma * m);
     }
     return R;
 }
@@ -639,7 +649,7 @@ double pp_net_closed_form(const pp_net *n, pp_coll k, pp_alg a, int P, double m)
             return tree_cf(n, P, m, 1, 0);
         if (a == PP_ALG_LINEAR) {
             if (pp_net_is_eager(n, m))
-                return c_of(n, m) + gm + (P - 2) * fmax(n->o + gm, rgap_of(n, m));
+                return c_of(n, m) + gm + (P - 2) * maxd(n->o + gm, rgap_of(n, m));
             return x_of(n, m) + gm + (P - 2) * (x_of(n, m) - n->L - n->o + gm);
         }
         return (P - 1) * (x_of(n, b) + n->gamma * b) + tree_cf(n, P, b, 1, 1);
@@ -653,7 +663,7 @@ double pp_net_closed_form(const pp_net *n, pp_coll k, pp_alg a, int P, double m)
         if (a == PP_ALG_BINOMIAL)
             return tree_cf(n, P, m, 1, 1);
         if (pp_net_is_eager(n, m))
-            return c_of(n, m) + (P - 2) * fmax(n->o, rgap_of(n, m));
+            return c_of(n, m) + (P - 2) * maxd(n->o, rgap_of(n, m));
         return x_of(n, m) + (P - 2) * (x_of(n, m) - n->L - n->o);
     case PP_COLL_SCATTER:
         if (a == PP_ALG_BINOMIAL)
@@ -685,12 +695,12 @@ double pp_net_closed_form(const pp_net *n, pp_coll k, pp_alg a, int P, double m)
             return t;
         }
         return (P - 2) * (d_of(n, m) + h_of(n, m)) + h_of(n, m) + pp_net_send_ns(n, m)
-             + fmax((P - 1) * n->o, n->L + n->o);
+             + maxd((P - 1) * n->o, n->L + n->o);
     case PP_COLL_BARRIER:
         if (a == PP_ALG_DISSEMINATION)
             return lg * c_of(n, 0);
         if (a == PP_ALG_LINEAR)
-            return 2 * c_of(n, 0) + 2.0 * (P - 2) * fmax(n->o, n->g);
+            return 2 * c_of(n, 0) + 2.0 * (P - 2) * maxd(n->o, n->g);
         return lg * c_of(n, 0) + (is_pow2(P) ? 0 : c_of(n, 0));   /* a bound unless P = 2^k */
     default:
         return -1;
