@@ -81,6 +81,7 @@ typedef struct {
     double **dither;            /* [func][event/call slot]: opportunities */
     long **keycache;            /* [func][event]: its object key + 1 when it
                                    does not depend on the frame (0: unknown) */
+    long nbarriers;             /* barrier actions made                     */
     int mpi;                    /* the threads are MPI ranks                */
     int rank;                   /* the rank being unrolled                  */
     char err[512];

@@ -43,19 +43,66 @@ static long double loop_count(ictx *c, const frame *fr, int k, int *exact)
     return ml->trip;
 }
 
-/* Value of the induction variable of loop k at iteration j. */
-static void set_iv(ictx *c, frame *fr, int k, long double j)
+/* Loop k's induction variable in a frame: its start and step. */
+typedef struct {
+    int known;
+    int64_t init, step;
+} iv_rule;
+
+static iv_rule iv_rule_of(ictx *c, const frame *fr, int k)
 {
     const pp_dloop *dl = &fr->mf->d->loops[k];
-    int id = dl->id;
-    int64_t init, step;
+    iv_rule r = {0, 0, 0};
+    r.known = pp_inst_eval(c, fr, dl->init, &r.init) == 0 && pp_inst_eval(c, fr, dl->step, &r.step) == 0;
+    return r;
+}
+
+/* Value of the induction variable of loop k at iteration j. */
+static void set_iv_by(frame *fr, int k, const iv_rule *r, long double j)
+{
+    int id = fr->mf->d->loops[k].id;
     if (id < 0 || id > fr->mf->max_loop_id)
         return;
-    if (pp_inst_eval(c, fr, dl->init, &init) == 0 && pp_inst_eval(c, fr, dl->step, &step) == 0) {
-        fr->iv[id] = init + (int64_t)j * step;
+    if (r->known) {
+        fr->iv[id] = r->init + (int64_t)j * r->step;
         fr->iv_known[id] = 1;
     } else
         fr->iv_known[id] = 0;
+}
+
+static void set_iv(ictx *c, frame *fr, int k, long double j)
+{
+    int id = fr->mf->d->loops[k].id;
+    if (id < 0 || id > fr->mf->max_loop_id)
+        return;
+    iv_rule r = iv_rule_of(c, fr, k);
+    set_iv_by(fr, k, &r, j);
+}
+
+static int has_iv(const pp_expr *e)
+{
+    if (!e)
+        return 0;
+    if (e->kind == PP_E_IV)
+        return 1;
+    for (int i = 0; i < e->nkids; i++)
+        if (has_iv(e->kids[i]))
+            return 1;
+    return 0;
+}
+
+/* The rule of loop k for its iterations: evaluated once when its start and
+ * step read no induction variable (nothing else they read changes in the
+ * loop's body), at every iteration otherwise (*fixed = 0). */
+static iv_rule iv_rule_fixed(ictx *c, const frame *fr, int k, int *fixed)
+{
+    const pp_dloop *dl = &fr->mf->d->loops[k];
+    int id = dl->id;
+    *fixed = id >= 0 && id <= fr->mf->max_loop_id && !has_iv(dl->init) && !has_iv(dl->step);
+    iv_rule r = {0, 0, 0};
+    if (*fixed)
+        r = iv_rule_of(c, fr, k);
+    return r;
 }
 
 static int reads_iv(const pp_mloop *ml, int id)
@@ -194,8 +241,13 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
     if (emit && ml->sync) {
         /* unroll: the loop holds events of the thread graph */
         long long cnt = (long long)llroundl(n);
+        int fixed;
+        iv_rule r = iv_rule_fixed(c, fr, k, &fixed);
         for (long long j = 0; j < cnt; j++) {
-            set_iv(c, fr, k, (long double)j);
+            if (fixed)
+                set_iv_by(fr, k, &r, (long double)j);
+            else
+                set_iv(c, fr, k, (long double)j);
             add_work(c, t, 1, acc, ml->cost_ns);
             if (exec_scope(c, t, fr, k, mult, 1, acc))
                 return -1;
@@ -217,8 +269,13 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
     long long cnt = (long long)llroundl(n);
     if (cnt <= ENUM_LIMIT) {
         pp_work sub = {0};
+        int fixed;
+        iv_rule r = iv_rule_fixed(c, fr, k, &fixed);
         for (long long j = 0; j < cnt; j++) {
-            set_iv(c, fr, k, (long double)j);
+            if (fixed)
+                set_iv_by(fr, k, &r, (long double)j);
+            else
+                set_iv(c, fr, k, (long double)j);
             if (exec_scope(c, t, fr, k, mult, 0, &sub))
                 return -1;
         }
@@ -498,6 +555,7 @@ static int exec_event(ictx *c, int t, frame *fr, int idx, long double mult, int 
             key = object_key(c, fr, ev, fr->fi);
         if (key < 0)
             return -1;
+        c->nbarriers++;
         return pp_inst_sync_action(c, t, PP_A_BARRIER, key, 0, fr->fi, ev->id);
     }
     case PP_EV_LOCK:
@@ -556,6 +614,8 @@ static int exec_scope(ictx *c, int t, frame *fr, int scope, long double mult, in
 static void count_parties(ictx *c)
 {
     pp_instance *in = c->in;
+    if (c->nbarriers == 0)
+        return;         /* every count stays 0: no need to read every action */
     int *last = malloc(sizeof *last * (size_t)(in->nkeys + 1));
     if (!last)
         return;
