@@ -130,7 +130,7 @@ static int emit_atom(ictx *c, const pp_mfunc *mf, const pp_expr *e)
     }
 }
 
-static int run(const ictx *c, const frame *fr, int pc, int64_t *out);
+static inline int run(const ictx *c, const frame *fr, int pc, int64_t *out);
 
 /* Does instruction op give the same value in every frame? */
 static int constant_op(int op)
@@ -245,7 +245,7 @@ static int comp(ictx *c, const pp_mfunc *mf, const pp_expr *e, int sp, int *dept
 
 /* ---- running ------------------------------------------------------------ */
 
-static int run(const ictx *c, const frame *fr, int pc, int64_t *out)
+static inline int run(const ictx *c, const frame *fr, int pc, int64_t *out)
 {
     const pp_icode *code = c->code;
     int64_t *st = c->stack;
@@ -342,16 +342,10 @@ static size_t hash(const pp_expr *e, int fi)
 
 /* The start of e's program in function fi, compiled when first asked
  * for; -1 when memory runs out. */
-static int program(ictx *c, const pp_expr *e, int fi)
+/* Compile e for function fi and enter it: its start, or -1.  Out of line
+ * (and cold): the evaluations that find their program stay short. */
+static int __attribute__((noinline, cold)) compile(ictx *c, const pp_expr *e, int fi)
 {
-    if (c->ec) {
-        size_t i = hash(e, fi) & c->ecmask;
-        while (c->ec[i].e) {
-            if (c->ec[i].e == e && c->ec[i].fi == fi)
-                return c->ec[i].pc;
-            i = (i + 1) & c->ecmask;
-        }
-    }
     if (!c->ec || c->ecn * 2 >= c->ecmask + 1) {
         size_t cap = c->ec ? (c->ecmask + 1) * 2 : 256;
         icache_ent *n = calloc(cap, sizeof *n);
@@ -377,6 +371,19 @@ static int program(ictx *c, const pp_expr *e, int fi)
     c->ec[i] = (icache_ent){e, fi, start};
     c->ecn++;
     return start;
+}
+
+static inline int program(ictx *c, const pp_expr *e, int fi)
+{
+    if (c->ec) {
+        size_t i = hash(e, fi) & c->ecmask;
+        while (c->ec[i].e) {
+            if (c->ec[i].e == e && c->ec[i].fi == fi)
+                return c->ec[i].pc;
+            i = (i + 1) & c->ecmask;
+        }
+    }
+    return compile(c, e, fi);
 }
 
 int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out)
