@@ -100,6 +100,14 @@ int pp_inst_flush(ictx *c, int t);
 int pp_inst_sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int site);
 long pp_inst_intern(ictx *c, const char *key);
 
+/* instantiate.c: run function fr (its body on thread t; emit: make its
+ * actions, else add its work to *acc, scaled by mult) */
+int pp_inst_exec_func(ictx *c, int t, frame *fr, long double mult, int emit, pp_work *acc);
+/* inst-events.c: what event ev (index idx of fr's function) of thread t
+ * makes in the thread graph (0, or -1); after the instantiation, every
+ * barrier action's parties. */
+int pp_inst_graph_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx);
+void pp_inst_count_parties(ictx *c);
 /* inst-mpi.c: the action of an MPI event of rank thread t (0, or -1). */
 int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx);
 /* inst-code.c: value of e in the frame fr; 0, or -1 when it cannot be
