@@ -13,7 +13,7 @@
 #include <string.h>
 
 static int run(pp_prog *m, const pp_machine *mach, int P, double *pram, double *real, pp_trav *keep,
-               int *approx, int *nthreads, char *err, size_t errlen)
+               int *approx, int *nthreads, double *work, char *err, size_t errlen)
 {
     pp_prog_apply_P(m, P);
     pp_instance in;
@@ -42,6 +42,8 @@ static int run(pp_prog *m, const pp_machine *mach, int P, double *pram, double *
     *approx |= in.approx;
     if (nthreads)
         *nthreads = in.nthreads;
+    if (work)
+        *work = in.work_ns;
     pp_instance_free(&in);
     return rc;
 }
@@ -63,10 +65,19 @@ static int predict_runs(pp_prog *m, const pp_machine *mach, int P, double *t1, i
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    int rc = t1 ? run(m, mach, 1, t1, NULL, NULL, &out->approx, NULL, err, errlen) : 0;
+    int rc = t1 ? run(m, mach, 1, t1, NULL, NULL, &out->approx, NULL, NULL, err, errlen) : 0;
+    /* An MPI program whose parameters fit P ranks only (a Q x Q grid at
+     * P = Q^2) has no run on one rank: T1 is then the computation of the
+     * P ranks, summed (the work, as Cilkview's T1) */
+    out->t1_summed = rc != 0 && m->pkind == PP_P_MPI && P > 1;
+    if (out->t1_summed)
+        rc = 0;
+    double work = 0;
     if (rc == 0)
-        rc = run(m, mach, P, pram ? &out->t_pram : NULL, &out->t_real, tr, &out->approx, &out->nthreads, err,
-                 errlen);
+        rc = run(m, mach, P, pram ? &out->t_pram : NULL, &out->t_real, tr, &out->approx, &out->nthreads, &work,
+                 err, errlen);
+    if (rc == 0 && out->t1_summed)
+        *t1 = work;
     if (m->pkind == PP_P_PARAM)
         m->params[m->p_param].value = saved;
     pp_mem_restore(m, fitted);
@@ -142,6 +153,12 @@ static int t1_recorded(pp_prog *m, const pp_machine *mach, double *t1, char *err
     pp_metrics mt;
     memset(&mt, 0, sizeof mt);
     int rc = predict_runs(m, mach, 1, t1, 0, &mt, NULL, err, errlen);
+    if (rc && m->pkind == PP_P_MPI && m->nrec > 1) {
+        /* no run on one rank: the work of the recorded ranks (as for the
+         * prediction, pp_metrics.t1_summed) */
+        memset(&mt, 0, sizeof mt);
+        rc = predict_runs(m, mach, m->nrec, t1, 0, &mt, NULL, err, errlen);
+    }
     pp_prog_params_restore(m, saved);
     if (rc)
         *t1 = 0;

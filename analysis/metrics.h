@@ -30,6 +30,9 @@ typedef struct {
     double mpi, mpi_kind[PP_EV_OTHER + 1];
     long unmatched;       /* messages never received                      */
     char note[400];
+    int t1_summed;        /* MPI: the program cannot run on one rank with
+                             these parameters (a Q x Q grid): T1 is the
+                             computation of all P ranks, summed          */
 } pp_metrics;
 
 /* The latencies and efficiencies from the three times (eqs. 2-6). */

@@ -28,14 +28,14 @@
 #include <string.h>
 
 typedef struct {
-    int src, tag;
+    int src, tag, comm;
     double bytes, t_post, t_arrive;  /* t_arrive: eager data at the destination */
     int eager, thread, req;          /* req: the sender's request, -1 blocking */
     const pp_action *a;
 } msg_t;
 
 typedef struct {
-    int src, tag;                    /* PP_MPI_ANY allowed */
+    int src, tag, comm;              /* src, tag: PP_MPI_ANY allowed */
     double t_post;
     int thread, req;
     const pp_action *a;
@@ -56,22 +56,30 @@ typedef struct {
     int nreq, capreq, reqhead;
     int wait_n;                      /* blocked in WAIT: requests wanted */
     int wait_thread;
-    long ncoll;                      /* collectives this rank entered */
 } rank_st;
+
+/* The collective in progress on one communicator (only one can be: a rank
+ * leaves one only when every member has arrived). */
+typedef struct {
+    int active, kind, root, arrived;
+    long seq;                        /* collectives completed on it */
+    double bytes;
+} coll_st;
 
 typedef struct mpi_st {
     pp_net net;
     int P;
     rank_st *rk;
     int *rank_of;                    /* thread -> rank */
-    /* the collective in progress (only one can be: a rank leaves one only
-     * when every rank has arrived) */
-    int c_active, c_kind, c_root, c_arrived;
-    long c_seq;
-    double c_bytes;
-    double *c_arr, *c_rel;
+    int ncomms;
+    const pp_comm *comms;            /* the instance's communicators */
+    pp_comm world1;                  /* the table of an instance without one */
+    coll_st *coll;                   /* per communicator */
+    /* per world rank: the collective it is in (c_act NULL: none) */
+    double *c_arr;
     int *c_thread;
     const pp_action **c_act;
+    double *g_arr, *g_rel;           /* one communicator's, in its rank order */
 } mpi_st;
 
 #define GROW(arr, n, cap)                                                        \
@@ -107,10 +115,17 @@ int pp_trav_mpi_init(tctx *c)
     s->rk = calloc((size_t)s->P + 1, sizeof *s->rk);
     s->rank_of = calloc((size_t)n + 1, sizeof *s->rank_of);
     s->c_arr = calloc((size_t)s->P + 1, sizeof *s->c_arr);
-    s->c_rel = calloc((size_t)s->P + 1, sizeof *s->c_rel);
+    s->g_arr = calloc((size_t)s->P + 1, sizeof *s->g_arr);
+    s->g_rel = calloc((size_t)s->P + 1, sizeof *s->g_rel);
     s->c_thread = calloc((size_t)s->P + 1, sizeof *s->c_thread);
     s->c_act = calloc((size_t)s->P + 1, sizeof *s->c_act);
-    if (!s->rk || !s->rank_of || !s->c_arr || !s->c_rel || !s->c_thread || !s->c_act)
+    /* an instance without a communicator table (built by hand in a
+     * test) has the world only */
+    s->world1.size = s->P;
+    s->ncomms = c->in->ncomms ? c->in->ncomms : 1;
+    s->comms = c->in->ncomms ? c->in->comms : &s->world1;
+    s->coll = calloc((size_t)s->ncomms, sizeof *s->coll);
+    if (!s->rk || !s->rank_of || !s->c_arr || !s->g_arr || !s->g_rel || !s->c_thread || !s->c_act || !s->coll)
         return -1;
     /* rank threads come first (thread r is rank r); a thread a rank
      * started belongs to its creator's rank */
@@ -137,7 +152,9 @@ void pp_trav_mpi_free(tctx *c)
     free(s->rk);
     free(s->rank_of);
     free(s->c_arr);
-    free(s->c_rel);
+    free(s->g_arr);
+    free(s->g_rel);
+    free(s->coll);
     free(s->c_thread);
     free(s->c_act);
     free(s);
@@ -282,7 +299,7 @@ static int post_send(tctx *c, int dst, msg_t m)
     rank_st *k = &s->rk[dst];
     for (int i = 0; i < k->nrecvs; i++) {
         rcv_t *rv = &k->recvs[i];
-        if ((rv->src == PP_MPI_ANY || rv->src == m.src) && tags_match(rv->tag, m.tag)) {
+        if (rv->comm == m.comm && (rv->src == PP_MPI_ANY || rv->src == m.src) && tags_match(rv->tag, m.tag)) {
             rcv_t got = *rv;
             memmove(rv, rv + 1, sizeof *rv * (size_t)(k->nrecvs - i - 1));
             k->nrecvs--;
@@ -302,7 +319,7 @@ static int post_recv(tctx *c, int dst, rcv_t rv)
     rank_st *k = &s->rk[dst];
     for (int i = 0; i < k->nsends; i++) {
         msg_t *m = &k->sends[i];
-        if ((rv.src == PP_MPI_ANY || rv.src == m->src) && tags_match(rv.tag, m->tag)) {
+        if (rv.comm == m->comm && (rv.src == PP_MPI_ANY || rv.src == m->src) && tags_match(rv.tag, m->tag)) {
             msg_t got = *m;
             memmove(m, m + 1, sizeof *m * (size_t)(k->nsends - i - 1));
             k->nsends--;
@@ -318,22 +335,51 @@ static int post_recv(tctx *c, int dst, rcv_t rv)
 
 /* ---- collectives ------------------------------------------------------ */
 
+/* "MPI_COMM_WORLD", or "communicator #K (a split of #J, color C, N ranks)". */
+static const char *comm_text(const mpi_st *s, int k, char *buf, size_t n)
+{
+    if (k <= 0 || k >= s->ncomms) {
+        snprintf(buf, n, "MPI_COMM_WORLD");
+        return buf;
+    }
+    const pp_comm *m = &s->comms[k];
+    char par[40];
+    if (m->parent > 0)
+        snprintf(par, sizeof par, "communicator #%d", m->parent);
+    else
+        snprintf(par, sizeof par, "MPI_COMM_WORLD");
+    if (m->dup)
+        snprintf(buf, n, "communicator #%d (a dup of %s, %d ranks)", k, par, m->size);
+    else
+        snprintf(buf, n, "communicator #%d (a split of %s, color %d, %d ranks)", k, par, m->color, m->size);
+    return buf;
+}
+
+/* The world rank of rank i of communicator k. */
+static int member(const mpi_st *s, int k, int i)
+{
+    return s->comms[k].world ? s->comms[k].world[i] : i;
+}
+
 static int coll_fail(tctx *c, int t, const pp_action *a, const char *why)
 {
     mpi_st *s = c->mpi;
-    char w1[256], w2[256];
-    int t0 = s->c_thread[0];
-    for (int r = 0; r < s->P; r++)
-        if (s->c_act[r]) {
-            t0 = s->c_thread[r];
-            pp_trav_site(c, s->c_act[r], w1, sizeof w1);
+    const coll_st *cs = &s->coll[a->comm];
+    char w1[256] = "?", w2[256], cb[160];
+    int t0 = t;
+    for (int i = 0; i < s->comms[a->comm].size; i++) {
+        int w = member(s, a->comm, i);
+        if (s->c_act[w] && s->c_act[w]->comm == a->comm) {
+            t0 = s->c_thread[w];
+            pp_trav_site(c, s->c_act[w], w1, sizeof w1);
             break;
         }
+    }
     snprintf(c->err, c->errlen,
-             "the MPI ranks disagree on collective #%ld of MPI_COMM_WORLD (%s): rank %d calls %s with root %d "
+             "the MPI ranks disagree on collective #%ld of %s (%s): rank %d calls %s with root %d "
              "at %s, rank %d calls %s with root %d at %s (the program is erroneous: MPI would hang or fail)",
-             s->c_seq + 1, why, s->rank_of[t0], pp_coll_name(s->c_kind), s->c_root, w1, s->rank_of[t],
-             pp_coll_name((pp_coll)a->key), a->n, pp_trav_site(c, a, w2, sizeof w2));
+             cs->seq + 1, comm_text(s, a->comm, cb, sizeof cb), why, s->rank_of[t0], pp_coll_name(cs->kind),
+             cs->root, w1, s->rank_of[t], pp_coll_name((pp_coll)a->key), a->n, pp_trav_site(c, a, w2, sizeof w2));
     return -1;
 }
 
@@ -343,51 +389,61 @@ static int coll_arrive(tctx *c, int t, const pp_action *a)
     int r = s->rank_of[t];
     double now = c->clock[t];
     int rooted = pp_coll_rooted((pp_coll)a->key);
-    if (!s->c_active) {
-        s->c_active = 1;
-        s->c_kind = (int)a->key;
-        s->c_root = rooted ? a->n : 0;
-        s->c_arrived = 0;
-        s->c_bytes = 0;
-        s->c_seq = s->rk[r].ncoll;
-        for (int i = 0; i < s->P; i++)
-            s->c_act[i] = NULL;
-    } else if (a->key != s->c_kind)
+    if (a->comm < 0 || a->comm >= s->ncomms) {
+        snprintf(c->err, c->errlen, "a collective on communicator %d of %d", a->comm, s->ncomms);
+        return -1;
+    }
+    const pp_comm *m = &s->comms[a->comm];
+    coll_st *cs = &s->coll[a->comm];
+    if (s->c_act[r]) {
+        char w[256];
+        snprintf(c->err, c->errlen, "rank %d enters a collective at %s while it is in another (two threads of "
+                 "a rank in collectives at once: the model follows one)", r, pp_trav_site(c, a, w, sizeof w));
+        return -1;
+    }
+    if (!cs->active) {
+        cs->active = 1;
+        cs->kind = (int)a->key;
+        cs->root = rooted ? a->n : 0;
+        cs->arrived = 0;
+        cs->bytes = 0;
+    } else if (a->key != cs->kind)
         return coll_fail(c, t, a, "different collectives");
-    else if (rooted && a->n != s->c_root)
+    else if (rooted && a->n != cs->root)
         return coll_fail(c, t, a, "different roots");
-    if (s->c_act[r])
-        return coll_fail(c, t, a, "a rank entered it twice");
-    s->rk[r].ncoll++;
     s->c_arr[r] = now;
     s->c_thread[r] = t;
     s->c_act[r] = a;
-    if (a->ns > s->c_bytes)
-        s->c_bytes = a->ns;
-    s->c_arrived++;
+    if (a->ns > cs->bytes)
+        cs->bytes = a->ns;
+    cs->arrived++;
     pp_trav_block(c, t);
-    if (s->c_arrived < s->P)
+    if (cs->arrived < m->size)
         return 0;
     /* everyone is there: the algorithm gives each rank's release */
-    if (pp_net_collective(&s->net, (pp_coll)s->c_kind, s->P, s->c_root, s->c_bytes, s->c_arr, s->c_rel)) {
+    for (int i = 0; i < m->size; i++)
+        s->g_arr[i] = s->c_arr[member(s, a->comm, i)];
+    if (pp_net_collective(&s->net, (pp_coll)cs->kind, m->size, cs->root, cs->bytes, s->g_arr, s->g_rel)) {
         snprintf(c->err, c->errlen, "the network model cannot evaluate %s on %d ranks (root %d)",
-                 pp_coll_name(s->c_kind), s->P, s->c_root);
+                 pp_coll_name(cs->kind), m->size, cs->root);
         return -1;
     }
     double last = 0;
-    for (int i = 0; i < s->P; i++)
-        if (s->c_arr[i] > last)
-            last = s->c_arr[i];
-    s->c_active = 0;
-    for (int i = 0; i < s->P; i++) {
+    for (int i = 0; i < m->size; i++)
+        if (s->g_arr[i] > last)
+            last = s->g_arr[i];
+    cs->active = 0;
+    cs->seq++;
+    for (int i = 0; i < m->size; i++) {
+        int w = member(s, a->comm, i);
         /* waiting: until the last rank came (at most the whole time) */
-        double rel = s->c_rel[i] > s->c_arr[i] ? s->c_rel[i] : s->c_arr[i];
-        double waited = last - s->c_arr[i];
-        if (waited > rel - s->c_arr[i])
-            waited = rel - s->c_arr[i];
-        const pp_action *ai = s->c_act[i];
-        s->c_act[i] = NULL;
-        leave_call(c, s->c_thread[i], ai, s->c_arr[i], rel, rel - s->c_arr[i] - waited);
+        double rel = s->g_rel[i] > s->g_arr[i] ? s->g_rel[i] : s->g_arr[i];
+        double waited = last - s->g_arr[i];
+        if (waited > rel - s->g_arr[i])
+            waited = rel - s->g_arr[i];
+        const pp_action *ai = s->c_act[w];
+        s->c_act[w] = NULL;
+        leave_call(c, s->c_thread[w], ai, s->g_arr[i], rel, rel - s->g_arr[i] - waited);
     }
     return 0;
 }
@@ -421,7 +477,8 @@ int pp_trav_mpi_step(tctx *c, int t, const pp_action *a)
                      pp_trav_site(c, a, w, sizeof w), s->P);
             return -1;
         }
-        msg_t m = {.src = r, .tag = a->n, .bytes = a->ns, .t_post = now, .thread = t, .req = -1, .a = a};
+        msg_t m = {.src = r, .tag = a->n, .comm = a->comm, .bytes = a->ns, .t_post = now, .thread = t, .req = -1,
+                   .a = a};
         m.eager = a->kind != PP_A_SSEND && pp_net_is_eager(n, a->ns);
         double busy = m.eager ? pp_net_send_ns(n, a->ns) : n->o;
         m.t_arrive = now + pp_net_send_ns(n, a->ns) + pp_net_wire_ns(n, a->ns);
@@ -445,7 +502,7 @@ int pp_trav_mpi_step(tctx *c, int t, const pp_action *a)
             leave_call(c, t, a, now, now, 0);
             return 0;
         }
-        rcv_t rv = {.src = src, .tag = a->n, .t_post = now, .thread = t, .req = -1, .a = a};
+        rcv_t rv = {.src = src, .tag = a->n, .comm = a->comm, .t_post = now, .thread = t, .req = -1, .a = a};
         if (a->kind == PP_A_IRECV) {
             rv.req = new_req(s, r, a, 0, 0);
             if (rv.req < 0)
@@ -523,7 +580,7 @@ static void blocked_text(tctx *c, int t, char *buf, size_t n)
     switch (a->kind) {
     case PP_A_SEND:
     case PP_A_SSEND:
-        snprintf(buf, n, "rank %d waits in %s to rank %ld (%s, %.0f bytes: %s) at %s", r,
+        snprintf(buf, n, "rank %d waits in %s to rank %d (%s, %.0f bytes: %s) at %s", r,
                  a->kind == PP_A_SSEND ? "MPI_Ssend" : "MPI_Send", a->key, tag, a->ns,
                  a->kind == PP_A_SSEND ? "synchronous" : "above the eager limit, it needs the receive", w);
         return;
@@ -531,7 +588,7 @@ static void blocked_text(tctx *c, int t, char *buf, size_t n)
         if (a->key == PP_MPI_ANY)
             snprintf(peer, sizeof peer, "any rank");
         else
-            snprintf(peer, sizeof peer, "rank %ld", a->key);
+            snprintf(peer, sizeof peer, "rank %d", a->key);
         {
             /* a message from that rank that is there but does not match */
             const rank_st *k = &s->rk[r];
@@ -561,20 +618,24 @@ static void blocked_text(tctx *c, int t, char *buf, size_t n)
         if (q && q->a)
             pp_trav_site(c, q->a, w2, sizeof w2);
         if (q && q->a && q->a->kind == PP_A_IRECV)
-            snprintf(buf, n, "rank %d waits at %s for its receive from %s%ld with tag %d posted at %s (no rank "
+            snprintf(buf, n, "rank %d waits at %s for its receive from %s%d with tag %d posted at %s (no rank "
                      "sends one that matches)", r, w, q->a->key == PP_MPI_ANY ? "any rank" : "rank ",
-                     q->a->key == PP_MPI_ANY ? 0L : q->a->key, q->a->n, w2);
+                     q->a->key == PP_MPI_ANY ? 0 : q->a->key, q->a->n, w2);
         else if (q && q->a)
-            snprintf(buf, n, "rank %d waits at %s for its send to rank %ld posted at %s (above the eager "
+            snprintf(buf, n, "rank %d waits at %s for its send to rank %d posted at %s (above the eager "
                      "limit: it needs the receive)", r, w, q->a->key, w2);
         else
             snprintf(buf, n, "rank %d waits at %s", r, w);
         return;
     }
-    case PP_A_COLL:
-        snprintf(buf, n, "rank %d waits in %s (collective #%ld of MPI_COMM_WORLD, %d of %d ranks arrived) at %s",
-                 r, pp_coll_name((pp_coll)a->key), s->c_seq + 1, s->c_arrived, s->P, w);
+    case PP_A_COLL: {
+        char cb[160];
+        int k = a->comm >= 0 && a->comm < s->ncomms ? a->comm : 0;
+        snprintf(buf, n, "rank %d waits in %s (collective #%ld of %s, %d of %d ranks arrived) at %s", r,
+                 pp_coll_name((pp_coll)a->key), s->coll[k].seq + 1, comm_text(s, k, cb, sizeof cb),
+                 s->coll[k].arrived, s->comms[k].size, w);
         return;
+    }
     default:
         snprintf(buf, n, "rank %d waits at %s", r, w);
     }
@@ -636,18 +697,27 @@ void pp_trav_mpi_hang(tctx *c, char *err, size_t errlen)
         shown++;
     }
     /* a collective some ranks never reach: say where the others are */
-    if (s->c_active && len < errlen) {
+    for (int k = 0; k < s->ncomms && len < errlen; k++) {
+        if (!s->coll[k].active)
+            continue;
         int done = 0;
         char list[200] = "";
         size_t ll = 0;
-        for (int r = 0; r < s->P; r++)
+        for (int i = 0; i < s->comms[k].size; i++) {
+            int r = member(s, k, i);
             if (!s->c_act[r] && c->state[r] == TS_DONE) {
                 if (done < 8 && ll < sizeof list)
                     ll += (size_t)snprintf(list + ll, sizeof list - ll, "%s%d", done ? ", " : "", r);
                 done++;
             }
+        }
+        char where[40] = "";
+        if (k > 0)
+            snprintf(where, sizeof where, " of communicator #%d", k);
+        if (done && ll + strlen(where) + 8 < sizeof list)
+            snprintf(list + ll, sizeof list - ll, "%s%s", done > 8 ? ", ..." : "", where);
         if (done)
-            len = add(err, errlen, len, "; ranks %s%s finished without reaching that collective", list,
-                      done > 8 ? ", ..." : "");
+            len = add(err, errlen, len, "; %s %s finished without reaching that collective",
+                      done == 1 ? "rank" : "ranks", list);
     }
 }
