@@ -193,7 +193,7 @@ int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metr
 }
 
 /* The delta method: T_real's standard deviation from its slopes in the q
- * determined costs (idx), each a secant over one standard error, and
+ * costs (idx), each a secant over one standard error, and
  * their covariance: sd^2 = g' Cov g.  q + 1 predictions instead of the
  * draws'; T_real is a sum of costs along the critical path, linear
  * between the points where another thread becomes the slowest, so the
@@ -211,9 +211,9 @@ static int delta_sd(pp_prog *m, const pp_machine *mach, int P, const int *idx, i
     for (int i = 0; rc == 0 && i < q; i++) {
         double se = sqrt(m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[i]]);
         *m->cost_ptr[idx[i]] = m->cost_val[idx[i]] + se;
-        pp_metrics md;
-        rc = pp_predict(m, mach, P, &md, err, errlen);
-        g[i] = rc == 0 ? (md.t_real - center) / se : 0;
+        double t;   /* T_real alone: T1 and the PRAM do not enter */
+        rc = pp_predict_real(m, mach, P, &t, err, errlen);
+        g[i] = rc == 0 ? (t - center) / se : 0;
         *m->cost_ptr[idx[i]] = m->cost_val[idx[i]];
     }
     double var = 0;
@@ -238,15 +238,15 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
         draws = PP_DRAWS_DEFAULT;
     if (n == 0 || !m->cost_cov || draws < 2)
         return 0;
-    /* the costs the run determined (standard error below half the value):
-     * a cost the run could not separate from another was split by the
-     * prior, whose uncertainty is a modelling choice, not a measurement;
-     * it is held at its value.  A Cholesky factor of their covariance. */
+    /* every cost with a variance: the covariance (cost.c, lsq-cov.c) gives
+     * a combination the run determined the data's variance and one it
+     * could not separate the prior's, so that a cost the prior split is
+     * not taken as exactly known.  A Cholesky factor of it for the draws. */
     int *idx = malloc(sizeof *idx * (size_t)n);
     int q = 0;
     for (int i = 0; idx && i < n; i++) {
         double var = m->cost_cov[(size_t)i * (size_t)n + (size_t)i];
-        if (m->cost_ptr[i] && var > 0 && sqrt(var) < 0.5 * fabs(m->cost_val[i]))
+        if (m->cost_ptr[i] && var > 0)
             idx[q++] = i;
     }
     if (idx && delta && q + 1 < draws) {
@@ -296,12 +296,12 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
                     v += gsl_matrix_get(L, (size_t)i, (size_t)j) * z[j];
                 *m->cost_ptr[idx[i]] = v > 0 ? v : 0;
             }
-            pp_metrics md;
-            if (pp_predict(m, mach, P, &md, err, errlen))
+            double t;
+            if (pp_predict_real(m, mach, P, &t, err, errlen))
                 rc = -1;
             else {
-                sum += md.t_real;
-                sum2 += md.t_real * md.t_real;
+                sum += t;
+                sum2 += t * t;
                 done++;
             }
         }

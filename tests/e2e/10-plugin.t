@@ -39,12 +39,14 @@ sub run {                      # command -> (status, stdout+stderr)
     return ($? >> 8, $out);
 }
 
-if (system('make -s build/perfpred.so >/dev/null') != 0 || !-f 'build/perfpred.so') {
-    print "1..0 # SKIP cannot build build/perfpred.so\n";
+# the build directory: make check's B (PERFPRED_BUILD), else build/
+my $BD = $ENV{PERFPRED_BUILD} // 'build';
+if (system("make -s B=$BD $BD/perfpred.so >/dev/null") != 0 || !-f "$BD/perfpred.so") {
+    print "1..0 # SKIP cannot build $BD/perfpred.so\n";
     exit 0;
 }
 my $tmp = tempdir(CLEANUP => 1);
-my $PL = "-fplugin=$root/build/perfpred.so";
+my $PL = "-fplugin=" . ($BD =~ m{^/} ? $BD : "$root/$BD") . "/perfpred.so";
 my ($st, $o) = run("gcc -O2 -g -c -fPIC -pthread tests/plugin/stub-rt.c -o $tmp/stub.o");
 die "stub: $o" if $st;
 
