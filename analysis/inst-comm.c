@@ -42,13 +42,6 @@ int pp_comm_rank_of(const pp_comm *c, int w)
     return -1;
 }
 
-static const char *where(const frame *fr, const pp_devent *ev, char *buf, size_t n)
-{
-    snprintf(buf, n, "%s at %s:%d", ev->callee ? ev->callee : pp_evkind_name(ev->kind),
-             fr->mf->d->file ? fr->mf->d->file : "?", ev->line);
-    return buf;
-}
-
 /* ---- the instance's communicators --------------------------------------- */
 
 int pp_inst_comm_init(ictx *c)
@@ -216,14 +209,14 @@ int pp_inst_comm_of(ictx *c, const frame *fr, const pp_devent *ev, int *comm)
     if (ev->comm != PP_COMM_VAR)
         return pp_inst_fail(c, "%s: a communicator the plugin could not follow (not MPI_COMM_WORLD nor a "
                             "variable only MPI_Comm_split or MPI_Comm_dup sets): the model cannot match "
-                            "its messages", where(fr, ev, wb, sizeof wb));
+                            "its messages", pp_inst_where(fr, ev, wb, sizeof wb));
     int i = cvar_find(c, ev->comm_var);
     if (i < 0)
         return pp_inst_fail(c, "%s: rank %d uses communicator %s before MPI_Comm_split or MPI_Comm_dup set "
-                            "it", where(fr, ev, wb, sizeof wb), c->rank, ev->comm_var);
+                            "it", pp_inst_where(fr, ev, wb, sizeof wb), c->rank, ev->comm_var);
     if (c->cvars[i].comm < 0)
         return pp_inst_fail(c, "%s: rank %d uses communicator %s, which is MPI_COMM_NULL here (freed, or "
-                            "its color was MPI_UNDEFINED)", where(fr, ev, wb, sizeof wb), c->rank, ev->comm_var);
+                            "its color was MPI_UNDEFINED)", pp_inst_where(fr, ev, wb, sizeof wb), c->rank, ev->comm_var);
     *comm = c->cvars[i].comm;
     return 0;
 }
@@ -283,12 +276,12 @@ static int make_split(ictx *c, const frame *fr, const pp_devent *ev, int parent,
             char *cs = ev->peer ? pp_expr_to_infix(ev->peer) : NULL;
             char *ks = ev->tag ? pp_expr_to_infix(ev->tag) : NULL;
             rc = pp_inst_fail(c, "%s: the color (%s) or key (%s) is not an expression the model can evaluate "
-                              "for rank %d of %d", where(fr, ev, wb, sizeof wb), cs ? cs : "?", ks ? ks : "?",
+                              "for rank %d of %d", pp_inst_where(fr, ev, wb, sizeof wb), cs ? cs : "?", ks ? ks : "?",
                               m[i].world, c->P);
             free(cs), free(ks);
         } else if (m[i].color < 0 && m[i].color != PP_MPI_UNDEFINED)
             rc = pp_inst_fail(c, "%s: rank %d's color is %lld: negative and not MPI_UNDEFINED (the program "
-                              "would fail)", where(fr, ev, wb, sizeof wb), m[i].world, (long long)m[i].color);
+                              "would fail)", pp_inst_where(fr, ev, wb, sizeof wb), m[i].world, (long long)m[i].color);
     }
     c->rank = me;
     if (rc == 0) {
@@ -349,7 +342,7 @@ int pp_inst_comm_event(ictx *c, const frame *fr, const pp_devent *ev, int *paren
     const pp_comm *k0 = &c->in->comms[first];
     if ((ev->kind == PP_EV_COMM_DUP) != (k0->dup != 0))
         return pp_inst_fail(c, "%s: rank %d calls %s as communicator #%d made from its parent, another rank "
-                            "called %s (the ranks disagree: MPI would hang or fail)", where(fr, ev, wb, sizeof wb),
+                            "called %s (the ranks disagree: MPI would hang or fail)", pp_inst_where(fr, ev, wb, sizeof wb),
                             c->rank, ev->kind == PP_EV_COMM_DUP ? "MPI_Comm_dup" : "MPI_Comm_split", seq + 1,
                             k0->dup ? "MPI_Comm_dup" : "MPI_Comm_split");
     int mine = -1;
@@ -363,7 +356,7 @@ int pp_inst_comm_event(ictx *c, const frame *fr, const pp_devent *ev, int *paren
             color != (mine >= 0 ? c->in->comms[mine].color : PP_MPI_UNDEFINED))
             return pp_inst_fail(c, "%s: rank %d's color is %lld here but %d when the split was evaluated for "
                                 "every rank: it depends on more than the rank, which the model cannot follow",
-                                where(fr, ev, wb, sizeof wb), c->rank, (long long)color,
+                                pp_inst_where(fr, ev, wb, sizeof wb), c->rank, (long long)color,
                                 mine >= 0 ? c->in->comms[mine].color : PP_MPI_UNDEFINED);
     }
     if (!ev->newcomm)

@@ -103,7 +103,9 @@ int pp_inst_comm_event(ictx *c, const frame *fr, const pp_devent *ev, int *paren
 int pp_inst_comm_of(ictx *c, const frame *fr, const pp_devent *ev, int *comm);
 int pp_inst_comm_lookup(const ictx *c, const char *name, int w, int64_t *rank, int64_t *size);
 
-/* inst-mpi.c: the action of an MPI event of rank thread t (0, or -1). */
+/* inst-mpi.c: the action of an MPI event of rank thread t (0, or -1);
+ * "MPI_Send at f.c:12", an event's call and place for messages. */
+const char *pp_inst_where(const frame *fr, const pp_devent *ev, char *buf, size_t n);
 int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx);
 /* Value of e in the frame fr; 0, or -1 when it cannot be evaluated. */
 int pp_inst_eval(const ictx *c, const frame *fr, const pp_expr *e, int64_t *out);

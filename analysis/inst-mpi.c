@@ -49,7 +49,7 @@ double pp_mpi_type_bytes(const char *type)
     return -1;
 }
 
-static const char *where(const frame *fr, const pp_devent *ev, char *buf, size_t n)
+const char *pp_inst_where(const frame *fr, const pp_devent *ev, char *buf, size_t n)
 {
     snprintf(buf, n, "%s at %s:%d", ev->callee ? ev->callee : pp_evkind_name(ev->kind),
              fr->mf->d->file ? fr->mf->d->file : "?", ev->line);
@@ -79,7 +79,7 @@ static int peer_rank(ictx *c, const frame *fr, const pp_devent *ev, int comm, co
     if (!e || pp_inst_eval(c, fr, e, &v)) {
         char *s = e ? pp_expr_to_infix(e) : NULL;
         pp_inst_fail(c, "%s: the %s rank (%s) is not an expression the model can evaluate for rank %d of %d",
-                     where(fr, ev, wb, sizeof wb), what, s ? s : "?", c->rank, c->P);
+                     pp_inst_where(fr, ev, wb, sizeof wb), what, s ? s : "?", c->rank, c->P);
         free(s);
         return -1;
     }
@@ -93,7 +93,7 @@ static int peer_rank(ictx *c, const frame *fr, const pp_devent *ev, int comm, co
     }
     if (v < 0 || v >= k->size)
         return pp_inst_fail(c, "%s: rank %d names %s rank %lld, but there are %d ranks%s (an invalid rank: "
-                            "the program would fail)", where(fr, ev, wb, sizeof wb), c->rank, what,
+                            "the program would fail)", pp_inst_where(fr, ev, wb, sizeof wb), c->rank, what,
                             (long long)v, k->size, comm ? " in its communicator" : "");
     *out = k->world ? k->world[v] : (long)v;
     return 0;
@@ -226,14 +226,14 @@ int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
             if (!ev->root || pp_inst_eval(c, fr, ev->root, &root)) {
                 char *s = ev->root ? pp_expr_to_infix(ev->root) : NULL;
                 pp_inst_fail(c, "%s: the root (%s) is not an expression the model can evaluate for rank %d of %d",
-                             where(fr, ev, wb, sizeof wb), s ? s : "?", c->rank, c->P);
+                             pp_inst_where(fr, ev, wb, sizeof wb), s ? s : "?", c->rank, c->P);
                 free(s);
                 return -1;
             }
             int size = c->in->comms[comm].size;
             if (root < 0 || root >= size)
                 return pp_inst_fail(c, "%s: root %lld, but there are %d ranks%s (an invalid rank: the program "
-                                    "would fail)", where(fr, ev, wb, sizeof wb), (long long)root, size,
+                                    "would fail)", pp_inst_where(fr, ev, wb, sizeof wb), (long long)root, size,
                                     comm ? " in its communicator" : "");
         }
         double bytes = k == PP_COLL_BARRIER ? 0 : msg_bytes(c, fr, ev, idx, k == PP_COLL_SCATTER);

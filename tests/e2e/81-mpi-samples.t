@@ -39,7 +39,6 @@ my $B    = $ENV{PERFPRED_BUILD} // "$ROOT/build";
 my $PP   = "$B/perfpred";
 my $TMP  = tempdir('pp-mpis-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 my $SAN  = ($ENV{SANITIZE} // '') eq '1' ? ' -fsanitize=address,undefined' : '';
-our $TODO;
 
 mpi_setup();
 

@@ -14,7 +14,7 @@ use warnings;
 use Test::More;
 use FindBin;
 use lib "$FindBin::Bin/lib";
-use PPCheck qw(mpi_setup run_in);
+use PPCheck qw(mpi_setup run_in json_in counts_exact_in);
 use File::Temp qw(tempdir);
 use JSON::PP;
 
@@ -44,25 +44,10 @@ sub record {
     return "$TMP/$name";
 }
 
-sub json_of {
-    my ($cmd, $what) = @_;
-    my ($rc, $out, $err) = run($cmd);
-    is($rc, 0, $what) or diag($err);
-    my $j = eval { decode_json($out) };
-    ok($j, "$what: JSON") or diag($out);
-    return $j;
-}
+sub json_of { return json_in($TMP, @_) }
 
 # every loop of the model matches the run on every rank
-sub counts_exact {
-    my ($run, $what) = @_;
-    my ($rc, $out, $err) = run("$PP show $run --view model");
-    is($rc, 0, "$what: show --view model") or diag($err);
-    my @loops = $out =~ /^  (\S+:L\d+) .*$/mg;
-    ok(@loops > 0, "$what: loops listed");
-    unlike($out, qr/^  \S+:L\d+ .*\b(no)\b/m, "$what: every loop's count matches the run on every rank")
-        or diag($out);
-}
+sub counts_exact { return counts_exact_in($TMP, $PP, @_) }
 
 # ------------------------------------------------------------- trapezoid
 build('samples/mpi_trap.c', 'trap');
