@@ -2,7 +2,10 @@
  * function) is compiled once into a short stack program, with its symbols
  * resolved to argument and loop slots and what cannot change while it is
  * used (the parameters, P, the rank being unrolled) folded into constants,
- * and run on every evaluation after that.
+ * and run on every evaluation after that.  A rank or size in a named
+ * communicator, (rank NAME) and (nprocs NAME), is read when the program
+ * runs: the variable is bound (MPI_Comm_split, MPI_Comm_dup) and unbound
+ * (MPI_Comm_free) as the rank is unrolled.
  *
  * Unrolling a thousand MPI ranks evaluates the same few loop counts, guards
  * and peers millions of times; walking the tree each time (a call, a kind
@@ -30,6 +33,8 @@ enum {
     I_NTHREADS,   /* push the team size (inside a team)             */
     I_TID,        /* push the thread number (inside a team)         */
     I_SHARED,     /* push the shared value named name (if known)    */
+    I_COMM,       /* push the rank (a = 0) or size (a = 1) in the
+                     communicator variable name (if bound)          */
     I_NEG,
     I_NOT,
     I_AND,        /* pop x; x == 0: push 0, jump to a               */
@@ -121,10 +126,15 @@ static int emit_atom(ictx *c, const pp_mfunc *mf, const pp_expr *e)
         return emit(c, I_NTHREADS, 0, 0, NULL);
     case PP_E_TID:
         return emit(c, I_TID, 0, 0, NULL);
-    case PP_E_RANK:     /* the programs are forgotten when it changes */
-        return emit(c, c->mpi ? I_K : I_FAIL, 0, c->rank, NULL);
+    case PP_E_RANK:
     case PP_E_NPROCS:
-        return emit(c, c->mpi ? I_K : I_FAIL, 0, c->P, NULL);
+        if (!c->mpi)
+            return emit(c, I_FAIL, 0, 0, NULL);
+        /* a communicator variable's: its binding changes as the rank runs */
+        if (e->name)
+            return emit(c, I_COMM, e->kind == PP_E_NPROCS, 0, e->name);
+        /* the world's (the programs are forgotten when the rank changes) */
+        return emit(c, I_K, 0, e->kind == PP_E_RANK ? c->rank : c->P, NULL);
     default:        /* addr, call, load, critical: no value */
         return emit(c, I_FAIL, 0, 0, NULL);
     }
@@ -285,6 +295,13 @@ static inline int run(const ictx *c, const frame *fr, int pc, int64_t *out)
             if (!sv || i == sv->n || !sv->known[i])
                 return -1;
             st[sp++] = sv->val[i];
+            break;
+        }
+        case I_COMM: {
+            int64_t rank, size;
+            if (pp_inst_comm_lookup(c, in->name, c->rank, &rank, &size))
+                return -1;
+            st[sp++] = in->a ? size : rank;
             break;
         }
         case I_NEG:

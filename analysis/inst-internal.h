@@ -84,6 +84,12 @@ typedef struct {
     long nbarriers;             /* barrier actions made                     */
     int mpi;                    /* the threads are MPI ranks                */
     int rank;                   /* the rank being unrolled                  */
+    int capcomms;               /* of in->comms (inst-comm.c)               */
+    struct { char *name; int comm; } *cvars;  /* the rank's communicator
+                                   variables: index in in->comms, -1 null   */
+    int ncvars, capcvars;
+    int *cseq, capcseq;         /* per parent comm: communicators the rank
+                                   made from it so far                      */
     char err[512];
 } ictx;
 
@@ -108,8 +114,25 @@ int pp_inst_exec_func(ictx *c, int t, frame *fr, long double mult, int emit, pp_
  * barrier action's parties. */
 int pp_inst_graph_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx);
 void pp_inst_count_parties(ictx *c);
-/* inst-mpi.c: the action of an MPI event of rank thread t (0, or -1). */
+
+/* inst-comm.c: communicators.  init: comms[0], the world; rank_start:
+ * forget the previous rank's variables; comm_event: MPI_Comm_split, _dup,
+ * _free (*parent: the communicator it is collective on); comm_of: the
+ * communicator an MPI call uses; lookup: (rank NAME), (nprocs NAME) for
+ * world rank w (NAME NULL: the world). */
+int pp_inst_comm_init(ictx *c);
+void pp_inst_comm_rank_start(ictx *c);
+void pp_inst_comm_ctx_free(ictx *c);
+void pp_inst_comms_free(pp_instance *in);
+int pp_inst_comm_event(ictx *c, const frame *fr, const pp_devent *ev, int *parent);
+int pp_inst_comm_of(ictx *c, const frame *fr, const pp_devent *ev, int *comm);
+int pp_inst_comm_lookup(const ictx *c, const char *name, int w, int64_t *rank, int64_t *size);
+
+/* inst-mpi.c: the action of an MPI event of rank thread t (0, or -1);
+ * "MPI_Send at f.c:12", an event's call and place for messages. */
+const char *pp_inst_where(const frame *fr, const pp_devent *ev, char *buf, size_t n);
 int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx);
+
 /* inst-code.c: value of e in the frame fr; 0, or -1 when it cannot be
  * evaluated (or memory ran out: c->oom is then set).  The programs fold
  * the parameters, P and c->rank in: pp_inst_code_reset forgets them (when
@@ -117,6 +140,15 @@ int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx);
 int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out);
 void pp_inst_code_reset(ictx *c);
 void pp_inst_code_free(ictx *c);
+/* Unroll as rank r (or evaluate for it): c->rank, and the programs that
+ * folded another rank in forgotten. */
+static inline void pp_inst_set_rank(ictx *c, int r)
+{
+    if (c->rank != r) {
+        c->rank = r;
+        pp_inst_code_reset(c);
+    }
+}
 /* inst-eval.c: frames */
 int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi);
 void pp_inst_frame_free(frame *fr);

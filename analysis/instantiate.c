@@ -80,11 +80,14 @@ static void set_iv(ictx *c, frame *fr, int k, long double j)
     set_iv_by(fr, k, &r, j);
 }
 
+/* Does e read an induction variable, or a rank or size in a communicator
+ * variable (which an MPI_Comm_split or _free in the loop's body may
+ * rebind)? */
 static int has_iv(const pp_expr *e)
 {
     if (!e)
         return 0;
-    if (e->kind == PP_E_IV)
+    if (e->kind == PP_E_IV || ((e->kind == PP_E_RANK || e->kind == PP_E_NPROCS) && e->name))
         return 1;
     for (int i = 0; i < e->nkids; i++)
         if (has_iv(e->kids[i]))
@@ -93,8 +96,8 @@ static int has_iv(const pp_expr *e)
 }
 
 /* The rule of loop k for its iterations: evaluated once when its start and
- * step read no induction variable (nothing else they read changes in the
- * loop's body), at every iteration otherwise (*fixed = 0). */
+ * step read neither (nothing else they read changes in the loop's body), at
+ * every iteration otherwise (*fixed = 0). */
 static iv_rule iv_rule_fixed(ictx *c, const frame *fr, int k, int *fixed)
 {
     const pp_dloop *dl = &fr->mf->d->loops[k];
@@ -460,9 +463,11 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
         for (int r = lo; rc == 0 && r < hi; r++)
             if (pp_inst_new_thread(&c, PP_IT_RANK, -1, r, m->main_func) < 0)
                 rc = -1;
+        if (rc == 0)
+            rc = pp_inst_comm_init(&c);
         for (int r = lo; rc == 0 && r < hi; r++) {
-            c.rank = r;
-            pp_inst_code_reset(&c);     /* the programs hold the rank */
+            pp_inst_set_rank(&c, r);    /* the programs hold the rank */
+            pp_inst_comm_rank_start(&c);
             /* ranks mostly have as many actions as the one before: room
              * for them at once, not by doubling and copying */
             if (r > lo)
@@ -491,6 +496,7 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
     free(c.pool_tid);
     free(c.pool_thread);
     pp_inst_code_free(&c);
+    pp_inst_comm_ctx_free(&c);
     if (rc == 0 && c.oom)
         rc = pp_inst_fail(&c, "out of memory");
     if (rc) {
@@ -512,6 +518,7 @@ void pp_instance_free(pp_instance *in)
     free(in->keys);
     free(in->key_parties);
     free(in->team_size);
+    pp_inst_comms_free(in);
     /* totals has a NULL after the last function */
     for (int f = 0; in->totals && in->totals[f]; f++)
         free(in->totals[f]);

@@ -39,15 +39,14 @@ sub run {                      # command -> (status, stdout+stderr)
     return ($? >> 8, $out);
 }
 
-# the build directory (make check passes PERFPRED_BUILD, absolute)
-my $BD = $ENV{PERFPRED_BUILD} || 'build';
-$BD = "$root/$BD" unless $BD =~ m{^/};
+# the build directory: make check's B (PERFPRED_BUILD), else build/
+my $BD = $ENV{PERFPRED_BUILD} // 'build';
 if (system("make -s B=$BD $BD/perfpred.so >/dev/null") != 0 || !-f "$BD/perfpred.so") {
     print "1..0 # SKIP cannot build $BD/perfpred.so\n";
     exit 0;
 }
 my $tmp = tempdir(CLEANUP => 1);
-my $PL = "-fplugin=$BD/perfpred.so";
+my $PL = "-fplugin=" . ($BD =~ m{^/} ? $BD : "$root/$BD") . "/perfpred.so";
 my ($st, $o) = run("gcc -O2 -g -c -fPIC -pthread tests/plugin/stub-rt.c -o $tmp/stub.o");
 die "stub: $o" if $st;
 
