@@ -63,7 +63,7 @@ static int mpi_kinds(const pp_prog *m, int *kinds)
     int n = 0;
     if (!m->mpi)
         return 0;
-    for (int k = PP_EV_SEND; k <= PP_EV_MPI_BARRIER; k++) {
+    for (int k = PP_EV_SEND; k <= PP_EV_COMM_DUP; k++) {
         int has = 0;
         for (int f = 0; f < m->nfuncs && !has; f++)
             for (int e = 0; e < m->funcs[f].d->nevents && !has; e++)
@@ -94,6 +94,9 @@ static void mpi_text(const pp_prog *m, const pp_machine *mach, const pp_metrics 
     printf("\n");
     if (mt->unmatched)
         printf("  warning: %s\n", mt->note);
+    if (mt->t1_summed)
+        printf("  note: the program cannot run on one rank with these parameters: T1 (and T_MIR = T1/P) is the "
+               "computation of the %d ranks, summed\n", mt->P);
     int per_node = n->ranks_per_node > 0 && n->ranks_per_node < mt->P ? n->ranks_per_node : mt->P;
     if (mach->cores > 0 && per_node > mach->cores)
         printf("  note: %d ranks share one node of %d processors (mpi.ranks_per_node = %d): their computation "
@@ -176,7 +179,8 @@ int pp_cmd_predict(int argc, char **argv)
                     printf("%s\"%s\":", k ? "," : "", pp_evkind_name(kinds[k]));
                     pp_json_num(stdout, share(&mt, mt.mpi_kind[kinds[k]]));
                 }
-                printf("},\"unmatched_messages\":%ld},", mt.unmatched);
+                printf("},\"unmatched_messages\":%ld,\"t1_summed\":%s},", mt.unmatched,
+                       mt.t1_summed ? "true" : "false");
             }
             printf("\"interval\":");
             if (ilo <= ihi) {

@@ -1,11 +1,13 @@
 /* cmd_show_mpi.c - `perfpred show RUN` for an MPI run (a directory of
  * the ranks' records, or one of them): the ranks, each MPI call site with
  * its calls, bytes and peer or root over all ranks, and the point-to-point
- * messages matched between ranks by source, destination and tag.
+ * messages matched between ranks as MPI matches them (mpi-match.c), with
+ * those that did not match.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "cli.h"
+#include "mpi-match.h"
 #include "mpirun.h"
 #include "show_mpi.h"
 
@@ -25,20 +27,9 @@ typedef struct {
 } site_sum;
 
 typedef struct {
-    long events, sends, recvs, colls;
-    int64_t bsent, brecv;
+    long events, colls;
     uint64_t t_mpi, t_all;
 } rank_sum;
-
-static int is_send(pp_evkind k)
-{
-    return k == PP_EV_SEND || k == PP_EV_ISEND || k == PP_EV_SENDRECV;
-}
-
-static int is_recv(pp_evkind k)
-{
-    return k == PP_EV_RECV || k == PP_EV_IRECV || k == PP_EV_SENDRECV;
-}
 
 static int is_coll(pp_evkind k)
 {
@@ -66,29 +57,82 @@ static int by_site(const void *a, const void *b)
     return x->func != y->func ? (x->func > y->func) - (x->func < y->func) : (x->site > y->site) - (x->site < y->site);
 }
 
-/* Messages matched by (source, destination, tag): sends minus receives. */
-typedef struct {
-    int src, dst, tag;
-    long sent, received;
-} flow;
-
-static int flow_add(flow **v, int *n, int src, int dst, int tag, int is_s)
+/* FILE:LINE of a call site (the file's base name) */
+static const char *site_where(const pp_record *r0, int func, int site, char *buf, size_t len)
 {
-    for (int i = 0; i < *n; i++)
-        if ((*v)[i].src == src && (*v)[i].dst == dst && (*v)[i].tag == tag) {
-            if (is_s)
-                (*v)[i].sent++;
-            else
-                (*v)[i].received++;
-            return 0;
-        }
-    flow *nv = realloc(*v, sizeof *nv * (size_t)(*n + 1));
-    if (!nv)
-        return -1;
-    *v = nv;
-    flow f = {src, dst, tag, is_s, !is_s};
-    nv[(*n)++] = f;
-    return 0;
+    const pp_devent *d = func >= 0 && func < r0->nfuncs ? pp_desc_event(&r0->funcs[func], site) : NULL;
+    const char *file = func >= 0 && func < r0->nfuncs && r0->funcs[func].file ? r0->funcs[func].file : "?";
+    const char *base = strrchr(file, '/');
+    snprintf(buf, len, "%s:%d", base ? base + 1 : file, d ? d->line : 0);
+    return buf;
+}
+
+/* the source or tag of an unmatched receive: "any" for a wildcard */
+static const char *any_str(int v, char *buf, size_t len)
+{
+    if (v == -1)
+        return "any";
+    snprintf(buf, len, "%d", v);
+    return buf;
+}
+
+/* The matching in text: the totals, then what did not match, one line per
+ * call site and channel (the largest first, at most 10), then what the
+ * count leaves out and the guesses it made. */
+static void text_matching(const pp_mmatch *mm, const pp_record *r0)
+{
+    printf("point-to-point messages (matched by source and tag in the order MPI matches them): %ld matched, "
+           "%ld unmatched\n",
+           mm->matched, mm->sends_unmatched + mm->recvs_unmatched);
+    int shown = mm->nmiss < 10 ? mm->nmiss : 10;
+    for (int i = 0; i < shown; i++) {
+        const pp_mmiss *x = &mm->miss[i];
+        char w[96], a[16], b[16];
+        site_where(r0, x->func, x->site, w, sizeof w);
+        if (x->is_recv)
+            printf("  %ld receive%s of rank %d from rank %s, tag %s, at %s: no message matches\n", x->count,
+                   x->count == 1 ? "" : "s", x->dst, any_str(x->src, a, sizeof a),
+                   any_str(x->tag, b, sizeof b), w);
+        else
+            printf("  %ld message%s from rank %d to rank %d, tag %d, sent at %s: never received\n", x->count,
+                   x->count == 1 ? "" : "s", x->src, x->dst, x->tag, w);
+    }
+    if (mm->nmiss > shown)
+        printf("  ... and %d more call sites and channels\n", mm->nmiss - shown);
+    if (mm->wildcard) {
+        printf("  %ld receive%s posted with MPI_ANY_SOURCE or MPI_ANY_TAG: matched to the message sent first",
+               mm->wildcard, mm->wildcard == 1 ? "" : "s");
+        if (mm->guessed)
+            printf("; %ld of them between two ranks' messages of one epoch, by the records' clocks (a guess)",
+                   mm->guessed);
+        printf("\n");
+    }
+    if (mm->size_differs)
+        printf("  %ld matched message%s of another size than the receive recorded\n", mm->size_differs,
+               mm->size_differs == 1 ? "" : "s");
+    if (mm->other_comm)
+        printf("  %ld call%s on a communicator other than MPI_COMM_WORLD: not matched\n", mm->other_comm,
+               mm->other_comm == 1 ? "" : "s");
+    if (mm->failed)
+        printf("  %ld call%s that returned an error: not matched\n", mm->failed, mm->failed == 1 ? "" : "s");
+}
+
+static void json_matching(const pp_mmatch *mm, const pp_record *r0)
+{
+    printf("{\"matched\":%ld,\"unmatched\":%ld,\"unmatched_sends\":%ld,\"unmatched_receives\":%ld,"
+           "\"wildcard_receives\":%ld,\"wildcard_guessed\":%ld,\"size_differs\":%ld,\"other_comm\":%ld,"
+           "\"failed\":%ld,\"proc_null\":%ld,\"unmatched_sites\":[",
+           mm->matched, mm->sends_unmatched + mm->recvs_unmatched, mm->sends_unmatched, mm->recvs_unmatched,
+           mm->wildcard, mm->guessed, mm->size_differs, mm->other_comm, mm->failed, mm->proc_null);
+    for (int i = 0; i < mm->nmiss; i++) {
+        const pp_mmiss *x = &mm->miss[i];
+        char w[96];
+        printf("%s{\"kind\":\"%s\",\"rank\":%d,\"src\":%d,\"dst\":%d,\"tag\":%d,\"count\":%ld,\"where\":",
+               i ? "," : "", x->is_recv ? "receive" : "send", x->rank, x->src, x->dst, x->tag, x->count);
+        pp_json_str(stdout, site_where(r0, x->func, x->site, w, sizeof w));
+        printf("}");
+    }
+    printf("]}");
 }
 
 int pp_show_mpi(const pp_cli *c)
@@ -102,8 +146,7 @@ int pp_show_mpi(const pp_cli *c)
     if (c->nrec > 1)
         fprintf(stderr, "perfpred show: an MPI run is shown alone; the other records given are ignored\n");
     site_sum *sites = NULL;
-    int nsites = 0, nflows = 0, oom = 0;
-    flow *flows = NULL;
+    int nsites = 0, oom = 0;
     rank_sum *rs = calloc((size_t)run.nranks, sizeof *rs);
     if (!rs)
         oom = 1;
@@ -137,23 +180,6 @@ int pp_show_mpi(const pp_cli *c)
                 s->pmin = who < s->pmin ? who : s->pmin;
                 s->pmax = who > s->pmax ? who : s->pmax;
             }
-            if (e->comm != 1 && e->comm != -1)
-                continue;    /* ranks of another communicator: not matched */
-            if (is_send(e->kind) && e->has_msg && e->peer >= 0) {
-                rs[k].sends++;
-                rs[k].bsent += e->bytes > 0 ? e->bytes : 0;
-                oom |= flow_add(&flows, &nflows, k, e->peer, e->tag, 1);
-            }
-            if (is_recv(e->kind)) {
-                int src = e->kind == PP_EV_SENDRECV ? e->rpeer : e->peer;
-                int tag = e->kind == PP_EV_SENDRECV ? e->rtag : e->tag;
-                int64_t b = e->kind == PP_EV_SENDRECV ? e->rbytes : e->bytes;
-                if (src >= 0 && e->kind != PP_EV_IRECV) {
-                    rs[k].recvs++;
-                    rs[k].brecv += b > 0 ? b : 0;
-                    oom |= flow_add(&flows, &nflows, src, k, tag, 0);
-                }
-            }
             if (is_coll(e->kind))
                 rs[k].colls++;
         }
@@ -161,19 +187,14 @@ int pp_show_mpi(const pp_cli *c)
             if (r->threads[t].kind == PP_T_MAIN)
                 rs[k].t_all = r->threads[t].end - r->threads[t].start;
     }
-    if (oom) {
+    pp_mmatch mm;
+    if (oom || pp_mpi_match(&run, &mm)) {
         fprintf(stderr, "perfpred show: out of memory\n");
-        free(rs); free(sites); free(flows);
+        free(rs); free(sites);
         pp_mpirun_free(&run);
         return 1;
     }
     qsort(sites, (size_t)nsites, sizeof *sites, by_site);
-    long unmatched = 0, matched = 0;
-    for (int i = 0; i < nflows; i++) {
-        long m = flows[i].sent < flows[i].received ? flows[i].sent : flows[i].received;
-        matched += m;
-        unmatched += flows[i].sent + flows[i].received - 2 * m;
-    }
     /* MPI calls not modelled: counted, not logged (their executions are
      * the counter of their slot, summed over every rank and thread) */
     long other = 0;
@@ -198,7 +219,7 @@ int pp_show_mpi(const pp_cli *c)
             printf("%s{\"rank\":%d,\"events\":%ld,\"sends\":%ld,\"bytes_sent\":%" PRId64 ",\"receives\":%ld,"
                    "\"bytes_received\":%" PRId64 ",\"collectives\":%ld,\"mpi_ns\":%" PRIu64 ",\"run_ns\":%" PRIu64
                    "}",
-                   k ? "," : "", k, rs[k].events, rs[k].sends, rs[k].bsent, rs[k].recvs, rs[k].brecv, rs[k].colls,
+                   k ? "," : "", k, rs[k].events, mm.sends[k], mm.bsent[k], mm.recvs[k], mm.brecv[k], rs[k].colls,
                    rs[k].t_mpi, rs[k].t_all);
         printf("],\"sites\":[");
         for (int i = 0; i < nsites; i++) {
@@ -215,8 +236,9 @@ int pp_show_mpi(const pp_cli *c)
             }
             printf("}");
         }
-        printf("],\"messages\":{\"matched\":%ld,\"unmatched\":%ld},\"unmodelled_sites\":%ld}\n", matched,
-               unmatched, other);
+        printf("],\"messages\":");
+        json_matching(&mm, r0);
+        printf(",\"unmodelled_sites\":%ld}\n", other);
     } else if (c->format == PP_FMT_CSV) {
         printf("function,site,kind,file,line,calls,ranks,bytes_min,bytes_max\n");
         for (int i = 0; i < nsites; i++) {
@@ -242,7 +264,7 @@ int pp_show_mpi(const pp_cli *c)
         for (int k = 0; k < run.nranks; k++) {
             char a[32], b[32];
             printf("  %-5d %8ld %7ld %12" PRId64 " %8ld %12" PRId64 " %11ld %12s %12s\n", k, rs[k].events,
-                   rs[k].sends, rs[k].bsent, rs[k].recvs, rs[k].brecv, rs[k].colls,
+                   mm.sends[k], mm.bsent[k], mm.recvs[k], mm.brecv[k], rs[k].colls,
                    pp_fmt_time((double)rs[k].t_mpi, a, sizeof a), pp_fmt_time((double)rs[k].t_all, b, sizeof b));
         }
         printf("MPI call sites:\n  %-22s %-12s %-22s %8s %6s %18s  %s\n", "id", "kind", "where", "calls", "ranks",
@@ -269,8 +291,7 @@ int pp_show_mpi(const pp_cli *c)
             printf("  %-22s %-12s %-22s %8ld %3ld/%-2d %18s  %s\n", id, s->d ? pp_evkind_name(s->d->kind) : "?",
                    where, s->calls, s->ranks, run.nranks, bytes, who);
         }
-        printf("point-to-point messages (matched by source, destination and tag): %ld matched, %ld unmatched\n",
-               matched, unmatched);
+        text_matching(&mm, r0);
         if (other) {
             printf("MPI calls perfpred does not model (kind mpi_other):\n");
             for (int f = 0; f < r0->nfuncs; f++)
@@ -295,7 +316,7 @@ int pp_show_mpi(const pp_cli *c)
     }
     free(rs);
     free(sites);
-    free(flows);
+    pp_mpi_match_free(&mm);
     pp_mpirun_free(&run);
     return 0;
 }

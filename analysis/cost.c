@@ -275,9 +275,24 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
     for (int f = 0; lo && f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++)
             lo[lay.loop_col_base[f] + k] = 0.1 * prior[lay.loop_col_base[f] + k];
-    int lrc = !lo ? -1
-                  : pp_lsq_solve_bounded(A, dur, (int)nseg, lay.ncols, prior, own, 0.01, lo, cst, cse, &m->cost_r2,
-                                         cov);
+    double *tau = calloc((size_t)lay.ncols, sizeof *tau);
+    int lrc = !lo || !tau ? -1
+                          : pp_lsq_solve_bounded(A, dur, (int)nseg, lay.ncols, prior, own, 0.01, lo, cst, cse,
+                                                 &m->cost_r2, NULL);
+    /* The covariance for the intervals (lsq-cov.c): each cost's prior is
+     * normal around its value with a standard deviation of half the larger
+     * of its value and its static prior (a cost the run did not determine
+     * is known to about a factor of two: show's threshold), and the
+     * segments update it.  The penalised fit's own covariance would give
+     * such a cost a spread set by the penalty's weight; holding it fixed
+     * instead gave MPI runs, whose ranks all run the same counts, an
+     * interval of zero width.  Columns no segment uses keep their prior. */
+    for (int c = 0; lrc == 0 && c < lay.ncols; c++)
+        tau[c] = 0.5 * fmax(cst[c], prior[c]);
+    pp_lsq_post post;
+    if (lrc == 0 && cov && pp_lsq_posterior_cov(A, dur, (int)nseg, lay.ncols, cst, tau, cov, &post))
+        lrc = -1;
+    free(tau);
     free(lo);
     free(own);
     if (lrc || !cov) {

@@ -20,6 +20,7 @@ static const char *const evnames[] = {
     [PP_EV_BCAST] = "bcast", [PP_EV_REDUCE] = "reduce", [PP_EV_ALLREDUCE] = "allreduce",
     [PP_EV_GATHER] = "gather", [PP_EV_SCATTER] = "scatter", [PP_EV_ALLGATHER] = "allgather",
     [PP_EV_ALLTOALL] = "alltoall", [PP_EV_MPI_BARRIER] = "mpi_barrier",
+    [PP_EV_COMM_SPLIT] = "comm_split", [PP_EV_COMM_DUP] = "comm_dup", [PP_EV_COMM_FREE] = "comm_free",
     [PP_EV_MPI_OTHER] = "mpi_other", [PP_EV_OTHER] = "other",
 };
 
@@ -318,17 +319,27 @@ static int parse_event(const pp_line *l, pp_dfunc *f, pp_where *w)
         opt_known_expr(l, "arg", &ev.arg, w) || parse_data(l, &ev, w))
         return -1;
     ev.implicit = impl != 0;
-    ev.comm = -1;
-    if (opt_known_expr(l, "count", &ev.count, w) || opt_known_expr(l, "peer", &ev.peer, w) ||
-        opt_known_expr(l, "tag", &ev.tag, w) || opt_known_expr(l, "root", &ev.root, w) ||
+    ev.comm = PP_COMM_NONE;
+    int split = ev.kind == PP_EV_COMM_SPLIT;
+    if (opt_known_expr(l, "count", &ev.count, w) || opt_known_expr(l, split ? "color" : "peer", &ev.peer, w) ||
+        opt_known_expr(l, split ? "key" : "tag", &ev.tag, w) || opt_known_expr(l, "root", &ev.root, w) ||
         opt_known_expr(l, "rcount", &ev.rcount, w) || opt_known_expr(l, "rpeer", &ev.rpeer, w) ||
         opt_known_expr(l, "rtag", &ev.rtag, w))
         return -1;
     pp_line_opt_str(l, "type", &ev.type);
     pp_line_opt_str(l, "rtype", &ev.rtype);
     const char *comm = pp_line_get(l, "comm");
-    if (comm)
-        ev.comm = strcmp(comm, "world") == 0;
+    if (comm && strcmp(comm, "world") == 0)
+        ev.comm = PP_COMM_WORLD;
+    else if (comm && strcmp(comm, "?") == 0)
+        ev.comm = PP_COMM_UNKNOWN;
+    else if (comm) {
+        ev.comm = PP_COMM_VAR;
+        ev.comm_var = strdup(comm);
+    }
+    const char *nc = pp_line_get(l, "newcomm");
+    if (nc && strcmp(nc, "?") != 0)
+        ev.newcomm = strdup(nc);
     pp_line_opt_str(l, "callee", &ev.callee);
     const char *child = pp_line_get(l, "child");
     if (child && strcmp(child, "?") != 0)
@@ -503,7 +514,7 @@ void pp_desc_free(pp_dfunc *f)
         pp_expr_free(e->nthreads); pp_expr_free(e->obj); pp_expr_free(e->arg);
         pp_expr_free(e->count); pp_expr_free(e->peer); pp_expr_free(e->tag); pp_expr_free(e->root);
         pp_expr_free(e->rcount); pp_expr_free(e->rpeer); pp_expr_free(e->rtag);
-        free(e->type); free(e->rtype);
+        free(e->type); free(e->rtype); free(e->comm_var); free(e->newcomm);
         for (int j = 0; j < e->ndata; j++) {
             free(e->data_name[j]);
             pp_expr_free(e->data_val[j]);

@@ -56,7 +56,8 @@ typedef enum {
     PP_EV_MPI_INIT, PP_EV_MPI_FINALIZE, PP_EV_SEND, PP_EV_RECV, PP_EV_ISEND,
     PP_EV_IRECV, PP_EV_SENDRECV, PP_EV_WAIT, PP_EV_WAITALL, PP_EV_BCAST,
     PP_EV_REDUCE, PP_EV_ALLREDUCE, PP_EV_GATHER, PP_EV_SCATTER,
-    PP_EV_ALLGATHER, PP_EV_ALLTOALL, PP_EV_MPI_BARRIER, PP_EV_MPI_OTHER,
+    PP_EV_ALLGATHER, PP_EV_ALLTOALL, PP_EV_MPI_BARRIER,
+    PP_EV_COMM_SPLIT, PP_EV_COMM_DUP, PP_EV_COMM_FREE, PP_EV_MPI_OTHER,
     PP_EV_OTHER
 } pp_evkind;
 
@@ -64,6 +65,8 @@ const char *pp_evkind_name(pp_evkind k);
 pp_evkind pp_evkind_parse(const char *s);
 /* 1 for the MPI kinds (mpi_init .. mpi_other). */
 int pp_evkind_is_mpi(pp_evkind k);
+
+enum { PP_COMM_NONE = -1, PP_COMM_UNKNOWN = 0, PP_COMM_WORLD = 1, PP_COMM_VAR = 2 };
 
 typedef struct {
     int id, loop, pos, line, slot;
@@ -80,11 +83,14 @@ typedef struct {
     pp_expr **data_val;
     int implicit;
     /* MPI: message fields as expressions (NULL: absent or '?'), the
-     * datatypes' names, comm 1 = MPI_COMM_WORLD, 0 = another or unknown,
-     * -1 = the call has none */
+     * datatypes' names; comm_split: peer = color, tag = key.
+     * comm: PP_COMM_* below; comm_var: the communicator variable's name
+     * (PP_COMM_VAR); newcomm: the variable comm_split and comm_dup set and
+     * comm_free frees (NULL: unknown) */
     pp_expr *count, *peer, *tag, *root, *rcount, *rpeer, *rtag;
     char *type, *rtype;
     int comm;
+    char *comm_var, *newcomm;
 } pp_devent;
 
 typedef struct {

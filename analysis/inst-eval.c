@@ -158,15 +158,13 @@ static int lookup_i64(void *vp, const pp_expr *a, int64_t *out)
         *out = fr->tid;
         return 0;
     case PP_E_RANK:
-        if (!L->c->mpi)
+    case PP_E_NPROCS: {
+        int64_t rank, size;
+        if (!L->c->mpi || pp_inst_comm_lookup(L->c, a->name, L->c->rank, &rank, &size))
             return -1;
-        *out = L->c->rank;
+        *out = a->kind == PP_E_RANK ? rank : size;
         return 0;
-    case PP_E_NPROCS:
-        if (!L->c->mpi)
-            return -1;
-        *out = L->c->P;
-        return 0;
+    }
     default:
         return -1;
     }

@@ -70,6 +70,12 @@ typedef struct {
                                    does not depend on the frame (0: unknown) */
     int mpi;                    /* the threads are MPI ranks                */
     int rank;                   /* the rank being unrolled                  */
+    int capcomms;               /* of in->comms (inst-comm.c)               */
+    struct { char *name; int comm; } *cvars;  /* the rank's communicator
+                                   variables: index in in->comms, -1 null   */
+    int ncvars, capcvars;
+    int *cseq, capcseq;         /* per parent comm: communicators the rank
+                                   made from it so far                      */
     char err[512];
 } ictx;
 
@@ -84,7 +90,22 @@ int pp_inst_flush(ictx *c, int t);
 int pp_inst_sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int site);
 long pp_inst_intern(ictx *c, const char *key);
 
-/* inst-mpi.c: the action of an MPI event of rank thread t (0, or -1). */
+/* inst-comm.c: communicators.  init: comms[0], the world; rank_start:
+ * forget the previous rank's variables; comm_event: MPI_Comm_split, _dup,
+ * _free (*parent: the communicator it is collective on); comm_of: the
+ * communicator an MPI call uses; lookup: (rank NAME), (nprocs NAME) for
+ * world rank w (NAME NULL: the world). */
+int pp_inst_comm_init(ictx *c);
+void pp_inst_comm_rank_start(ictx *c);
+void pp_inst_comm_ctx_free(ictx *c);
+void pp_inst_comms_free(pp_instance *in);
+int pp_inst_comm_event(ictx *c, const frame *fr, const pp_devent *ev, int *parent);
+int pp_inst_comm_of(ictx *c, const frame *fr, const pp_devent *ev, int *comm);
+int pp_inst_comm_lookup(const ictx *c, const char *name, int w, int64_t *rank, int64_t *size);
+
+/* inst-mpi.c: the action of an MPI event of rank thread t (0, or -1);
+ * "MPI_Send at f.c:12", an event's call and place for messages. */
+const char *pp_inst_where(const frame *fr, const pp_devent *ev, char *buf, size_t n);
 int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx);
 /* Value of e in the frame fr; 0, or -1 when it cannot be evaluated. */
 int pp_inst_eval(const ictx *c, const frame *fr, const pp_expr *e, int64_t *out);

@@ -42,7 +42,7 @@ double pp_mpi_type_bytes(const char *type)
     return -1;
 }
 
-static const char *where(const frame *fr, const pp_devent *ev, char *buf, size_t n)
+const char *pp_inst_where(const frame *fr, const pp_devent *ev, char *buf, size_t n)
 {
     snprintf(buf, n, "%s at %s:%d", ev->callee ? ev->callee : pp_evkind_name(ev->kind),
              fr->mf->d->file ? fr->mf->d->file : "?", ev->line);
@@ -61,18 +61,20 @@ static double msg_bytes(ictx *c, const frame *fr, const pp_devent *ev, int idx, 
     return obs > 0 ? obs : 0;
 }
 
-/* A peer rank: 0..P-1, PP_MPI_ANY (receives), or -2 for MPI_PROC_NULL.
- * The program's MPI_PROC_NULL and MPI_ANY_SOURCE are its mpi.h's (Open
- * MPI: -2, -1; MPICH: -1, -2), which the records say (pp_prog). */
-static int peer_rank(ictx *c, const frame *fr, const pp_devent *ev, const pp_expr *e, int recv, long *out,
-                     const char *what)
+/* A peer: its rank in the world (the peer's rank in communicator comm,
+ * translated), PP_MPI_ANY (receives), or -2 for MPI_PROC_NULL.  The
+ * program's MPI_PROC_NULL and MPI_ANY_SOURCE are its mpi.h's (Open MPI:
+ * -2, -1; MPICH: -1, -2), which the records say (pp_prog). */
+static int peer_rank(ictx *c, const frame *fr, const pp_devent *ev, int comm, const pp_expr *e, int recv,
+                     long *out, const char *what)
 {
+    const pp_comm *k = &c->in->comms[comm];
     char wb[300];
     int64_t v;
     if (!e || pp_inst_eval(c, fr, e, &v)) {
         char *s = e ? pp_expr_to_infix(e) : NULL;
         pp_inst_fail(c, "%s: the %s rank (%s) is not an expression the model can evaluate for rank %d of %d",
-                     where(fr, ev, wb, sizeof wb), what, s ? s : "?", c->rank, c->P);
+                     pp_inst_where(fr, ev, wb, sizeof wb), what, s ? s : "?", c->rank, c->P);
         free(s);
         return -1;
     }
@@ -84,11 +86,11 @@ static int peer_rank(ictx *c, const frame *fr, const pp_devent *ev, const pp_exp
         *out = PP_MPI_ANY;
         return 0;
     }
-    if (v < 0 || v >= c->P)
-        return pp_inst_fail(c, "%s: rank %d names %s rank %lld, but there are %d ranks (an invalid rank: "
-                            "the program would fail)", where(fr, ev, wb, sizeof wb), c->rank, what,
-                            (long long)v, c->P);
-    *out = (long)v;
+    if (v < 0 || v >= k->size)
+        return pp_inst_fail(c, "%s: rank %d names %s rank %lld, but there are %d ranks%s (an invalid rank: "
+                            "the program would fail)", pp_inst_where(fr, ev, wb, sizeof wb), c->rank, what,
+                            (long long)v, k->size, comm ? " in its communicator" : "");
+    *out = k->world ? k->world[v] : (long)v;
     return 0;
 }
 
@@ -102,11 +104,25 @@ static int tag_of(ictx *c, const frame *fr, const pp_expr *e, int recv)
 }
 
 static int msg_action(ictx *c, int t, const frame *fr, pp_akind k, long peer, int tag, double bytes,
-                      const pp_devent *ev)
+                      const pp_devent *ev, int comm)
 {
     if (pp_inst_sync_action(c, t, k, peer, tag, fr->fi, ev->id))
         return -1;
-    c->in->threads[t].act[c->in->threads[t].nact - 1].ns = bytes;
+    pp_action *a = &c->in->threads[t].act[c->in->threads[t].nact - 1];
+    a->ns = bytes;
+    a->comm = comm;
+    return 0;
+}
+
+/* A collective action of kind k on communicator comm. */
+static int coll_action(ictx *c, int t, const frame *fr, int k, int root, double bytes, const pp_devent *ev,
+                       int comm)
+{
+    if (pp_inst_sync_action(c, t, PP_A_COLL, k, root, fr->fi, ev->id))
+        return -1;
+    pp_action *a = &c->in->threads[t].act[c->in->threads[t].nact - 1];
+    a->ns = bytes;
+    a->comm = comm;
     return 0;
 }
 
@@ -128,6 +144,19 @@ static int coll_of(pp_evkind k)
 int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
 {
     char wb[300];
+    int comm = 0;
+    if (ev->kind == PP_EV_COMM_SPLIT || ev->kind == PP_EV_COMM_DUP || ev->kind == PP_EV_COMM_FREE) {
+        /* also for counts: (rank NAME) may bound loops */
+        if (pp_inst_comm_event(c, fr, ev, &comm))
+            return -1;
+        if (!(c->flags & PP_INST_ACTIONS) || ev->kind == PP_EV_COMM_FREE)
+            return 0;
+        /* collective on the parent: a split exchanges every member's color
+         * and key (an allgather of two ints), a dup agrees on a context
+         * id (an allreduce of one) */
+        return ev->kind == PP_EV_COMM_SPLIT ? coll_action(c, t, fr, PP_COLL_ALLGATHER, 0, 8, ev, comm)
+                                            : coll_action(c, t, fr, PP_COLL_ALLREDUCE, 0, 4, ev, comm);
+    }
     if (!(c->flags & PP_INST_ACTIONS))
         return 0;          /* counts only: messages do not change them */
     switch (ev->kind) {
@@ -138,9 +167,8 @@ int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     default:
         break;
     }
-    if (ev->comm == 0)
-        return pp_inst_fail(c, "%s: a communicator other than MPI_COMM_WORLD: the model knows only "
-                            "MPI_COMM_WORLD", where(fr, ev, wb, sizeof wb));
+    if (ev->comm != PP_COMM_NONE && pp_inst_comm_of(c, fr, ev, &comm))
+        return -1;
     switch (ev->kind) {
     case PP_EV_SEND:
     case PP_EV_ISEND:
@@ -148,7 +176,7 @@ int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     case PP_EV_IRECV: {
         int recv = ev->kind == PP_EV_RECV || ev->kind == PP_EV_IRECV;
         long peer;
-        if (peer_rank(c, fr, ev, ev->peer, recv, &peer, recv ? "source" : "destination"))
+        if (peer_rank(c, fr, ev, comm, ev->peer, recv, &peer, recv ? "source" : "destination"))
             return -1;
         int tag = tag_of(c, fr, ev->tag, recv);
         pp_akind k = ev->kind == PP_EV_SEND   ? PP_A_SEND
@@ -160,19 +188,19 @@ int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         if (peer == -2) {
             /* MPI_PROC_NULL: completes at once; a request still counts */
             if (k == PP_A_ISEND || k == PP_A_IRECV)
-                return msg_action(c, t, fr, k, -2, tag, 0, ev);
+                return msg_action(c, t, fr, k, -2, tag, 0, ev, comm);
             return 0;
         }
-        return msg_action(c, t, fr, k, peer, tag, msg_bytes(c, fr, ev, idx, 0), ev);
+        return msg_action(c, t, fr, k, peer, tag, msg_bytes(c, fr, ev, idx, 0), ev, comm);
     }
     case PP_EV_SENDRECV: {
         long dst, src;
-        if (peer_rank(c, fr, ev, ev->peer, 0, &dst, "destination") ||
-            peer_rank(c, fr, ev, ev->rpeer, 1, &src, "source"))
+        if (peer_rank(c, fr, ev, comm, ev->peer, 0, &dst, "destination") ||
+            peer_rank(c, fr, ev, comm, ev->rpeer, 1, &src, "source"))
             return -1;
         int stag = tag_of(c, fr, ev->tag, 0), rtag = tag_of(c, fr, ev->rtag, 1);
-        if (msg_action(c, t, fr, PP_A_ISEND, dst, stag, dst == -2 ? 0 : msg_bytes(c, fr, ev, idx, 0), ev) ||
-            msg_action(c, t, fr, PP_A_IRECV, src, rtag, src == -2 ? 0 : msg_bytes(c, fr, ev, idx, 1), ev))
+        if (msg_action(c, t, fr, PP_A_ISEND, dst, stag, dst == -2 ? 0 : msg_bytes(c, fr, ev, idx, 0), ev, comm) ||
+            msg_action(c, t, fr, PP_A_IRECV, src, rtag, src == -2 ? 0 : msg_bytes(c, fr, ev, idx, 1), ev, comm))
             return -1;
         return pp_inst_sync_action(c, t, PP_A_WAIT, 0, 2, fr->fi, ev->id);
     }
@@ -193,19 +221,18 @@ int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
             if (!ev->root || pp_inst_eval(c, fr, ev->root, &root)) {
                 char *s = ev->root ? pp_expr_to_infix(ev->root) : NULL;
                 pp_inst_fail(c, "%s: the root (%s) is not an expression the model can evaluate for rank %d of %d",
-                             where(fr, ev, wb, sizeof wb), s ? s : "?", c->rank, c->P);
+                             pp_inst_where(fr, ev, wb, sizeof wb), s ? s : "?", c->rank, c->P);
                 free(s);
                 return -1;
             }
-            if (root < 0 || root >= c->P)
-                return pp_inst_fail(c, "%s: root %lld, but there are %d ranks (an invalid rank: the program "
-                                    "would fail)", where(fr, ev, wb, sizeof wb), (long long)root, c->P);
+            int size = c->in->comms[comm].size;
+            if (root < 0 || root >= size)
+                return pp_inst_fail(c, "%s: root %lld, but there are %d ranks%s (an invalid rank: the program "
+                                    "would fail)", pp_inst_where(fr, ev, wb, sizeof wb), (long long)root, size,
+                                    comm ? " in its communicator" : "");
         }
         double bytes = k == PP_COLL_BARRIER ? 0 : msg_bytes(c, fr, ev, idx, k == PP_COLL_SCATTER);
-        if (pp_inst_sync_action(c, t, PP_A_COLL, k, (int)root, fr->fi, ev->id))
-            return -1;
-        c->in->threads[t].act[c->in->threads[t].nact - 1].ns = bytes;
-        return 0;
+        return coll_action(c, t, fr, k, (int)root, bytes, ev, comm);
     }
     }
 }

@@ -643,8 +643,11 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
         for (int r = lo; rc == 0 && r < hi; r++)
             if (pp_inst_new_thread(&c, PP_IT_RANK, -1, r, m->main_func) < 0)
                 rc = -1;
+        if (rc == 0)
+            rc = pp_inst_comm_init(&c);
         for (int r = lo; rc == 0 && r < hi; r++) {
             c.rank = r;
+            pp_inst_comm_rank_start(&c);
             rc = run_main(&c, r - lo);
         }
     } else if (rc == 0)
@@ -668,6 +671,7 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
     free(c.pool_tid);
     free(c.pool_thread);
     free(c.ac);
+    pp_inst_comm_ctx_free(&c);
     if (rc) {
         snprintf(err, errlen, "%s", c.err[0] ? c.err : "instantiation failed");
         pp_instance_free(out);
@@ -687,6 +691,7 @@ void pp_instance_free(pp_instance *in)
     free(in->keys);
     free(in->key_parties);
     free(in->team_size);
+    pp_inst_comms_free(in);
     /* totals has a NULL after the last function */
     for (int f = 0; in->totals && in->totals[f]; f++)
         free(in->totals[f]);

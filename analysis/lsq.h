@@ -37,6 +37,26 @@ int pp_lsq_solve_cov(const double *A, const double *d, int nrows, int ncols, con
 int pp_lsq_solve_bounded(const double *A, const double *d, int nrows, int ncols, const double *prior, const int *own,
                          double mu_rel, const double *lo, double *c, double *se, double *r2, double *cov);
 
+/* What pp_lsq_posterior_cov found: the data rows, the priced columns
+ * (tau > 0), the rank of the rows over them, the residual degrees of
+ * freedom nrows - rank, the residual standard deviation, and whether the
+ * prior alone stands (no degree of freedom left to estimate the noise). */
+typedef struct {
+    int nrows, q, rank, dof, prior_only;
+    double sigma;
+} pp_lsq_post;
+
+/* The covariance of the fitted costs c (ncols x ncols, row-major, absolute
+ * units) for the intervals: a normal prior per column with standard
+ * deviation tau[j] (tau[j] <= 0: the column is left out, zero rows and
+ * columns) updated by the rows (A, d) with the residual variance of c,
+ *     Cov = (A'A / sigma^2 + diag(1 / tau^2))^-1      (lsq-cov.c).
+ * What the rows determine gets their variance, what they cannot separate
+ * keeps the prior's; a column no row uses keeps tau^2.  Returns 0, or -1
+ * when out of memory. */
+int pp_lsq_posterior_cov(const double *A, const double *d, int nrows, int ncols, const double *c, const double *tau,
+                         double *cov, pp_lsq_post *info);
+
 /* The level of a fit c of the rows (A, dur): each row's duration over the
  * fitted one is its slowdown against the fit; the tau-quantile of those
  * slowdowns, each row counted by its fitted duration (its work), is the

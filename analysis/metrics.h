@@ -30,6 +30,9 @@ typedef struct {
     double mpi, mpi_kind[PP_EV_OTHER + 1];
     long unmatched;       /* messages never received                      */
     char note[400];
+    int t1_summed;        /* MPI: the program cannot run on one rank with
+                             these parameters (a Q x Q grid): T1 is the
+                             computation of all P ranks, summed          */
 } pp_metrics;
 
 /* The latencies and efficiencies from the three times (eqs. 2-6). */
@@ -44,11 +47,13 @@ int pp_predict_real(pp_prog *m, const pp_machine *mach, int P, double *t_real, c
 /* A 90% confidence interval of T_real (ns) at the current parameters,
  * from three independent relative errors added in quadrature:
  *  - the fitted costs: with draws = PP_DRAWS_AUTO, the delta method
- *    (T_real's secant over one standard error in each determined cost,
- *    and their covariance); otherwise drawn `draws` times from the normal
+ *    (T_real's secant over one standard error in each cost, and their
+ *    covariance); otherwise drawn `draws` times from the normal
  *    distribution of the fit (their covariance, so costs the run could
  *    not separate keep their well-known sum), each draw predicted
- *    (deterministic seed);
+ *    (deterministic seed).  The covariance is the posterior of a prior
+ *    of half each cost (cost.c, lsq-cov.c): what the run did not
+ *    determine keeps that spread instead of counting as exact;
  *  - the host: its run-to-run variation (noise.cov of the machine file,
  *    measured by calibrate);
  *  - the model: m->model_error per doubling of the sequential work from
@@ -67,7 +72,7 @@ int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metr
                         pp_interval *out, char *err, size_t errlen);
 
 /* draws for pp_predict_interval: the delta method (q + 1 predictions
- * for q determined costs; Monte Carlo with PP_DRAWS_DEFAULT draws when
+ * for q costs; Monte Carlo with PP_DRAWS_DEFAULT draws when
  * that is fewer), what predict and validate do without --draws. */
 #define PP_DRAWS_AUTO (-1)
 #define PP_DRAWS_DEFAULT 24

@@ -42,7 +42,7 @@ static int is_sync_kind(pp_evkind k)
     /* MPI calls that communicate order the ranks; init, finalize and the
      * calls perfpred does not model do not */
     return k == PP_EV_FORK || k == PP_EV_CREATE || k == PP_EV_JOIN || k == PP_EV_BARRIER ||
-           k == PP_EV_LOCK || k == PP_EV_UNLOCK || (k >= PP_EV_SEND && k <= PP_EV_MPI_BARRIER);
+           k == PP_EV_LOCK || k == PP_EV_UNLOCK || (k >= PP_EV_SEND && k <= PP_EV_COMM_DUP);
 }
 
 static int item_cmp(const void *a, const void *b)

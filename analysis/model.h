@@ -199,15 +199,17 @@ typedef enum {
     PP_A_JOIN_THREAD,    /* key = child thread                             */
     PP_A_BARRIER,        /* key = barrier object, n = parties              */
     PP_A_LOCK, PP_A_UNLOCK,  /* key = lock object                          */
-    /* MPI (rank threads): ns = bytes; key = peer rank (PP_MPI_ANY: any
-     * source), n = tag (PP_MPI_ANY: any tag) */
+    /* MPI (rank threads): ns = bytes; key = peer rank in MPI_COMM_WORLD
+     * (PP_MPI_ANY: any source), n = tag (PP_MPI_ANY: any tag); comm = the
+     * communicator (pp_instance.comms) the message is matched in */
     PP_A_SEND,           /* blocking send (eager or rendezvous by size)    */
     PP_A_SSEND,          /* synchronous send: completes when matched       */
     PP_A_RECV,           /* blocking receive                               */
     PP_A_ISEND, PP_A_IRECV,  /* post a request (completed by WAIT)         */
     PP_A_WAIT,           /* wait for the n oldest requests (n < 0: all)    */
-    PP_A_COLL,           /* collective on MPI_COMM_WORLD: key = pp_coll
-                            (net.h), n = root, ns = bytes                  */
+    PP_A_COLL,           /* collective on communicator comm: key = pp_coll
+                            (net.h), n = root (its rank in comm), ns =
+                            bytes                                          */
     /* only with PP_INST_STRUCT (the drawn thread graph): */
     PP_A_LOOP_OPEN,      /* a loop holding events: key = loop index in
                             func's descriptor, n = its count at this entry */
@@ -219,11 +221,28 @@ typedef enum {
 typedef struct {
     pp_akind kind;
     int n;
-    long key;
+    int key;
+    int comm;            /* MPI: index in pp_instance.comms (0: the world)  */
     double ns;
     int func, site;      /* the event site (-1 for WORK); for LOOP_*: the
                             function and the loop id                       */
 } pp_action;
+
+/* An MPI communicator of an instance: comms[0] is MPI_COMM_WORLD; the
+ * others were made by MPI_Comm_split or MPI_Comm_dup from `parent`, as the
+ * seq-th communicator made from it (the same on every member). */
+typedef struct {
+    int size;
+    int *world;          /* world[i]: the world rank of its rank i (NULL
+                            for comms[0], the identity)                    */
+    int *by_world;       /* world ranks sorted, and their ranks in it: */
+    int *pos_of;         /* pp_comm_rank_of's binary search               */
+    int parent, seq, color;
+    int dup;             /* made by MPI_Comm_dup                            */
+} pp_comm;
+
+/* The rank of world rank w in the communicator, or -1 if not a member. */
+int pp_comm_rank_of(const pp_comm *c, int w);
 
 #define PP_MPI_ANY (-1)      /* MPI_ANY_SOURCE / MPI_ANY_TAG in actions      */
 
@@ -261,6 +280,8 @@ typedef struct {
     int approx;          /* some sums were sampled, not enumerated         */
     int nteams;
     int *team_size;
+    int ncomms;          /* MPI: the communicators (comms[0]: the world)   */
+    pp_comm *comms;
 } pp_instance;
 
 /* Unroll the model at the current parameter values for P processors.

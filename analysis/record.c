@@ -223,6 +223,18 @@ static int parse_count(pp_record *r, const pp_line *l, pp_where *w)
     return 0;
 }
 
+/* "K" of comm=cK: a communicator's number, 1..2^31-1: 0, or -1. */
+static int comm_number(const char *s, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < 1 || v > INT32_MAX)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
 static int parse_ev(pp_record *r, const pp_line *l, pp_rev *e, pp_where *w)
 {
     long th, n, fn = -1, site = -1, child = -1, team = -1, tid = -1, nthr = 0, result = 0;
@@ -263,6 +275,8 @@ static int parse_ev(pp_record *r, const pp_line *l, pp_rev *e, pp_where *w)
                 return -1;
             rbytes = (int64_t)(u > INT64_MAX ? INT64_MAX : u);
         }
+        if (e->kind == PP_EV_COMM_SPLIT && peer >= INT32_MIN && peer < -32)
+            peer = -1;          /* the color MPI_UNDEFINED */
         if (peer < -32 || peer > INT32_MAX || root < -1 || root > INT32_MAX || rpeer < -32 ||
             rpeer > INT32_MAX || tag < -32 || tag > INT32_MAX || rtag < -32 || rtag > INT32_MAX ||
             count < -1 || count > INT32_MAX)
@@ -278,6 +292,25 @@ static int parse_ev(pp_record *r, const pp_line *l, pp_rev *e, pp_where *w)
         e->rbytes = rbytes;
         const char *comm = pp_line_get(l, "comm");
         e->comm = !comm ? -1 : strcmp(comm, "world") == 0 ? 1 : 0;
+        e->comm_id = comm && strcmp(comm, "world") == 0 ? 0 : -1;
+        if (comm && comm[0] == 'c' && comm_number(comm + 1, &e->comm_id))
+            return pp_where_error(w, "comm=%s: expected world, other or cK", comm);
+        e->newcomm = -1;
+        e->new_rank = e->new_size = -1;
+        const char *nc = pp_line_get(l, "newcomm");
+        if (nc && strcmp(nc, "null") == 0)
+            e->newcomm = 0;
+        else if (nc) {
+            long nr = -1, ns = -1;
+            if (nc[0] != 'c' || comm_number(nc + 1, &e->newcomm))
+                return pp_where_error(w, "newcomm=%s: expected null or cK", nc);
+            if (pp_line_opt_int(l, "rank", &nr, w) || pp_line_opt_int(l, "size", &ns, w))
+                return -1;
+            if (ns < 1 || ns > INT32_MAX || nr < 0 || nr >= ns)
+                return pp_where_error(w, "newcomm=%s: rank %ld of size %ld", nc, nr, ns);
+            e->new_rank = (int)nr;
+            e->new_size = (int)ns;
+        }
     }
     const char *obj = pp_line_get(l, "obj");
     if (obj) {

@@ -27,6 +27,11 @@ typedef struct {
     /* MPI: ranks in the communicator; has_msg: peer, tag; -1 when absent */
     int has_msg, peer, tag, root, rpeer, rtag, comm, count;
     int64_t bytes, rbytes;        /* -1 when absent                       */
+    /* comm_id: 0 MPI_COMM_WORLD, K the K-th communicator the rank made
+     * (comm=cK), -1 another or absent.  comm_split (peer = color, tag =
+     * key), comm_dup: newcomm = K (0: MPI_COMM_NULL, -1 absent), with the
+     * rank's rank and the size in it */
+    int comm_id, newcomm, new_rank, new_size;
 } pp_rev;
 
 typedef enum { PP_T_MAIN, PP_T_PTHREAD, PP_T_OMP, PP_T_OTHER } pp_tkind;

@@ -132,6 +132,8 @@ pp_expr *pp_expr_atom(pp_ekind kind, const char *name, long ival)
         e->name = pp__xstrdup(name ? name : "");
         break;
     case PP_E_CRITICAL:
+    case PP_E_RANK:      /* a communicator's name; NULL: MPI_COMM_WORLD */
+    case PP_E_NPROCS:
         e->name = name ? pp__xstrdup(name) : NULL;
         break;
     case PP_E_IV:

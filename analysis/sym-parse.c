@@ -192,6 +192,8 @@ static pp_expr *parse_atom(parser *ps, pp_ekind k, const char *kw)
         e = pp_expr_atom(k, name, 0);
         break;
     case PP_E_CRITICAL:
+    case PP_E_RANK:
+    case PP_E_NPROCS:
         skip_ws(ps);
         if (*ps->p != ')' && !(name = parse_name(ps, kw)))
             return NULL;

@@ -270,8 +270,15 @@ static void infix(sbuf *b, const pp_expr *e, int min_prec)
         break;
     case PP_E_NTHREADS: sb_puts(b, "P"); break;
     case PP_E_TID: sb_puts(b, "tid"); break;
-    case PP_E_RANK: sb_puts(b, "rank"); break;
-    case PP_E_NPROCS: sb_puts(b, "P"); break;
+    case PP_E_RANK:
+    case PP_E_NPROCS:
+        sb_puts(b, e->kind == PP_E_RANK ? "rank" : "P");
+        if (e->name) {       /* of another communicator than the world */
+            sb_puts(b, "(");
+            sb_puts(b, e->name);
+            sb_puts(b, ")");
+        }
+        break;
     case PP_E_LOAD: sb_puts(b, "load"); break;
     case PP_E_CALL: sb_puts(b, e->name); sb_puts(b, "()"); break;
     case PP_E_ADDR:

@@ -31,8 +31,9 @@ typedef enum {
     PP_E_CALL,       /* (call NAME)                                     */
     PP_E_LOAD,       /* (load)                                          */
     PP_E_CRITICAL,   /* (critical [NAME])                               */
-    PP_E_RANK,       /* (rank)       the MPI rank in MPI_COMM_WORLD     */
-    PP_E_NPROCS,     /* (nprocs)     the number of MPI ranks            */
+    PP_E_RANK,       /* (rank [COMM]) the MPI rank in MPI_COMM_WORLD,
+                        or in the communicator variable COMM           */
+    PP_E_NPROCS,     /* (nprocs [COMM]) the number of ranks of either   */
     /* operators; kids[] hold the operands */
     PP_E_ADD, PP_E_MUL, PP_E_SUB, PP_E_NEG,
     PP_E_DIV, PP_E_MOD, PP_E_FDIV, PP_E_CDIV,

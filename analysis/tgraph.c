@@ -216,19 +216,19 @@ static Agnode_t *action_node(tg *c, Agraph_t *sub, int t, int i)
         return NULL;
     switch (a->kind) {
     case PP_A_FORK:
-        snprintf(lab, sizeof lab, "fork team %ld (%d threads)%s%s", a->key, a->n, nl, where);
+        snprintf(lab, sizeof lab, "fork team %d (%d threads)%s%s", a->key, a->n, nl, where);
         break;
     case PP_A_TEAM_WAIT:
-        snprintf(lab, sizeof lab, "team %ld: start%s%s", a->key, nl, where);
+        snprintf(lab, sizeof lab, "team %d: start%s%s", a->key, nl, where);
         break;
     case PP_A_TEAM_DONE:
-        snprintf(lab, sizeof lab, "team %ld: done", a->key);
+        snprintf(lab, sizeof lab, "team %d: done", a->key);
         break;
     case PP_A_JOIN_TEAM:
-        snprintf(lab, sizeof lab, "join team %ld%s%s", a->key, nl, where);
+        snprintf(lab, sizeof lab, "join team %d%s%s", a->key, nl, where);
         break;
     case PP_A_CREATE:
-        snprintf(lab, sizeof lab, "create thread %ld%s%s", a->key, nl, where);
+        snprintf(lab, sizeof lab, "create thread %d%s%s", a->key, nl, where);
         break;
     case PP_A_START: {
         const pp_dfunc *d = func_desc(c->m, c->in->threads[t].start_func);
@@ -237,7 +237,7 @@ static Agnode_t *action_node(tg *c, Agraph_t *sub, int t, int i)
         break;
     }
     case PP_A_JOIN_THREAD:
-        snprintf(lab, sizeof lab, "join thread %ld%s%s", a->key, nl, where);
+        snprintf(lab, sizeof lab, "join thread %d%s%s", a->key, nl, where);
         break;
     case PP_A_BARRIER:
         snprintf(lab, sizeof lab, "barrier%s%s", nl, where);
@@ -268,7 +268,7 @@ static Agnode_t *action_node(tg *c, Agraph_t *sub, int t, int i)
         break;
     }
     case PP_A_SEND: case PP_A_SSEND: case PP_A_ISEND:
-        snprintf(lab, sizeof lab, "%s to rank %ld, tag %d\n%.0f bytes%s%s",
+        snprintf(lab, sizeof lab, "%s to rank %d, tag %d\n%.0f bytes%s%s",
                  a->kind == PP_A_SEND ? "send" : a->kind == PP_A_SSEND ? "ssend" : "isend", a->key, a->n, a->ns,
                  nl, where);
         break;
@@ -276,7 +276,7 @@ static Agnode_t *action_node(tg *c, Agraph_t *sub, int t, int i)
         if (a->key == PP_MPI_ANY)
             snprintf(lab, sizeof lab, "%s from any rank%s%s", a->kind == PP_A_RECV ? "recv" : "irecv", nl, where);
         else
-            snprintf(lab, sizeof lab, "%s from rank %ld, tag %d%s%s", a->kind == PP_A_RECV ? "recv" : "irecv",
+            snprintf(lab, sizeof lab, "%s from rank %d, tag %d%s%s", a->kind == PP_A_RECV ? "recv" : "irecv",
                      a->key, a->n, nl, where);
         break;
     case PP_A_WAIT:
@@ -529,7 +529,7 @@ static int locks(tg *c)
                 continue;
             Agnode_t *b = c->lockbox[a->key];
             if (!b) {
-                b = c->lockbox[a->key] = node(c->g, "lock_k%ld", a->key);
+                b = c->lockbox[a->key] = node(c->g, "lock_k%d", a->key);
                 if (!b)
                     return fail(c, "cannot create a node");
                 c->nlocks++;
@@ -585,20 +585,26 @@ static int mpi_edges(tg *c)
     const pp_instance *in = c->in;
     int n = in->nthreads;
     int *used = NULL, nused = 0;
-    long *ncoll = calloc((size_t)n + 1, sizeof *ncoll);
+    int nc = in->ncomms > 0 ? in->ncomms : 1;
+    /* [thread][communicator]: collectives so far */
+    long *ncoll = calloc((size_t)n * (size_t)nc + 1, sizeof *ncoll);
     if (!ncoll)
         return fail(c, "out of memory");
     for (int t = 0; t < n; t++)
         for (int i = 0; i < in->threads[t].nact; i++) {
             const pp_action *a = &in->threads[t].act[i];
             if (a->kind == PP_A_COLL) {
-                long k = ncoll[t]++;
-                Agnode_t *o = node(c->g, "coll_%ld", k);
+                int cm = a->comm >= 0 && a->comm < nc ? a->comm : 0;
+                long k = ncoll[(size_t)t * (size_t)nc + (size_t)cm]++;
+                Agnode_t *o = cm ? node(c->g, "coll_c%d_%ld", cm, k) : node(c->g, "coll_%ld", k);
                 if (!o) {
                     free(ncoll);
                     return fail(c, "cannot create a node");
                 }
-                setf(o, "label", "%s #%ld", pp_coll_name((pp_coll)a->key), k + 1);
+                if (cm)
+                    setf(o, "label", "%s #%ld\n(communicator #%d)", pp_coll_name((pp_coll)a->key), k + 1, cm);
+                else
+                    setf(o, "label", "%s #%ld", pp_coll_name((pp_coll)a->key), k + 1);
                 set(o, "shape", "ellipse");
                 set(o, "style", "filled");
                 set(o, "fillcolor", "thistle");
@@ -618,7 +624,7 @@ static int mpi_edges(tg *c)
                 for (int j = 0; j < in->threads[u].nact && !found; j++) {
                     const pp_action *b = &in->threads[u].act[j];
                     if ((b->kind != PP_A_SEND && b->kind != PP_A_SSEND && b->kind != PP_A_ISEND) || b->key != r ||
-                        !(a->n == PP_MPI_ANY || b->n == PP_MPI_ANY || a->n == b->n))
+                        b->comm != a->comm || !(a->n == PP_MPI_ANY || b->n == PP_MPI_ANY || a->n == b->n))
                         continue;
                     int id = u * 1000003 + j, dup = 0;
                     for (int q = 0; q < nused && !dup; q++)

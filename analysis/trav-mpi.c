@@ -1,10 +1,9 @@
 /* trav-mpi.c - the MPI part of the traversal: point-to-point messages
- * matched by source, tag and (the only one modelled) MPI_COMM_WORLD in
+ * matched by source, tag and communicator in
  * the order MPI matches them, eager and rendezvous sends, requests
  * completed by Wait/Waitall in posting order, collectives whose per-rank
  * release times come from the network's algorithm (net.h) given each
- * rank's arrival, and the report of a hang: a receive nothing matches, a
- * collective not every rank reaches, a cycle of blocking sends.
+ * rank's arrival (the report of a hang: trav-mpi-report.c).
  *
  * Times: a send posted at t by rank s of m bytes (LogGP, net.h)
  *   eager (m <= eager limit): s is busy send_ns(m) = o + (m-1)G, the data
@@ -19,60 +18,12 @@
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
-#include "trav-internal.h"
-#include "net.h"
+#include "trav-mpi-internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct {
-    int src, tag;
-    double bytes, t_post, t_arrive;  /* t_arrive: eager data at the destination */
-    int eager, thread, req;          /* req: the sender's request, -1 blocking */
-    const pp_action *a;
-} msg_t;
-
-typedef struct {
-    int src, tag;                    /* PP_MPI_ANY allowed */
-    double t_post;
-    int thread, req;
-    const pp_action *a;
-} rcv_t;
-
-typedef struct {
-    int complete;
-    double done;
-    const pp_action *a;              /* the call that posted it */
-} req_t;
-
-typedef struct {
-    msg_t *sends;                    /* sent to this rank, not yet received */
-    int nsends, capsends;
-    rcv_t *recvs;                    /* posted here, not yet matched */
-    int nrecvs, caprecvs;
-    req_t *req;                      /* requests in posting order */
-    int nreq, capreq, reqhead;
-    int wait_n;                      /* blocked in WAIT: requests wanted */
-    int wait_thread;
-    long ncoll;                      /* collectives this rank entered */
-} rank_st;
-
-typedef struct mpi_st {
-    pp_net net;
-    int P;
-    rank_st *rk;
-    int *rank_of;                    /* thread -> rank */
-    /* the collective in progress (only one can be: a rank leaves one only
-     * when every rank has arrived) */
-    int c_active, c_kind, c_root, c_arrived;
-    long c_seq;
-    double c_bytes;
-    double *c_arr, *c_rel;
-    int *c_thread;
-    const pp_action **c_act;
-} mpi_st;
 
 #define GROW(arr, n, cap)                                                        \
     ((n) < (cap) ? 0 : grow_((void **)&(arr), &(cap), sizeof *(arr)))
@@ -107,10 +58,17 @@ int pp_trav_mpi_init(tctx *c)
     s->rk = calloc((size_t)s->P + 1, sizeof *s->rk);
     s->rank_of = calloc((size_t)n + 1, sizeof *s->rank_of);
     s->c_arr = calloc((size_t)s->P + 1, sizeof *s->c_arr);
-    s->c_rel = calloc((size_t)s->P + 1, sizeof *s->c_rel);
+    s->g_arr = calloc((size_t)s->P + 1, sizeof *s->g_arr);
+    s->g_rel = calloc((size_t)s->P + 1, sizeof *s->g_rel);
     s->c_thread = calloc((size_t)s->P + 1, sizeof *s->c_thread);
     s->c_act = calloc((size_t)s->P + 1, sizeof *s->c_act);
-    if (!s->rk || !s->rank_of || !s->c_arr || !s->c_rel || !s->c_thread || !s->c_act)
+    /* an instance without a communicator table (built by hand in a
+     * test) has the world only */
+    s->world1.size = s->P;
+    s->ncomms = c->in->ncomms ? c->in->ncomms : 1;
+    s->comms = c->in->ncomms ? c->in->comms : &s->world1;
+    s->coll = calloc((size_t)s->ncomms, sizeof *s->coll);
+    if (!s->rk || !s->rank_of || !s->c_arr || !s->g_arr || !s->g_rel || !s->c_thread || !s->c_act || !s->coll)
         return -1;
     /* rank threads come first (thread r is rank r); a thread a rank
      * started belongs to its creator's rank */
@@ -137,7 +95,9 @@ void pp_trav_mpi_free(tctx *c)
     free(s->rk);
     free(s->rank_of);
     free(s->c_arr);
-    free(s->c_rel);
+    free(s->g_arr);
+    free(s->g_rel);
+    free(s->coll);
     free(s->c_thread);
     free(s->c_act);
     free(s);
@@ -282,7 +242,7 @@ static int post_send(tctx *c, int dst, msg_t m)
     rank_st *k = &s->rk[dst];
     for (int i = 0; i < k->nrecvs; i++) {
         rcv_t *rv = &k->recvs[i];
-        if ((rv->src == PP_MPI_ANY || rv->src == m.src) && tags_match(rv->tag, m.tag)) {
+        if (rv->comm == m.comm && (rv->src == PP_MPI_ANY || rv->src == m.src) && tags_match(rv->tag, m.tag)) {
             rcv_t got = *rv;
             memmove(rv, rv + 1, sizeof *rv * (size_t)(k->nrecvs - i - 1));
             k->nrecvs--;
@@ -302,7 +262,7 @@ static int post_recv(tctx *c, int dst, rcv_t rv)
     rank_st *k = &s->rk[dst];
     for (int i = 0; i < k->nsends; i++) {
         msg_t *m = &k->sends[i];
-        if ((rv.src == PP_MPI_ANY || rv.src == m->src) && tags_match(rv.tag, m->tag)) {
+        if (rv.comm == m->comm && (rv.src == PP_MPI_ANY || rv.src == m->src) && tags_match(rv.tag, m->tag)) {
             msg_t got = *m;
             memmove(m, m + 1, sizeof *m * (size_t)(k->nsends - i - 1));
             k->nsends--;
@@ -321,19 +281,22 @@ static int post_recv(tctx *c, int dst, rcv_t rv)
 static int coll_fail(tctx *c, int t, const pp_action *a, const char *why)
 {
     mpi_st *s = c->mpi;
-    char w1[256], w2[256];
-    int t0 = s->c_thread[0];
-    for (int r = 0; r < s->P; r++)
-        if (s->c_act[r]) {
-            t0 = s->c_thread[r];
-            pp_trav_site(c, s->c_act[r], w1, sizeof w1);
+    const coll_st *cs = &s->coll[a->comm];
+    char w1[256] = "?", w2[256], cb[160];
+    int t0 = t;
+    for (int i = 0; i < s->comms[a->comm].size; i++) {
+        int w = member(s, a->comm, i);
+        if (s->c_act[w] && s->c_act[w]->comm == a->comm) {
+            t0 = s->c_thread[w];
+            pp_trav_site(c, s->c_act[w], w1, sizeof w1);
             break;
         }
+    }
     snprintf(c->err, c->errlen,
-             "the MPI ranks disagree on collective #%ld of MPI_COMM_WORLD (%s): rank %d calls %s with root %d "
+             "the MPI ranks disagree on collective #%ld of %s (%s): rank %d calls %s with root %d "
              "at %s, rank %d calls %s with root %d at %s (the program is erroneous: MPI would hang or fail)",
-             s->c_seq + 1, why, s->rank_of[t0], pp_coll_name(s->c_kind), s->c_root, w1, s->rank_of[t],
-             pp_coll_name((pp_coll)a->key), a->n, pp_trav_site(c, a, w2, sizeof w2));
+             cs->seq + 1, comm_text(s, a->comm, cb, sizeof cb), why, s->rank_of[t0], pp_coll_name(cs->kind),
+             cs->root, w1, s->rank_of[t], pp_coll_name((pp_coll)a->key), a->n, pp_trav_site(c, a, w2, sizeof w2));
     return -1;
 }
 
@@ -343,51 +306,61 @@ static int coll_arrive(tctx *c, int t, const pp_action *a)
     int r = s->rank_of[t];
     double now = c->clock[t];
     int rooted = pp_coll_rooted((pp_coll)a->key);
-    if (!s->c_active) {
-        s->c_active = 1;
-        s->c_kind = (int)a->key;
-        s->c_root = rooted ? a->n : 0;
-        s->c_arrived = 0;
-        s->c_bytes = 0;
-        s->c_seq = s->rk[r].ncoll;
-        for (int i = 0; i < s->P; i++)
-            s->c_act[i] = NULL;
-    } else if (a->key != s->c_kind)
+    if (a->comm < 0 || a->comm >= s->ncomms) {
+        snprintf(c->err, c->errlen, "a collective on communicator %d of %d", a->comm, s->ncomms);
+        return -1;
+    }
+    const pp_comm *m = &s->comms[a->comm];
+    coll_st *cs = &s->coll[a->comm];
+    if (s->c_act[r]) {
+        char w[256];
+        snprintf(c->err, c->errlen, "rank %d enters a collective at %s while it is in another (two threads of "
+                 "a rank in collectives at once: the model follows one)", r, pp_trav_site(c, a, w, sizeof w));
+        return -1;
+    }
+    if (!cs->active) {
+        cs->active = 1;
+        cs->kind = (int)a->key;
+        cs->root = rooted ? a->n : 0;
+        cs->arrived = 0;
+        cs->bytes = 0;
+    } else if (a->key != cs->kind)
         return coll_fail(c, t, a, "different collectives");
-    else if (rooted && a->n != s->c_root)
+    else if (rooted && a->n != cs->root)
         return coll_fail(c, t, a, "different roots");
-    if (s->c_act[r])
-        return coll_fail(c, t, a, "a rank entered it twice");
-    s->rk[r].ncoll++;
     s->c_arr[r] = now;
     s->c_thread[r] = t;
     s->c_act[r] = a;
-    if (a->ns > s->c_bytes)
-        s->c_bytes = a->ns;
-    s->c_arrived++;
+    if (a->ns > cs->bytes)
+        cs->bytes = a->ns;
+    cs->arrived++;
     pp_trav_block(c, t);
-    if (s->c_arrived < s->P)
+    if (cs->arrived < m->size)
         return 0;
     /* everyone is there: the algorithm gives each rank's release */
-    if (pp_net_collective(&s->net, (pp_coll)s->c_kind, s->P, s->c_root, s->c_bytes, s->c_arr, s->c_rel)) {
+    for (int i = 0; i < m->size; i++)
+        s->g_arr[i] = s->c_arr[member(s, a->comm, i)];
+    if (pp_net_collective(&s->net, (pp_coll)cs->kind, m->size, cs->root, cs->bytes, s->g_arr, s->g_rel)) {
         snprintf(c->err, c->errlen, "the network model cannot evaluate %s on %d ranks (root %d)",
-                 pp_coll_name(s->c_kind), s->P, s->c_root);
+                 pp_coll_name(cs->kind), m->size, cs->root);
         return -1;
     }
     double last = 0;
-    for (int i = 0; i < s->P; i++)
-        if (s->c_arr[i] > last)
-            last = s->c_arr[i];
-    s->c_active = 0;
-    for (int i = 0; i < s->P; i++) {
+    for (int i = 0; i < m->size; i++)
+        if (s->g_arr[i] > last)
+            last = s->g_arr[i];
+    cs->active = 0;
+    cs->seq++;
+    for (int i = 0; i < m->size; i++) {
+        int w = member(s, a->comm, i);
         /* waiting: until the last rank came (at most the whole time) */
-        double rel = s->c_rel[i] > s->c_arr[i] ? s->c_rel[i] : s->c_arr[i];
-        double waited = last - s->c_arr[i];
-        if (waited > rel - s->c_arr[i])
-            waited = rel - s->c_arr[i];
-        const pp_action *ai = s->c_act[i];
-        s->c_act[i] = NULL;
-        leave_call(c, s->c_thread[i], ai, s->c_arr[i], rel, rel - s->c_arr[i] - waited);
+        double rel = s->g_rel[i] > s->g_arr[i] ? s->g_rel[i] : s->g_arr[i];
+        double waited = last - s->g_arr[i];
+        if (waited > rel - s->g_arr[i])
+            waited = rel - s->g_arr[i];
+        const pp_action *ai = s->c_act[w];
+        s->c_act[w] = NULL;
+        leave_call(c, s->c_thread[w], ai, s->g_arr[i], rel, rel - s->g_arr[i] - waited);
     }
     return 0;
 }
@@ -421,7 +394,8 @@ int pp_trav_mpi_step(tctx *c, int t, const pp_action *a)
                      pp_trav_site(c, a, w, sizeof w), s->P);
             return -1;
         }
-        msg_t m = {.src = r, .tag = a->n, .bytes = a->ns, .t_post = now, .thread = t, .req = -1, .a = a};
+        msg_t m = {.src = r, .tag = a->n, .comm = a->comm, .bytes = a->ns, .t_post = now, .thread = t, .req = -1,
+                   .a = a};
         m.eager = a->kind != PP_A_SSEND && pp_net_is_eager(n, a->ns);
         double busy = m.eager ? pp_net_send_ns(n, a->ns) : n->o;
         m.t_arrive = now + pp_net_send_ns(n, a->ns) + pp_net_wire_ns(n, a->ns);
@@ -445,7 +419,7 @@ int pp_trav_mpi_step(tctx *c, int t, const pp_action *a)
             leave_call(c, t, a, now, now, 0);
             return 0;
         }
-        rcv_t rv = {.src = src, .tag = a->n, .t_post = now, .thread = t, .req = -1, .a = a};
+        rcv_t rv = {.src = src, .tag = a->n, .comm = a->comm, .t_post = now, .thread = t, .req = -1, .a = a};
         if (a->kind == PP_A_IRECV) {
             rv.req = new_req(s, r, a, 0, 0);
             if (rv.req < 0)
@@ -476,178 +450,3 @@ int pp_trav_mpi_step(tctx *c, int t, const pp_action *a)
     }
 }
 
-/* ---- the end ----------------------------------------------------------- */
-
-void pp_trav_mpi_finish(tctx *c)
-{
-    mpi_st *s = c->mpi;
-    long n = 0;
-    char first[300] = "";
-    for (int r = 0; r < s->P; r++)
-        for (int i = 0; i < s->rk[r].nsends; i++) {
-            const msg_t *m = &s->rk[r].sends[i];
-            if (n++ == 0) {
-                char w[256];
-                snprintf(first, sizeof first, "rank %d to rank %d, tag %d, at %s", m->src, r, m->tag,
-                         pp_trav_site(c, m->a, w, sizeof w));
-            }
-        }
-    c->out->unmatched = n;
-    if (n)
-        snprintf(c->out->note, sizeof c->out->note,
-                 "%ld message%s sent and never received (the first: %s): MPI_Finalize with messages "
-                 "pending is erroneous", n, n == 1 ? " was" : "s were", first);
-}
-
-static size_t add(char *err, size_t errlen, size_t len, const char *fmt, const char *a, const char *b)
-{
-    if (len >= errlen)
-        return len;
-    int k = snprintf(err + len, errlen - len, fmt, a, b);
-    return k > 0 ? len + (size_t)k : len;
-}
-
-/* What blocked rank thread t waits for, in words. */
-static void blocked_text(tctx *c, int t, char *buf, size_t n)
-{
-    mpi_st *s = c->mpi;
-    int r = s->rank_of[t];
-    const pp_action *a = &c->in->threads[t].act[c->pc[t]];
-    char w[256], peer[64], tag[32];
-    pp_trav_site(c, a, w, sizeof w);
-    if (a->kind < PP_A_SEND || a->kind > PP_A_COLL) {
-        snprintf(buf, n, "rank %d (thread %d) waits at %s", r, t, w);
-        return;
-    }
-    snprintf(tag, sizeof tag, a->n == PP_MPI_ANY ? "any tag" : "tag %d", a->n);
-    switch (a->kind) {
-    case PP_A_SEND:
-    case PP_A_SSEND:
-        snprintf(buf, n, "rank %d waits in %s to rank %ld (%s, %.0f bytes: %s) at %s", r,
-                 a->kind == PP_A_SSEND ? "MPI_Ssend" : "MPI_Send", a->key, tag, a->ns,
-                 a->kind == PP_A_SSEND ? "synchronous" : "above the eager limit, it needs the receive", w);
-        return;
-    case PP_A_RECV:
-        if (a->key == PP_MPI_ANY)
-            snprintf(peer, sizeof peer, "any rank");
-        else
-            snprintf(peer, sizeof peer, "rank %ld", a->key);
-        {
-            /* a message from that rank that is there but does not match */
-            const rank_st *k = &s->rk[r];
-            const msg_t *near = NULL;
-            for (int i = 0; i < k->nsends && !near; i++)
-                if (a->key == PP_MPI_ANY || k->sends[i].src == a->key)
-                    near = &k->sends[i];
-            char nb[400] = "";
-            if (near) {
-                char w2[256];
-                snprintf(nb, sizeof nb, "; rank %d's message to it has tag %d (sent at %s)", near->src, near->tag,
-                         pp_trav_site(c, near->a, w2, sizeof w2));
-            }
-            snprintf(buf, n, "rank %d waits in MPI_Recv for a message from %s with %s at %s (no rank sends one "
-                     "that matches%s)", r, peer, tag, w, nb);
-        }
-        return;
-    case PP_A_WAIT: {
-        const rank_st *k = &s->rk[r];
-        const req_t *q = NULL;
-        for (int i = k->reqhead; i < k->nreq; i++)
-            if (!k->req[i].complete) {
-                q = &k->req[i];
-                break;
-            }
-        char w2[256] = "?";
-        if (q && q->a)
-            pp_trav_site(c, q->a, w2, sizeof w2);
-        if (q && q->a && q->a->kind == PP_A_IRECV)
-            snprintf(buf, n, "rank %d waits at %s for its receive from %s%ld with tag %d posted at %s (no rank "
-                     "sends one that matches)", r, w, q->a->key == PP_MPI_ANY ? "any rank" : "rank ",
-                     q->a->key == PP_MPI_ANY ? 0L : q->a->key, q->a->n, w2);
-        else if (q && q->a)
-            snprintf(buf, n, "rank %d waits at %s for its send to rank %ld posted at %s (above the eager "
-                     "limit: it needs the receive)", r, w, q->a->key, w2);
-        else
-            snprintf(buf, n, "rank %d waits at %s", r, w);
-        return;
-    }
-    case PP_A_COLL:
-        snprintf(buf, n, "rank %d waits in %s (collective #%ld of MPI_COMM_WORLD, %d of %d ranks arrived) at %s",
-                 r, pp_coll_name((pp_coll)a->key), s->c_seq + 1, s->c_arrived, s->P, w);
-        return;
-    default:
-        snprintf(buf, n, "rank %d waits at %s", r, w);
-    }
-}
-
-void pp_trav_mpi_hang(tctx *c, char *err, size_t errlen)
-{
-    mpi_st *s = c->mpi;
-    size_t len = (size_t)snprintf(err, errlen, "the MPI program hangs (deadlock): ");
-    int shown = 0, nblocked = 0;
-    for (int t = 0; t < c->in->nthreads; t++)
-        nblocked += c->state[t] == TS_BLOCKED;
-    /* a cycle of blocking sends: follow "waits to send to" from a blocked
-     * sender until a rank repeats */
-    for (int t = 0; t < c->in->nthreads && len < errlen; t++) {
-        if (c->state[t] != TS_BLOCKED || t >= s->P)
-            continue;
-        const pp_action *a = &c->in->threads[t].act[c->pc[t]];
-        if (a->kind != PP_A_SEND && a->kind != PP_A_SSEND)
-            continue;
-        int seen[64], ns = 0, x = t, cyc = -1;
-        while (ns < 64 && x >= 0 && x < s->P && c->state[x] == TS_BLOCKED) {
-            const pp_action *ax = &c->in->threads[x].act[c->pc[x]];
-            if (ax->kind != PP_A_SEND && ax->kind != PP_A_SSEND)
-                break;
-            for (int i = 0; i < ns; i++)
-                if (seen[i] == x)
-                    cyc = i;
-            if (cyc >= 0)
-                break;
-            seen[ns++] = x;
-            x = (int)ax->key;
-        }
-        if (cyc >= 0) {
-            len = add(err, errlen, len, "%s%s", "a cycle of blocking sends, ranks ", "");
-            for (int i = cyc; i < ns && len < errlen; i++) {
-                char num[16];
-                snprintf(num, sizeof num, "%d", s->rank_of[seen[i]]);
-                len = add(err, errlen, len, "%s -> ", num, "");
-            }
-            char num[16];
-            snprintf(num, sizeof num, "%d", s->rank_of[seen[cyc]]);
-            len = add(err, errlen, len, "%s; ", num, "");
-            break;
-        }
-    }
-    for (int t = 0; t < c->in->nthreads && len < errlen; t++) {
-        if (c->state[t] != TS_BLOCKED)
-            continue;
-        if (shown == 6) {
-            char more[32];
-            snprintf(more, sizeof more, "%d", nblocked - shown);
-            len = add(err, errlen, len, "; and %s more blocked%s", more, "");
-            break;
-        }
-        char b[700];
-        blocked_text(c, t, b, sizeof b);
-        len = add(err, errlen, len, "%s%s", shown ? "; " : "", b);
-        shown++;
-    }
-    /* a collective some ranks never reach: say where the others are */
-    if (s->c_active && len < errlen) {
-        int done = 0;
-        char list[200] = "";
-        size_t ll = 0;
-        for (int r = 0; r < s->P; r++)
-            if (!s->c_act[r] && c->state[r] == TS_DONE) {
-                if (done < 8 && ll < sizeof list)
-                    ll += (size_t)snprintf(list + ll, sizeof list - ll, "%s%d", done ? ", " : "", r);
-                done++;
-            }
-        if (done)
-            len = add(err, errlen, len, "; ranks %s%s finished without reaching that collective", list,
-                      done > 8 ? ", ..." : "");
-    }
-}

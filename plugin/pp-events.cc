@@ -66,6 +66,9 @@ static const pp_event_def events[] = {
   { "MPI_Allgather", "allgather", IMPL_NO },
   { "MPI_Alltoall", "alltoall", IMPL_NO },
   { "MPI_Barrier", "mpi_barrier", IMPL_NO },
+  { "MPI_Comm_split", "comm_split", IMPL_NO },
+  { "MPI_Comm_dup", "comm_dup", IMPL_NO },
+  { "MPI_Comm_free", "comm_free", IMPL_NO },
 };
 #define N_EVENTS (int) (sizeof events / sizeof events[0])
 

@@ -5,6 +5,11 @@
  *   nowhere else by address and never assigned, holds the rank (the number
  *   of ranks) everywhere it is read: its loads become the atoms (rank) and
  *   (nprocs).  One scan of the translation unit finds them.
+ * - Communicator variables: a variable of the unit whose address is given
+ *   only to MPI_Comm_split, MPI_Comm_dup (as the new communicator) and
+ *   MPI_Comm_free, and never assigned, names a communicator: the calls it
+ *   is passed to say comm=NAME, and a rank (size) variable queried with it
+ *   reads as (rank NAME) ((nprocs NAME)).
  * - The fields of an MPI event site: count, datatype, peer, tag, root and
  *   communicator as expressions in the program's symbols, by the argument
  *   positions of each call (docs/descriptor-format.md, "MPI events").
@@ -82,8 +87,11 @@ pp_mpi_abi (void)
 
 /* ------------------------------------------------- rank and size vars */
 
-enum { MV_RANK = 1, MV_SIZE = 2, MV_MPI = 4, MV_ESCAPED = 8, MV_ASSIGNED = 16 };
+enum { MV_RANK = 1, MV_SIZE = 2, MV_MPI = 4, MV_ESCAPED = 8, MV_ASSIGNED = 16,
+       MV_NEWCOMM = 32, MV_CRANK = 64, MV_CSIZE = 128, MV_CONFLICT = 256 };
 static std::map<tree, int> mpi_vars;
+/* MV_CRANK / MV_CSIZE variables: the communicator variable queried.  */
+static std::map<tree, tree> rank_comm;
 static bool mpi_vars_done;
 
 static const char *
@@ -106,6 +114,7 @@ mpi_noncapturing (const char *n)
     "MPI_Reduce", "MPI_Allreduce", "MPI_Gather", "MPI_Scatter",
     "MPI_Allgather", "MPI_Alltoall", "MPI_Get_count", "MPI_Type_size",
     "MPI_Query_thread", "MPI_Initialized", "MPI_Finalized",
+    "MPI_Comm_split", "MPI_Comm_dup", "MPI_Comm_free",
   };
   for (size_t i = 0; n && i < sizeof nc / sizeof nc[0]; i++)
     if (strcmp (n, nc[i]) == 0)
@@ -134,23 +143,85 @@ pp_mpi_is_world (tree c)
   return false;
 }
 
-/* MPI_Comm_rank / MPI_Comm_size (WORLD, &VAR): which, or 0.  */
+/* The variable a communicator argument C of the call S was loaded from:
+   in SSA form the load defining C; before it (other functions of the unit
+   may not be in SSA yet) the gimplifier's temporary assigned just before
+   S.  NULL_TREE when C is no plain load of a variable.  */
+static tree
+comm_var_of (tree c, gimple *s)
+{
+  while (c && CONVERT_EXPR_P (c))
+    c = TREE_OPERAND (c, 0);
+  if (!c)
+    return NULL_TREE;
+  if (TREE_CODE (c) == SSA_NAME)
+    {
+      gimple *d = SSA_NAME_DEF_STMT (c);
+      if (d && is_gimple_assign (d) && gimple_assign_single_p (d)
+	  && VAR_P (gimple_assign_rhs1 (d)))
+	return gimple_assign_rhs1 (d);
+      return NULL_TREE;
+    }
+  if (!VAR_P (c))
+    return NULL_TREE;
+  if (!DECL_ARTIFICIAL (c))
+    return c;
+  if (!gimple_bb (s))
+    return NULL_TREE;
+  gimple_stmt_iterator g = gsi_for_stmt (s);
+  for (int k = 0; k < 8 && !gsi_end_p (g); k++)
+    {
+      gsi_prev (&g);
+      if (gsi_end_p (g))
+	break;
+      gimple *d = gsi_stmt (g);
+      if (is_gimple_assign (d) && gimple_assign_lhs (d) == c)
+	return gimple_assign_single_p (d) && VAR_P (gimple_assign_rhs1 (d))
+		 ? gimple_assign_rhs1 (d)
+		 : NULL_TREE;
+    }
+  return NULL_TREE;
+}
+
+/* MPI_Comm_rank / MPI_Comm_size (COMM, &VAR): MV_RANK / MV_SIZE with
+   MPI_COMM_WORLD, MV_CRANK / MV_CSIZE with another communicator (*comm:
+   the variable it was loaded from), or 0.  */
 static int
-comm_query (gimple *s)
+comm_query (gimple *s, tree *comm)
 {
   const char *n = callee_name (s);
+  *comm = NULL_TREE;
   if (!n || gimple_call_num_args (s) != 2)
     return 0;
   int k = strcmp (n, "MPI_Comm_rank") == 0   ? MV_RANK
 	  : strcmp (n, "MPI_Comm_size") == 0 ? MV_SIZE
 					     : 0;
-  if (!k || !pp_mpi_is_world (gimple_call_arg (s, 0)))
+  if (!k)
     return 0;
   tree a = gimple_call_arg (s, 1);
   if (TREE_CODE (a) != ADDR_EXPR || !VAR_P (TREE_OPERAND (a, 0))
       || !INTEGRAL_TYPE_P (TREE_TYPE (TREE_OPERAND (a, 0))))
     return 0;
-  return k;
+  if (pp_mpi_is_world (gimple_call_arg (s, 0)))
+    return k;
+  *comm = comm_var_of (gimple_call_arg (s, 0), s);
+  return *comm ? (k == MV_RANK ? MV_CRANK : MV_CSIZE) : 0;
+}
+
+/* The argument position of the new communicator of MPI_Comm_split,
+   MPI_Comm_dup, MPI_Comm_free (the freed one), or -1.  */
+static int
+newcomm_pos (const char *n)
+{
+  if (!n)
+    return -1;
+  if (strcmp (n, "MPI_Comm_split") == 0)
+    return 3;
+  if (strcmp (n, "MPI_Comm_dup") == 0)
+    return 1;
+  if (strcmp (n, "MPI_Comm_free") == 0)
+    return 0;
+  return -1;
 }
 
 static tree
@@ -180,12 +251,24 @@ scan_stmt (gimple *s)
     note_abi_of_call (gimple_call_fndecl (s));
   if (is_gimple_call (s) && mpi_noncapturing (cn))
     {
-      int q = comm_query (s);
+      tree qc;
+      int q = comm_query (s, &qc);
+      int nc = newcomm_pos (callee_name (s));
+      if (qc)
+	{
+	  tree v = TREE_OPERAND (gimple_call_arg (s, 1), 0);
+	  std::map<tree, tree>::iterator it = rank_comm.find (v);
+	  if (it != rank_comm.end () && it->second != qc)
+	    mpi_vars[v] |= MV_CONFLICT;    /* queried with two: no atom */
+	  rank_comm[v] = qc;
+	}
       for (unsigned i = 0; i < gimple_call_num_args (s); i++)
 	{
 	  tree a = gimple_call_arg (s, i);
 	  if (TREE_CODE (a) == ADDR_EXPR && VAR_P (TREE_OPERAND (a, 0)))
-	    mpi_vars[TREE_OPERAND (a, 0)] |= (q && i == 1) ? q : MV_MPI;
+	    mpi_vars[TREE_OPERAND (a, 0)] |= (q && i == 1)    ? q
+					     : ((int) i == nc) ? MV_NEWCOMM
+							       : MV_MPI;
 	  else
 	    walk_tree (&a, mark_escaped, NULL, NULL);
 	}
@@ -210,7 +293,29 @@ pp_collect_mpi_vars (void)
   pp_walk_unit (scan_stmt);
 }
 
-/* "(rank)", "(nprocs)" for a load of VAR, or NULL.  */
+/* A communicator variable: its address only given to MPI_Comm_split,
+   MPI_Comm_dup and MPI_Comm_free, never assigned.  Its name in the
+   descriptors, the same in every unit for a global: the assembler name;
+   for a local or a static, made unique in the unit by its DECL_UID.  */
+static const char *
+comm_name (tree var)
+{
+  std::map<tree, int>::iterator it = mpi_vars.find (var);
+  if (!var || !VAR_P (var) || TREE_THIS_VOLATILE (var) || !DECL_NAME (var)
+      || it == mpi_vars.end () || it->second != MV_NEWCOMM)
+    return NULL;
+  static std::map<tree, std::string> names;
+  std::string &n = names[var];
+  if (n.empty ())
+    n = TREE_PUBLIC (var)
+	  ? IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (var))
+	  : pp_fmt ("%s.%u", IDENTIFIER_POINTER (DECL_NAME (var)),
+		    DECL_UID (var));
+  return n.c_str ();
+}
+
+/* "(rank)", "(nprocs)", "(rank COMM)", "(nprocs COMM)" for a load of VAR,
+   or NULL.  */
 const char *
 pp_mpi_var_atom (tree var)
 {
@@ -221,6 +326,17 @@ pp_mpi_var_atom (tree var)
     return "(rank)";
   if (it->second == MV_SIZE)
     return "(nprocs)";
+  if (it->second == MV_CRANK || it->second == MV_CSIZE)
+    {
+      const char *c = comm_name (rank_comm[var]);
+      if (!c)
+	return NULL;
+      static std::map<tree, std::string> atoms;
+      std::string &a = atoms[var];
+      a = std::string (it->second == MV_CRANK ? "(rank " : "(nprocs ")
+	  + pp_qname (c) + ")";
+      return a.c_str ();
+    }
   return NULL;
 }
 
@@ -233,7 +349,7 @@ pp_mpi_private_var (tree var)
     return false;
   std::map<tree, int>::iterator it = mpi_vars.find (var);
   return it != mpi_vars.end () && !(it->second & MV_ESCAPED)
-	 && (it->second & (MV_MPI | MV_RANK | MV_SIZE));
+	 && (it->second & (MV_MPI | MV_RANK | MV_SIZE | MV_CRANK | MV_CSIZE));
 }
 
 /* Can S change the variable VAR, whose address only blocking MPI calls
@@ -295,7 +411,22 @@ static const pp_mpi_def defs[] = {
   { "MPI_Allgather",     1,  2, -1, -1, -1,  4,  5, -1, -1, 6 },
   { "MPI_Alltoall",      1,  2, -1, -1, -1,  4,  5, -1, -1, 6 },
   { "MPI_Barrier",      -1, -1, -1, -1, -1, -1, -1, -1, -1, 0 },
+  /* color and key of MPI_Comm_split: in the peer and tag positions */
+  { "MPI_Comm_split",   -1, -1,  1,  2, -1, -1, -1, -1, -1, 0 },
+  { "MPI_Comm_dup",     -1, -1, -1, -1, -1, -1, -1, -1, -1, 0 },
+  { "MPI_Comm_free",    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 },
 };
+
+/* The text of a communicator argument: world, a communicator variable's
+   name, or ? (a communicator the model cannot follow).  */
+static std::string
+comm_text (tree c, gimple *s)
+{
+  if (pp_mpi_is_world (c))
+    return "world";
+  const char *n = comm_name (comm_var_of (c, s));
+  return n ? pp_qname (n) : std::string ("?");
+}
 
 /* The datatype's name: Open MPI's &ompi_mpi_double, MPICH's constant.  */
 static std::string
@@ -329,12 +460,14 @@ pp_mpi_fields (pp_fn *f, gimple *s, const char *name)
   if (!d)
     return "";
   int na = (int) gimple_call_num_args (s);
+  bool split = strcmp (name, "MPI_Comm_split") == 0;
   std::string x;
   bool saved = f->param_ok;
   f->param_ok = false;    /* message fields use parameters, not make them */
   struct { const char *key; int pos; bool type; } fl[] = {
     { "count", d->count, false }, { "type", d->type, true },
-    { "peer", d->peer, false },   { "tag", d->tag, false },
+    { split ? "color" : "peer", d->peer, false },
+    { split ? "key" : "tag", d->tag, false },
     { "root", d->root, false },   { "rcount", d->rcount, false },
     { "rtype", d->rtype, true },  { "rpeer", d->rpeer, false },
     { "rtag", d->rtag, false },
@@ -345,8 +478,16 @@ pp_mpi_fields (pp_fn *f, gimple *s, const char *name)
 	   + (fl[i].type ? type_text (gimple_call_arg (s, fl[i].pos))
 			 : int_arg (f, s, fl[i].pos));
   if (d->comm >= 0 && d->comm < na)
-    x += pp_mpi_is_world (gimple_call_arg (s, d->comm)) ? " comm=world"
-							 : " comm=?";
+    x += " comm=" + comm_text (gimple_call_arg (s, d->comm), s);
+  int nc = newcomm_pos (name);
+  if (nc >= 0 && nc < na)
+    {
+      tree a = gimple_call_arg (s, nc);
+      const char *n = TREE_CODE (a) == ADDR_EXPR
+			? comm_name (TREE_OPERAND (a, 0))
+			: NULL;
+      x += std::string (" newcomm=") + (n ? pp_qname (n) : std::string ("?"));
+    }
   f->param_ok = saved;
   return x;
 }

@@ -150,6 +150,7 @@ enum pp_evkind {
     PP_EV_MPI_INIT, PP_EV_MPI_FINALIZE, PP_EV_SEND, PP_EV_RECV, PP_EV_ISEND, PP_EV_IRECV,
     PP_EV_SENDRECV, PP_EV_WAIT, PP_EV_WAITALL, PP_EV_BCAST, PP_EV_REDUCE, PP_EV_ALLREDUCE,
     PP_EV_GATHER, PP_EV_SCATTER, PP_EV_ALLGATHER, PP_EV_ALLTOALL, PP_EV_MPI_BARRIER,
+    PP_EV_COMM_SPLIT, PP_EV_COMM_DUP, PP_EV_COMM_FREE,
     PP_EV_NKINDS
 };
 /* which optional fields an event carries */
@@ -160,7 +161,10 @@ enum { PP_HAS_OBJ = 1, PP_HAS_CHILD = 2, PP_HAS_TEAM = 4, PP_HAS_TID = 8,
        PP_HAS_COMM = 256,     /* comm */
        PP_HAS_ROOT = 512,     /* root */
        PP_HAS_RMSG = 1024,    /* rpeer, rtag, rbytes (sendrecv) */
-       PP_HAS_COUNT = 2048 }; /* count (waitall) */
+       PP_HAS_COUNT = 2048,   /* count (waitall) */
+       PP_HAS_NEWCOMM = 4096 }; /* comm_split, comm_dup: root = the new
+                                 communicator's number (-1: none), rpeer =
+                                 the rank's rank in it, rtag = its size */
 
 /* An event in a thread's buffer, followed by `ndelta` struct pp_delta. */
 struct pp_ev {
@@ -176,7 +180,8 @@ struct pp_ev {
     int32_t tid, nthreads;
     uint16_t kind, has;
     uint32_t pad;
-    /* MPI: ranks in the communicator, bytes = count x type size */
+    /* MPI: ranks in the communicator, bytes = count x type size; comm: 0
+     * MPI_COMM_WORLD, K the K-th communicator the rank made, -1 another */
     int32_t peer, tag, rpeer, rtag, root, comm;
     uint64_t bytes, rbytes;
     uint32_t count, pad2;

@@ -29,7 +29,8 @@ const char *const pp_evkind_names[PP_EV_NKINDS] = {
     [PP_EV_WAITALL] = "waitall", [PP_EV_BCAST] = "bcast", [PP_EV_REDUCE] = "reduce",
     [PP_EV_ALLREDUCE] = "allreduce", [PP_EV_GATHER] = "gather", [PP_EV_SCATTER] = "scatter",
     [PP_EV_ALLGATHER] = "allgather", [PP_EV_ALLTOALL] = "alltoall",
-    [PP_EV_MPI_BARRIER] = "mpi_barrier",
+    [PP_EV_MPI_BARRIER] = "mpi_barrier", [PP_EV_COMM_SPLIT] = "comm_split",
+    [PP_EV_COMM_DUP] = "comm_dup", [PP_EV_COMM_FREE] = "comm_free",
 };
 
 uint32_t pp_snapshot(struct pp_thread *t, struct pp_delta *out, size_t cap)

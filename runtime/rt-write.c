@@ -318,14 +318,24 @@ static uint64_t print_thread_data(FILE *f, const struct pp_thread *t, const stru
             fprintf(f, " peer=%d tag=%d", e->peer, e->tag);
         if (e->has & PP_HAS_ROOT)
             fprintf(f, " root=%d", e->root);
+        if (e->has & PP_HAS_NEWCOMM) {
+            if (e->root >= 1)
+                fprintf(f, " newcomm=c%d rank=%d size=%d", e->root, e->rpeer, e->rtag);
+            else
+                fprintf(f, " newcomm=null");
+        }
         if (e->has & PP_HAS_BYTES)
             fprintf(f, " bytes=%" PRIu64, e->bytes);
         if (e->has & PP_HAS_RMSG)
             fprintf(f, " rpeer=%d rtag=%d rbytes=%" PRIu64, e->rpeer, e->rtag, e->rbytes);
         if (e->has & PP_HAS_COUNT)
             fprintf(f, " count=%u", e->count);
-        if (e->has & PP_HAS_COMM)
-            fprintf(f, " comm=%s", e->comm == 0 ? "world" : "other");
+        if ((e->has & PP_HAS_COMM) && e->comm == 0)
+            fprintf(f, " comm=world");
+        else if ((e->has & PP_HAS_COMM) && e->comm > 0)
+            fprintf(f, " comm=c%d", e->comm);
+        else if (e->has & PP_HAS_COMM)
+            fprintf(f, " comm=other");
         putc(' ', f);
         print_deltas(f, (const struct pp_delta *)(e + 1), e->ndelta, bfunc, nb);
         putc('\n', f);

@@ -5,7 +5,7 @@
  * counter snapshot before the call, t1 after it, and the message: peer and
  * tag (ranks of the communicator; for a receive, the source and tag the
  * status reports), bytes (count x type size; for a receive, what arrived),
- * root, communicator (world or other).
+ * root, communicator (world, the K-th one the rank made, or other).
  *
  * The MPI_Init wrapper learns the rank and the number of ranks of
  * MPI_COMM_WORLD and gives every rank the same run id (rank 0's, by one
@@ -25,6 +25,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include <mpi.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,9 +45,49 @@ static struct pp_thread *me(void)
     return pp_active() ? pp_get_self() : NULL;
 }
 
+/* The communicators MPI_Comm_split and MPI_Comm_dup made, numbered from 1
+ * in the order this rank made them (docs/record-format.md: comm=cK); a
+ * freed one keeps its number but no handle.  Several threads of a rank may
+ * call MPI: the table has a lock. */
+#define MAX_COMMS 4096
+static MPI_Comm comms[MAX_COMMS + 1];
+static int ncomms;
+static pthread_mutex_t comms_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* 0 for MPI_COMM_WORLD, K for the K-th communicator made, -1 otherwise. */
 static int comm_id(MPI_Comm c)
 {
-    return c == MPI_COMM_WORLD ? 0 : 1;
+    if (c == MPI_COMM_WORLD)
+        return 0;
+    if (c == MPI_COMM_NULL)
+        return -1;
+    int id = -1;
+    pthread_mutex_lock(&comms_lock);
+    for (int k = ncomms; k >= 1 && id < 0; k--)
+        if (comms[k] == c)
+            id = k;
+    pthread_mutex_unlock(&comms_lock);
+    return id;
+}
+
+static int comm_add(MPI_Comm c)
+{
+    int id = -1;
+    pthread_mutex_lock(&comms_lock);
+    if (ncomms < MAX_COMMS) {
+        comms[++ncomms] = c;
+        id = ncomms;
+    }
+    pthread_mutex_unlock(&comms_lock);
+    return id;
+}
+
+static void comm_forget(int id)
+{
+    pthread_mutex_lock(&comms_lock);
+    if (id >= 1 && id <= ncomms)
+        comms[id] = MPI_COMM_NULL;
+    pthread_mutex_unlock(&comms_lock);
 }
 
 static uint64_t type_bytes(MPI_Datatype t, int count)
@@ -396,6 +437,68 @@ PP_EXPORT int PP_W(MPI_Barrier)(const struct pp_fdesc *d, uint32_t site, MPI_Com
     int rc = MPI_Barrier(comm);
     if (e) {
         e->comm = comm_id(comm);
+        e->has |= PP_HAS_COMM;
+    }
+    done(t, e, rc);
+    return rc;
+}
+
+/* -------------------------------------------------------- communicators */
+
+/* comm_split, comm_dup: comm = the parent; for a split peer = color and
+ * tag = key; newcomm = the new one's number (-1: MPI_COMM_NULL, the rank's
+ * color was MPI_UNDEFINED), with this rank's rank and size in it. */
+static void made(struct pp_ev *e, MPI_Comm parent, MPI_Comm nc)
+{
+    e->comm = comm_id(parent);
+    e->has |= PP_HAS_COMM | PP_HAS_NEWCOMM;
+    e->root = -1;
+    e->rpeer = -1;
+    e->rtag = 0;
+    if (nc != MPI_COMM_NULL) {
+        e->root = comm_add(nc);
+        MPI_Comm_rank(nc, &e->rpeer);
+        MPI_Comm_size(nc, &e->rtag);
+    }
+}
+
+PP_EXPORT int PP_W(MPI_Comm_split)(const struct pp_fdesc *d, uint32_t site, MPI_Comm comm, int color,
+                                   int key, MPI_Comm *newcomm)
+{
+    struct pp_thread *t = me();
+    struct pp_ev *e = begin(t, d, site, PP_EV_COMM_SPLIT);
+    int rc = MPI_Comm_split(comm, color, key, newcomm);
+    if (e) {
+        e->peer = color;
+        e->tag = key;
+        e->has |= PP_HAS_PEER;
+        made(e, comm, rc == MPI_SUCCESS ? *newcomm : MPI_COMM_NULL);
+    }
+    done(t, e, rc);
+    return rc;
+}
+
+PP_EXPORT int PP_W(MPI_Comm_dup)(const struct pp_fdesc *d, uint32_t site, MPI_Comm comm, MPI_Comm *newcomm)
+{
+    struct pp_thread *t = me();
+    struct pp_ev *e = begin(t, d, site, PP_EV_COMM_DUP);
+    int rc = MPI_Comm_dup(comm, newcomm);
+    if (e)
+        made(e, comm, rc == MPI_SUCCESS ? *newcomm : MPI_COMM_NULL);
+    done(t, e, rc);
+    return rc;
+}
+
+PP_EXPORT int PP_W(MPI_Comm_free)(const struct pp_fdesc *d, uint32_t site, MPI_Comm *comm)
+{
+    struct pp_thread *t = me();
+    struct pp_ev *e = begin(t, d, site, PP_EV_COMM_FREE);
+    int id = comm ? comm_id(*comm) : -1;
+    int rc = MPI_Comm_free(comm);
+    if (rc == MPI_SUCCESS)
+        comm_forget(id);
+    if (e) {
+        e->comm = id;
         e->has |= PP_HAS_COMM;
     }
     done(t, e, rc);

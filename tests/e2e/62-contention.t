@@ -48,7 +48,10 @@ my $plain = json(`$pp show $tmp/embar.ppr --format json 2>/dev/null`) || {};
 my $defl = json(`$pp show $tmp/embar.ppr --machine $tmp/there.machine --format json 2>/dev/null`) || {};
 my $conc = $defl->{cost}{recorded_concurrency} // 0;
 my $slow = $defl->{cost}{slowdown_removed} // 0;
-ok($conc > 1.5 && $conc <= 2.0001, "embar at P=2: the threads ran $conc at once on average (1.5 to 2)");
+# (two threads on two cores: 2 at once, less when the host is busy; the
+# checks below follow the concurrency the record measured)
+ok($conc >= 1 && $conc <= 2.0001, "embar at P=2: the threads ran $conc at once on average (1 to 2)");
+diag("the host was busy: the two threads overlapped only $conc") if $conc < 1.5;
 ok(abs($slow - (0.5 + 0.5 * $conc)) < 0.2, "the slowdown taken out ($slow) is about the machine's at that concurrency");
 is($plain->{cost}{slowdown_removed}, 1, 'without a machine nothing is taken out');
 my %c0 = map { $_->{id} => $_->{cost_ns} } @{ $plain->{loops} || [] };
@@ -59,8 +62,9 @@ my ($inner) = sort { $obs{$b} <=> $obs{$a} } keys %obs;
 $inner //= '?';
 my $ratio = ($c0{$inner} // 0) / (($c1{$inner} // 0) || 1);
 # (a fit, not a division: segments of other concurrencies move it a little)
-ok($ratio > 1.25 && $ratio < 1.75, sprintf('%s: cost %.3g ns as recorded, %.3g ns for one thread alone (x%.3f)',
-    $inner, $c0{$inner} // 0, $c1{$inner} // 0, $ratio));
+my $want = 0.5 + 0.5 * $conc;
+ok(abs($ratio - $want) < 0.25, sprintf('%s: cost %.3g ns as recorded, %.3g ns for one thread alone (x%.3f, the '
+    . 'machine\'s slowdown at %.2f threads is x%.3f)', $inner, $c0{$inner} // 0, $c1{$inner} // 0, $ratio, $conc, $want));
 
 # ... and put back at the predicted P: none at P = 1, 1.5 at P = 2
 my $p = json(`$pp predict $tmp/embar.ppr --machine $tmp/there.machine --P 1,2 --draws 0 --format json 2>/dev/null`) || [];

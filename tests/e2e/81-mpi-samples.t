@@ -28,6 +28,7 @@ use lib "$FindBin::Bin/lib";
 use PPCheck qw(mpi_setup run_in);
 use PPMpiSim qw(prog_of_text check_rank calls_of);
 use File::Temp qw(tempdir);
+use JSON::PP;
 
 chdir "$FindBin::Bin/../.." or die "chdir: $!";
 require "./tests/runtime/ppr.pl";
@@ -38,7 +39,6 @@ my $B    = $ENV{PERFPRED_BUILD} // "$ROOT/build";
 my $PP   = "$B/perfpred";
 my $TMP  = tempdir('pp-mpis-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 my $SAN  = ($ENV{SANITIZE} // '') eq '1' ? ' -fsanitize=address,undefined' : '';
-our $TODO;
 
 mpi_setup();
 
@@ -193,9 +193,17 @@ for my $s (@SAMPLES) {
     like($out, qr/^  main:E\d+ +isend +mpi_jacobi\.c:\d+ +120 +3\/4 +768  0\.\.2$/m, "$n mode 1: show: the sends up, from ranks 1..3 only")
         or diag($out);
     like($out, qr/^  main:E\d+ +waitall +mpi_jacobi\.c:\d+ +160 +4\/4 /m, "$n mode 1: show: a waitall per iteration and rank");
-    TODO: {
-        local $TODO = 'show matches receives by the completed status; an irecv has none yet';
-        like($out, qr/ 240 matched, 0 unmatched/, "$n mode 1: show: every message matched");
+    # each Irecv is matched by the source and tag it was posted with, in
+    # posting order, as the Sendrecv halves of mode 0 are
+    like($out, qr/ 240 matched, 0 unmatched$/m, "$n mode 1: show: every message matched") or diag($out);
+    unlike($out, qr/never received|no message matches|another size/, "$n mode 1: show: nothing left over");
+    for my $m (['m1', 1], ['4', 0]) {
+        ($rc, $out) = run("$PP show $TMP/$n.$m->[0] --format json");
+        my $msg = (eval { decode_json($out) } || {})->{messages} || {};
+        is_deeply([@$msg{qw(matched unmatched_sends unmatched_receives size_differs wildcard_receives)}],
+                  [240, 0, 0, 0, 0], "$n mode $m->[1]: json: 240 halo messages matched, none left, sizes agree");
+        # the edge ranks' MPI_PROC_NULL halves are no messages: 2 per iteration in mode 0
+        is($msg->{proc_null}, $m->[1] ? 0 : 160, "$n mode $m->[1]: json: MPI_PROC_NULL halves counted apart");
     }
 }
 

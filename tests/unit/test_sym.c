@@ -155,6 +155,8 @@ static void test_roundtrip(void **state)
         "(arg n)", "(var N)", "(global G)", "(shared n)", "(iv 2)",
         "(nthreads)", "(tid)", "(load)", "(call foo._omp_fn.0)",
         "(addr bar)", "(addr locks (iv 2))", "(critical)", "(critical lk)",
+        "(rank)", "(nprocs)", "(rank row.7578)", "(nprocs MPI_comm_x)",
+        "(mod (+ (rank row.1) 1) (nprocs row.1))",
         "(call \"a b\")", "(arg \"q\\\"x\\\\\")",
         "(+ (* 2 (arg n)) 1)", "(max 0 (- (arg hi) (arg lo)))",
         "(- a b)", "(neg a)", "(div -7 2)", "(mod a b)", "(fdiv N P)", "(cdiv N P)",
@@ -399,6 +401,8 @@ static void test_infix(void **state)
         {"(+ (neg (* M N)) 1)", "1 - M*N"}, {"(neg (* a b))", "-a*b"},
         {"(+ (neg N) (* -2 M) 5 (neg K))", "5 - N - 2*M - K"}, {"(+ (neg N) -1)", "-N - 1"},
         {"(neg (* -2 a))", "-(-2*a)"},
+        {"(mod (+ (rank row) 1) (nprocs row))", "(rank(row) + 1) % P(row)"},
+        {"(div (rank) (nprocs))", "rank/P"},
         {"(- (min (* (+ (tid) 1) (cdiv N (nthreads))) N) (* (tid) (cdiv N (nthreads))))",
          "min((tid + 1)*ceil(N/P), N) - tid*ceil(N/P)"},
     };

@@ -43,6 +43,46 @@ static void act(pp_instance *in, int t, pp_akind k, long key, int n, double ns)
     th->act[th->nact++] = (pp_action){.kind = k, .key = key, .n = n, .ns = ns, .func = -1, .site = -1};
 }
 
+/* The last action of thread t is on communicator comm. */
+static void on(pp_instance *in, int t, int comm)
+{
+    in->threads[t].act[in->threads[t].nact - 1].comm = comm;
+}
+
+/* The communicators: comms[0] the world, then one per NULL-terminated
+ * list of world ranks (in their rank order there), as inst-comm.c builds
+ * them; -1 ends a list. */
+static void comms(pp_instance *in, int n, const int *const *members)
+{
+    in->ncomms = n + 1;
+    in->comms = calloc((size_t)n + 1, sizeof *in->comms);
+    in->comms[0].size = in->P;
+    in->comms[0].parent = -1;
+    for (int k = 1; k <= n; k++) {
+        pp_comm *c = &in->comms[k];
+        const int *m = members[k - 1];
+        while (m[c->size] >= 0)
+            c->size++;
+        c->color = k;
+        c->world = malloc(sizeof *c->world * (size_t)c->size);
+        c->by_world = malloc(sizeof *c->by_world * (size_t)c->size);
+        c->pos_of = malloc(sizeof *c->pos_of * (size_t)c->size);
+        for (int i = 0; i < c->size; i++)
+            c->world[i] = m[i];
+        /* sorted by world rank (insertion: the lists are short) */
+        for (int i = 0; i < c->size; i++) {
+            int j = i;
+            while (j > 0 && c->by_world[j - 1] > m[i]) {
+                c->by_world[j] = c->by_world[j - 1];
+                c->pos_of[j] = c->pos_of[j - 1];
+                j--;
+            }
+            c->by_world[j] = m[i];
+            c->pos_of[j] = i;
+        }
+    }
+}
+
 static void free_in(pp_instance *in)
 {
     pp_instance_free(in);
@@ -337,6 +377,88 @@ static void test_unmatched_send_noted(void **state)
     free_in(&in);
 }
 
+/* A message is matched in its communicator only: a send on a duplicate
+ * of the world does not match a receive on the world. */
+static void test_comm_context(void **state)
+{
+    (void)state;
+    static const int all[] = {0, 1, -1};
+    const int *const lists[] = {all};
+    pp_instance in;
+    ranks(&in, 2);
+    comms(&in, 1, lists);
+    act(&in, 0, PP_A_SEND, 1, 5, 8);
+    on(&in, 0, 1);
+    act(&in, 1, PP_A_RECV, 0, 5, 8);
+    const char *const needles[] = {"hangs", "rank 1 waits in MPI_Recv for a message from rank 0 with tag 5", NULL};
+    expect_hang(&in, net_machine(), needles);
+    free_in(&in);
+    /* received on the same communicator, it is the eager message of
+     * test_eager_message_time: 107 + 1000 + 100 */
+    ranks(&in, 2);
+    comms(&in, 1, lists);
+    act(&in, 0, PP_A_SEND, 1, 5, 8);
+    on(&in, 0, 1);
+    act(&in, 1, PP_A_RECV, 0, 5, 8);
+    on(&in, 1, 1);
+    pp_trav tr;
+    char err[1024];
+    assert_int_equal(trav(&in, net_machine(), &tr, err, sizeof err), 0);
+    assert_true(fabs(tr.finish[1] - 1207) < 1e-6);
+    assert_int_equal(tr.unmatched, 0);
+    pp_trav_free(&tr);
+    free_in(&in);
+}
+
+/* Two broadcasts at once on two halves of 4 ranks, {0, 2} and {3, 1}
+ * (rank 0 of the second is world rank 3): each completes when its own
+ * members arrived, released as the network's algorithm gives for 2 ranks,
+ * whatever the other half does. */
+static void test_subcomm_collectives(void **state)
+{
+    (void)state;
+    static const int even[] = {0, 2, -1}, odd[] = {3, 1, -1};
+    const int *const lists[] = {even, odd};
+    pp_instance in;
+    ranks(&in, 4);
+    comms(&in, 2, lists);
+    act(&in, 0, PP_A_WORK, 0, 0, 1000);
+    act(&in, 0, PP_A_COLL, PP_COLL_BCAST, 0, 8);
+    on(&in, 0, 1);
+    act(&in, 2, PP_A_COLL, PP_COLL_BCAST, 0, 8);
+    on(&in, 2, 1);
+    act(&in, 1, PP_A_COLL, PP_COLL_BCAST, 0, 8);
+    on(&in, 1, 2);
+    act(&in, 3, PP_A_WORK, 0, 0, 3000);
+    act(&in, 3, PP_A_COLL, PP_COLL_BCAST, 0, 8);
+    on(&in, 3, 2);
+    pp_trav tr;
+    char err[1024];
+    const pp_machine *m = net_machine();
+    assert_int_equal(trav(&in, m, &tr, err, sizeof err), 0);
+    double arr_a[2] = {1000, 0}, rel_a[2], arr_b[2] = {3000, 0}, rel_b[2];
+    assert_int_equal(pp_net_collective(&m->net, PP_COLL_BCAST, 2, 0, 8, arr_a, rel_a), 0);
+    assert_int_equal(pp_net_collective(&m->net, PP_COLL_BCAST, 2, 0, 8, arr_b, rel_b), 0);
+    assert_true(rel_a[1] > 1000 && rel_b[1] > 3000);
+    assert_true(fabs(tr.finish[0] - rel_a[0]) < 1e-6);
+    assert_true(fabs(tr.finish[2] - rel_a[1]) < 1e-6);
+    assert_true(fabs(tr.finish[3] - rel_b[0]) < 1e-6);
+    assert_true(fabs(tr.finish[1] - rel_b[1]) < 1e-6);
+    pp_trav_free(&tr);
+    free_in(&in);
+    /* only world rank 1 reaches the second half's: a hang in communicator
+     * #2, 1 of its 2 ranks arrived, rank 3 finished without it */
+    ranks(&in, 4);
+    comms(&in, 2, lists);
+    act(&in, 1, PP_A_COLL, PP_COLL_BARRIER, 0, 0);
+    on(&in, 1, 2);
+    const char *const needles[] = {"hangs", "rank 1 waits in barrier (collective #1 of communicator #2",
+                                   "1 of 2 ranks arrived", "rank 3 of communicator #2 finished without reaching that collective",
+                                   NULL};
+    expect_hang(&in, net_machine(), needles);
+    free_in(&in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -352,6 +474,8 @@ int main(void)
         cmocka_unit_test(test_hang_send_cycle),
         cmocka_unit_test(test_collective_mismatch),
         cmocka_unit_test(test_unmatched_send_noted),
+        cmocka_unit_test(test_comm_context),
+        cmocka_unit_test(test_subcomm_collectives),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,7 @@ use strict;
 use warnings;
 use JSON::PP;
 use Exporter 'import';
-our @EXPORT_OK = qw(compare_symbolic hand_machine mpi_setup run_in);
+our @EXPORT_OK = qw(compare_symbolic hand_machine mpi_setup run_in json_in counts_exact_in);
 
 # The MPI tests' environment: the MPI's tools must be there (default
 # mpicc and mpirun; BAIL_OUT otherwise), Open MPI may run as root, 4 ranks
@@ -36,6 +36,30 @@ sub run_in {
     open my $e, '<', "$dir/err" or die;
     my ($out, $err) = (<$o> // '', <$e> // '');
     return ($rc == -1 ? -1 : $rc & 127 ? 128 + ($rc & 127) : $rc >> 8, $out, $err);
+}
+
+# The decoded JSON a command prints in DIR (undef when it fails or prints
+# no JSON), with a check that it ran and one that its output is JSON.
+sub json_in {
+    my ($dir, $cmd, $what) = @_;
+    my ($rc, $out, $err) = run_in($dir, $cmd);
+    Test::More::is($rc, 0, $what) or Test::More::diag($err);
+    my $j = eval { decode_json($out) };
+    Test::More::ok($j, "$what: JSON") or Test::More::diag($out);
+    return $j;
+}
+
+# An MPI run's model (`PP show RUN --view model`, in DIR): its loops are
+# listed and every loop's count matches the run on every rank.
+sub counts_exact_in {
+    my ($dir, $pp, $run, $what) = @_;
+    my ($rc, $out, $err) = run_in($dir, "$pp show $run --view model");
+    Test::More::is($rc, 0, "$what: show --view model") or Test::More::diag($err);
+    my @loops = $out =~ /^  (\S+:L\d+) .*$/mg;
+    Test::More::ok(@loops > 0, "$what: loops listed");
+    Test::More::unlike($out, qr/^  \S+:L\d+ .*\b(no)\b/m,
+                       "$what: every loop's count matches the run on every rank") or Test::More::diag($out);
+    return scalar @loops;
 }
 
 # The loops with a symbolic count in `perfpred show --set ... --format json`

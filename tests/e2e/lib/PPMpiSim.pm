@@ -5,7 +5,7 @@
 # gives with a rank's record: every loop's entries and iterations, every
 # site's executions, and the rank's sequence of MPI calls with their peers,
 # tags, roots and bytes.  Used by 81-mpi-samples.t (Open MPI) and
-# 83-mpich.t (MPICH).  Records are read with tests/runtime/ppr.pl, which
+# 85-mpich.t (MPICH).  Records are read with tests/runtime/ppr.pl, which
 # the test script requires (its subs are in package main).
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.

@@ -1,5 +1,5 @@
 #!/usr/bin/perl
-# 83-mpich.t - MPI programs built with MPICH (mpicc.mpich) and run under
+# 85-mpich.t - MPI programs built with MPICH (mpicc.mpich) and run under
 # its mpirun (hydra), end to end: MPICH's handles are integers (MPI_Comm
 # 0x44000000, MPI_DOUBLE 0x4c00080b) and its special ranks are Open MPI's
 # swapped (MPI_ANY_SOURCE -2, MPI_PROC_NULL -1).
@@ -16,10 +16,16 @@
 # MPI_PROC_NULL on blocking calls) are predicted to 1024 ranks with every
 # message received.  The same records without the constants (as a runtime
 # that did not write them would leave them: Open MPI's assumed) fail.
+# Communicators under MPICH (its MPI_Comm an int, not Open MPI's pointer):
+# samples/mpi_summa.c and tests/mpi-comm/split_order.c have the same
+# comm_split/comm_dup/comm_free descriptors as under Open MPI (83), their
+# records comm=cK and newcomm=cK|null from the MPICH wrappers, and both are
+# predicted; show matches tests/mpi-match/match.c's MPI_ANY_SOURCE Irecv
+# (-2 in MPICH, Open MPI's MPI_PROC_NULL) as a wildcard.
 #
 # Skipped when MPICH is not installed (Debian: mpich libmpich-dev).
 #
-# Run from the repository root:  prove tests/e2e/83-mpich.t
+# Run from the repository root:  prove tests/e2e/85-mpich.t
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -27,7 +33,7 @@ use warnings;
 use Test::More;
 use FindBin;
 use lib "$FindBin::Bin/lib";
-use PPCheck qw(mpi_setup run_in);
+use PPCheck qw(mpi_setup run_in json_in counts_exact_in);
 use PPMpiSim qw(prog_of_text check_rank);
 use File::Temp qw(tempdir);
 use JSON::PP;
@@ -181,10 +187,96 @@ system("cp -r $TMP/any.run $TMP/old && sed -i 's/ any_source=.*\$//' $TMP/old/*.
 like($out, qr/^mpi rank=0 size=4 run=\S+ pid0=\d+$/, 'a record without the constants');
 ($rc, $out, $err) = run("$PP predict $TMP/old --P 4 --draws 0");
 is($rc, 2, 'without them an MPICH run is mispredicted: an error');
-like($err, qr/MPI_Send at \S*any_proc_null\.c:\d+: rank 0 names destination rank -1/, '... naming the send to MPI_PROC_NULL');
+like($err, qr/MPI_Send at \S*any_proc_null\.c:\d+: rank 3 names destination rank -1/,
+     '... naming the last rank\'s send to MPI_PROC_NULL');
 ($rc, $out, $err) = run("$PP predict $TMP/any.run/rank-0.ppr $TMP/old/rank-0.ppr --P 4 --draws 0");
 isnt($rc, 0, 'runs recorded with different MPI constants are not one model');
 like($err, qr/recorded with another MPI .*MPI_ANY_SOURCE -1, MPI_PROC_NULL -2.* give runs of one MPI implementation/,
      '... and the error says so');
+
+# ------------------------------------------------------------ communicators
+# The plugin names the communicator variables of an MPICH unit (ints) as
+# of an Open MPI one (pointers), and the MPICH wrappers number the
+# communicators the rank made.
+sub slurp { local $/; open my $f, '<', $_[0] or return ''; return <$f> }
+for my $p (['samples/mpi_summa.c', 'summa', ''], ['tests/mpi-comm/split_order.c', 'split_order', ''],
+           ['tests/mpi-match/match.c', 'match', ''], ['samples/mpi_summa.c', 'summa.plain', 'plain']) {
+    my ($src, $exe, $plain) = @$p;
+    my $pl = $plain ? '' : "-fplugin=$B/perfpred.so";
+    my $rt = $plain ? '' : "-L$B -lperfpred-rt";
+    ($rc, $out, $err) = run("mpicc.mpich -O2 $pl$SAN $src -o $TMP/$exe $rt -lm");
+    is($rc, 0, "$src builds with mpicc.mpich" . ($plain ? '' : ' and the plugin')) or diag($err);
+}
+my ($sumrc, $sout, $serr) = mpirun(4, 'summa.run', 'summa 128 2');
+is($sumrc, 0, 'summa 128 2 runs under mpirun.mpich -np 4 and records') or diag($serr);
+($rc, $out) = mpirun(4, undef, 'summa.plain 128 2');
+is($sout, $out, 'summa: the same output with and without the plugin');
+like($sout, qr/checksum/, 'summa: prints its checksum');
+
+my $s0 = slurp("$TMP/summa.run/rank-0.ppr");
+like($s0, qr/^event .*kind=comm_split .*color=\(div \(rank\) \(var q\)\) key=\(mod \(rank\) \(var q\)\) comm=world newcomm=row\.\d+$/m,
+     'summa descriptor: the row split of an int MPI_Comm named, color rank/q and key rank%q');
+my ($row) = $s0 =~ /kind=comm_split .*newcomm=(row\.\d+)/;
+$row //= 'row.?';
+like($s0, qr/^event .*kind=comm_split .*color=\(mod \(rank\) \(var q\)\) key=\(div \(rank\) \(var q\)\) comm=world newcomm=col\.\d+$/m,
+     'summa descriptor: the column split');
+like($s0, qr/^event .*kind=comm_dup .*comm=world newcomm=lib\.\d+$/m, 'summa descriptor: MPI_Comm_dup of the world');
+like($s0, qr/^event .*kind=bcast .*type=0x4c00080b root=\(iv \d+\) comm=\Q$row\E$/m,
+     'summa descriptor: the A broadcast on the row communicator');
+like($s0, qr/^event .*kind=sendrecv .*peer=\(mod \(\+ \(rank \Q$row\E\) 1\) \(nprocs \Q$row\E\)\).* comm=\Q$row\E$/m,
+     'summa descriptor: (rank row) and (nprocs row) from MPI_Comm_rank/size on the int handle');
+like($s0, qr/^event .*kind=comm_free .*newcomm=\Q$row\E$/m, 'summa descriptor: MPI_Comm_free of the row');
+unlike($s0, qr/^event .*comm=\?/m, 'summa descriptor: no communicator left unknown');
+my $s3 = slurp("$TMP/summa.run/rank-3.ppr");
+like($s3, qr/^mpi rank=3 size=4 .*any_source=-2 any_tag=-1 proc_null=-1 lib="MPICH/m, 'summa rank 3: an MPICH record');
+like($s3, qr/^ev .*kind=comm_split .*peer=1 tag=1 newcomm=c1 rank=1 size=2 comm=world /m,
+     'summa record: rank 3 is rank 1 of its row (c1, 2 ranks; color 1, key 1)');
+like($s3, qr/^ev .*kind=comm_split .*newcomm=c2 rank=1 size=2 comm=world /m, 'summa record: and of its column (c2)');
+like($s3, qr/^ev .*kind=comm_dup .*newcomm=c3 rank=3 size=4 comm=world /m, 'summa record: the duplicate has all 4 (c3)');
+like($s3, qr/^ev .*kind=bcast .*bytes=32768 comm=c1 /m, 'summa record: a block broadcast on c1');
+like($s3, qr/^ev .*kind=sendrecv .*comm=c1 /m, 'summa record: the ring shift on c1');
+like($s3, qr/^ev .*kind=allreduce .*comm=c3 /m, 'summa record: the checksum on c3');
+is(join(' ', $s3 =~ /^ev .*kind=comm_free .*comm=(c\d+) /mg), 'c3 c2 c1', 'summa record: c3, c2, c1 freed');
+unlike($s3, qr/^ev .*comm=other/m, 'summa record: no communicator unknown to the wrappers');
+
+ok(counts_exact_in($TMP, $PP, "$TMP/summa.run", 'summa (MPICH)') >= 6, 'summa (MPICH): its loops listed');
+my %sat;
+for my $pt ([128, 2, 4], [4096, 32, 1024]) {
+    my ($n, $q, $P) = @$pt;
+    my $j = json_in($TMP, "$PP predict $TMP/summa.run --machine $CL --set n=$n --set q=$q --P $P --draws 0 --format json",
+                    "summa (MPICH): predict n=$n on a $q x $q grid");
+    $j = $j->[0] if ref $j eq 'ARRAY';
+    $sat{$P} = $j || {};
+}
+for my $P (4, 1024) {
+    is($sat{$P}{mpi}{unmatched_messages}, 0, "summa (MPICH) P=$P: every ring-shift message received");
+    ok(($sat{$P}{mpi}{by_call}{bcast} // 0) > 0, "summa (MPICH) P=$P: the row and column broadcasts take time");
+    is($sat{$P}{mpi}{t1_summed}, JSON::PP::true, "summa (MPICH) P=$P: T1 is the ranks' work");
+}
+ok(($sat{1024}{time}{real} // 0) > 0 && abs(($sat{1024}{time}{miracle} // 0) - ($sat{1024}{T1} // 0) / 1024)
+       <= 1e-6 * ($sat{1024}{T1} // 0), 'summa (MPICH) P=1024: a time, T_MIRACLE = T1/P');
+
+# split's rules: MPI_UNDEFINED (-32766 in MPICH too) gives newcomm=null
+($rc, $out, $err) = mpirun(4, 'so.run', 'split_order');
+is($rc, 0, 'split_order runs under mpirun.mpich -np 4 and records') or diag($err);
+like($out, qr/split_order: ok P=4/, 'split_order: right at 4 ranks');
+like(slurp("$TMP/so.run/rank-2.ppr"), qr/^ev .*kind=comm_split .*peer=-32766 tag=-2 newcomm=null comm=world /m,
+     'split_order record: rank 2 gave MPI_UNDEFINED, no communicator');
+like(slurp("$TMP/so.run/rank-3.ppr"), qr/^ev .*kind=comm_split .*peer=0 tag=-3 newcomm=c1 rank=0 size=2 comm=world /m,
+     'split_order record: rank 3 is rank 0 of color 0 (key -3 before rank 0\'s 0)');
+my $j = json_in($TMP, "$PP predict $TMP/so.run --P 4,7,30 --draws 0 --format json", 'split_order (MPICH): predict at 4, 7, 30 ranks');
+is(join(' ', map { "$_->{P}:" . ($_->{mpi}{unmatched_messages} // '?') } @{ ref $j eq 'ARRAY' ? $j : [] }), '4:0 7:0 30:0',
+   'split_order (MPICH): every message received in its communicator');
+
+# show's matching with MPICH's MPI_ANY_SOURCE (-2: Open MPI's MPI_PROC_NULL)
+($rc, $out, $err) = mpirun(3, 'match.run', 'match');
+is($rc, 0, 'match runs under mpirun.mpich -np 3 and records') or diag($err);
+like($out, qr/^got 6 5 5$/m, 'match: MPI gave the receives tags 6, 5, 5');
+like(slurp("$TMP/match.run/rank-1.ppr"), qr/^ev .*kind=irecv .*peer=-2 tag=-1 bytes=12 comm=world /m,
+     'match record: the wildcard Irecv posted with MPICH\'s MPI_ANY_SOURCE');
+my $mj = json_in($TMP, "$PP show $TMP/match.run --format json", 'match (MPICH): show --format json');
+my $mm = ($mj || {})->{messages} || {};
+is_deeply([@$mm{qw(matched unmatched_sends unmatched_receives wildcard_receives size_differs other_comm proc_null)}],
+          [3, 1, 0, 1, 0, 2, 0], 'match (MPICH): 3 matched, the wildcard one of them, no MPI_PROC_NULL half, the dup apart');
 
 done_testing();
