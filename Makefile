@@ -19,7 +19,8 @@ endif
 B        := build
 PREFIX   ?= /usr/local
 DEBIAN_PACKAGES := gcc-12-plugin-dev libgmp-dev libgraphviz-dev graphviz libgsl-dev \
-                   gnuplot-nox libcmocka-dev libopenmpi-dev openmpi-bin pkg-config
+                   gnuplot-nox libcmocka-dev libopenmpi-dev openmpi-bin mpich libmpich-dev \
+                   pkg-config groff-base
 
 PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
 OPT      ?= -O2
@@ -45,9 +46,16 @@ UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 PLUGIN_OBJ := $(PLUGIN_SRC:%.cc=$(B)/obj/%.o)
 RT_OBJ     := $(RT_SRC:%.c=$(B)/obj/%.o)
 # The MPI wrappers go into the static runtime only (they need libmpi, which
-# only MPI programs link; docs/runtime.md, "MPI").
+# only MPI programs link; docs/runtime.md, "MPI"): compiled once against
+# Open MPI's mpi.h (mpicc) and once against MPICH's (mpicc.mpich: other
+# handles, another MPI_Status), each when that MPI is installed.  The two
+# objects export different names (__pp_w_MPI_*, __pp_w_mpich_MPI_*) and the
+# plugin calls the ones of the program's mpi.h (docs/runtime-abi.md).
 MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
-RT_MPI_OBJ := $(if $(MPI_CFLAGS),$(B)/obj/runtime/mpi/rt-wrap-mpi.o)
+MPICH_CC   := $(shell command -v mpicc.mpich 2>/dev/null)
+MPICH_CFLAGS := $(if $(MPICH_CC),$(filter -I% -D%,$(shell mpicc.mpich -compile_info 2>/dev/null)))
+RT_MPI_OBJ := $(if $(MPI_CFLAGS),$(B)/obj/runtime/mpi/rt-wrap-mpi.o) \
+              $(if $(MPICH_CC),$(B)/obj/runtime/mpi/rt-wrap-mpich.o)
 # perfpred-mpibench: the MPI benchmark `perfpred calibrate --mpi` runs under
 # mpirun (the analyser itself is not linked with MPI); built only with mpicc.
 MPIBENCH   := $(if $(MPI_CFLAGS),$(B)/perfpred-mpibench)
@@ -56,7 +64,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 PLUGIN_INST := $(PREFIX)/lib/perfpred
 
-.PHONY: all build deps check bench report install install-gcc-plugin clean
+.PHONY: all build deps check bench report install install-gcc-plugin clean man
 
 all: deps
 	@$(MAKE) --no-print-directory build
@@ -93,6 +101,9 @@ $(B)/obj/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) | $(B)/obj/runtime
 
 $(B)/obj/runtime/mpi/rt-wrap-mpi.o: runtime/mpi/rt-wrap-mpi.c $(wildcard runtime/*.h) | $(B)/obj/runtime/mpi
 	$(CC) $(CFLAGS_RT) $(MPI_CFLAGS) -c $< -o $@
+
+$(B)/obj/runtime/mpi/rt-wrap-mpich.o: runtime/mpi/rt-wrap-mpi.c $(wildcard runtime/*.h) | $(B)/obj/runtime/mpi
+	$(CC) $(CFLAGS_RT) $(MPICH_CFLAGS) -c $< -o $@
 
 $(B)/libperfpred-rt.a: $(RT_OBJ) $(RT_MPI_OBJ)
 	rm -f $@; ar rcs $@ $^
@@ -152,6 +163,14 @@ install: build
 	install -m 644 $(B)/libperfpred-rt.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 runtime/perfpred-rt.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(B)/perfpred.so $(DESTDIR)$(PLUGIN_INST)/perfpred.so
+
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+# The man pages are made from docs/commands.md (tests/e2e/87-man.t checks
+# they are up to date): edit that, then `make man`.
+man:
+	tools/md2man docs/commands.md analysis/main.c docs/man
 
 install-gcc-plugin: build
 	install -d $(DESTDIR)$(PLUGIN_DIR)

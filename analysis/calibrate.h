@@ -59,6 +59,8 @@ typedef struct pp_mpi_cal {
  * the benchmark was looked for). */
 int pp_cal_find_mpirun(char *out, size_t len);
 int pp_cal_find_mpibench(char *out, size_t len);
+/* The executable NAME in PATH: 0 and its path in out, or -1. */
+int pp_find_in_path(const char *name, char *out, size_t len);
 
 /* Run the benchmark under mpirun for K = 2 .. max(4, cores) ranks, fill
  * m->net (source measured, has_net = 1) and m->mpi_points; the rest of m

@@ -35,6 +35,11 @@ static int executable(const char *path)
 
 int pp_cal_find_mpirun(char *out, size_t len)
 {
+    return pp_find_in_path("mpirun", out, len);
+}
+
+int pp_find_in_path(const char *name, char *out, size_t len)
+{
     const char *path = getenv("PATH");
     if (!path || !*path)
         return -1;
@@ -44,9 +49,9 @@ int pp_cal_find_mpirun(char *out, size_t len)
         size_t n = e ? (size_t)(e - p) : strlen(p);
         char cand[PATH_MAX];
         if (n == 0)
-            snprintf(cand, sizeof cand, "./mpirun");
-        else if (n < sizeof cand - 8)
-            snprintf(cand, sizeof cand, "%.*s/mpirun", (int)n, p);
+            snprintf(cand, sizeof cand, "./%s", name);
+        else if (n + strlen(name) + 2 < sizeof cand)
+            snprintf(cand, sizeof cand, "%.*s/%s", (int)n, p, name);
         else
             cand[0] = 0;
         if (cand[0] && executable(cand)) {

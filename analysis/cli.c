@@ -3,6 +3,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "cli.h"
+#include "metrics.h"
 #include "mpirun.h"
 
 #include <errno.h>
@@ -229,6 +230,15 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
             }
             c->draws = (int)v;
             c->has_draws = 1;
+        } else if (!strcmp(key, "with")) {
+            if (pp_whatif_parse(&c->with, val, err, errlen))
+                return -1;
+        } else if (!strcmp(key, "param")) {
+            free(c->params);
+            c->params = strdup(val);
+        } else if (!strcmp(key, "along")) {
+            free(c->along);
+            c->along = strdup(val);
         } else if (!strcmp(key, "Ea")) {
             if (parse_eff("--Ea", val, &c->Ea, err, errlen))
                 return -1;
@@ -260,6 +270,8 @@ void pp_cli_free(pp_cli *c)
     free(c->scale);
     free(c->rec);
     free(c->P);
+    free(c->params);
+    free(c->along);
     memset(c, 0, sizeof *c);
 }
 
@@ -381,6 +393,28 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
     }
     if (s->have_machine && c->insitu_off)
         snprintf(s->insitu.why, sizeof s->insitu.why, "--insitu off");
+    /* --with after the in-situ factor: the values are what the program sees */
+    s->speed = 1.0;
+    if (c->with.n > 0 && s->have_machine) {
+        s->has_with = 1;
+        s->base = s->mach;
+        if (pp_whatif_apply_machine(&c->with, &s->mach, err, errlen)) {
+            pp_session_close(s);
+            return -1;
+        }
+        s->speed = pp_whatif_speed(&c->with);
+        if (s->speed != 1.0) {
+            s->base_cost = malloc(sizeof *s->base_cost * (size_t)(s->prog.ncost + 1));
+            if (!s->base_cost) {
+                snprintf(err, errlen, "out of memory");
+                pp_session_close(s);
+                return -1;
+            }
+            for (int i = 0; i < s->prog.ncost; i++)
+                s->base_cost[i] = s->prog.cost_ptr[i] ? *s->prog.cost_ptr[i] : 0;
+            pp_prog_scale_compute(&s->prog, 1.0 / s->speed);
+        }
+    }
     for (int i = 0; i < c->nset; i++)
         if (pp_prog_set(&s->prog, c->set_name[i], c->set_val[i], err, errlen)) {
             pp_session_close(s);
@@ -399,8 +433,36 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
     return 0;
 }
 
+int pp_session_baseline_real(pp_session *s, int P, double *t_real, char *err, size_t errlen)
+{
+    pp_prog *m = &s->prog;
+    double *now = NULL;
+    if (s->base_cost) {
+        now = malloc(sizeof *now * (size_t)(m->ncost + 1));
+        if (!now) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        for (int i = 0; i < m->ncost; i++)
+            if (m->cost_ptr[i]) {
+                now[i] = *m->cost_ptr[i];
+                *m->cost_ptr[i] = s->base_cost[i];
+            }
+    }
+    int rc = pp_predict_real(m, s->has_with ? &s->base : &s->mach, P, t_real, err, errlen);
+    if (now) {
+        for (int i = 0; i < m->ncost; i++)
+            if (m->cost_ptr[i])
+                *m->cost_ptr[i] = now[i];
+        free(now);
+    }
+    return rc;
+}
+
 void pp_session_close(pp_session *s)
 {
+    free(s->base_cost);
+    s->base_cost = NULL;
     pp_prog_free(&s->prog);
     pp_record_free(&s->rec);
     for (int i = 0; i < s->nextra; i++)

@@ -12,6 +12,7 @@
 #include "machine.h"
 #include "model.h"
 #include "insitu.h"
+#include "whatif.h"
 
 typedef enum { PP_FMT_TEXT, PP_FMT_CSV, PP_FMT_JSON, PP_FMT_DOT, PP_FMT_SVG } pp_format;
 
@@ -44,6 +45,9 @@ typedef struct {
     int insitu_off;       /* --insitu off: the machine file's
                              synchronisation costs as they are           */
     int has_draws;
+    pp_whatif with;       /* --with NAME=VALUE,... (repeatable): what-if   */
+    char *params;         /* sensitivity --param NAME,...                  */
+    char *along;          /* sensitivity --along NAME=V1,V2,...            */
     int help;
 } pp_cli;
 
@@ -66,10 +70,19 @@ typedef struct {
     int have_machine;
     pp_insitu insitu;     /* the synchronisation costs checked against the
                              records (with a machine; see insitu.h)      */
+    /* --with: mach has the changes; base is the machine without them,
+     * base_cost the program's computation costs without `speed` */
+    int has_with;
+    pp_machine base;
+    double speed;
+    double *base_cost;
 } pp_session;
 
 int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err, size_t errlen);
 void pp_session_close(pp_session *s);
+
+/* T_real at P on the machine without --with (ns): the what-if's baseline. */
+int pp_session_baseline_real(pp_session *s, int P, double *t_real, char *err, size_t errlen);
 
 /* One line on the in-situ synchronisation factor (text output). */
 void pp_session_insitu_text(const pp_session *s, FILE *f);

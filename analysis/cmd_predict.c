@@ -14,7 +14,7 @@
 
 static const char *usage =
     "usage: perfpred predict RECORD [--machine FILE] [--set NAME=VALUE]... [--P P[,P...]]\n"
-    "                        [--format text|csv|json]\n"
+    "                        [--with NAME=VALUE[,NAME=VALUE...]] [--format text|csv|json]\n"
     "  Predicts the execution time at the given problem size (default: the recorded\n"
     "  one) for P processors (default: the recorded P) on the MIRACLE machine\n"
     "  (T1/P), the PRAM (no synchronisation cost) and the real machine described by\n"
@@ -30,7 +30,11 @@ static const char *usage =
     "  are scaled so that the model replays the recorded run in its recorded time\n"
     "  (--insitu off: as in FILE).\n"
     "  --cost-quantile Q: the costs sit at the Q-quantile of the segments' slowdown\n"
-    "  against their least-squares fit (default 'mean': the fit as it is).\n";
+    "  against their least-squares fit (default 'mean': the fit as it is).\n"
+    "  --with NAME=VALUE,...: what if the machine were different: barrier=2us,\n"
+    "  latency=1us, bandwidth=20GB/s, speed=2 (a processor twice as fast), NAME=x0.5\n"
+    "  (half the value it has); T_real is also given without the change\n"
+    "  (docs/commands.md, 'What-if machines', lists every NAME).\n";
 
 /* The P parameter is shown as P, not with its recorded value. */
 static int is_p_param(const pp_prog *m, int i)
@@ -108,7 +112,7 @@ int pp_cmd_predict(int argc, char **argv)
 {
     pp_cli c;
     char err[2048];
-    int st = pp_cli_start(argc, argv, "predict", "set,machine,P,format,draws,cache-rule,insitu,model-error,cost-quantile", usage, &c);
+    int st = pp_cli_start(argc, argv, "predict", "set,machine,P,format,draws,cache-rule,insitu,model-error,cost-quantile,with", usage, &c);
     if (st >= 0)
         return st;
     pp_session s;
@@ -125,8 +129,13 @@ int pp_cmd_predict(int argc, char **argv)
             printf(",mpi_share");
         for (int k = 0; k < nk; k++)
             printf(",%s_share", pp_evkind_name(kinds[k]));
+        if (s.has_with)
+            printf(",t_real_base_s");
         printf("\n");
     }
+    char withtxt[1024] = "";
+    if (s.has_with)
+        pp_whatif_text(&c.with, withtxt, sizeof withtxt);
     if (c.format == PP_FMT_JSON && nP > 1)
         printf("[");
     for (int i = 0; i < nP && rc == 0; i++) {
@@ -148,6 +157,12 @@ int pp_cmd_predict(int argc, char **argv)
         if (pp_interval_wanted(draws)) {
             ilo = iv.lo;
             ihi = iv.hi;
+        }
+        double tbase = 0;
+        if (s.has_with && pp_session_baseline_real(&s, P, &tbase, err, sizeof err)) {
+            fprintf(stderr, "perfpred predict: %s: without --with: %s\n", s.rec.path, err);
+            rc = 2;
+            break;
         }
         if (c.format == PP_FMT_JSON) {
             printf("%s{\"problem\":", i ? "," : "");
@@ -171,6 +186,13 @@ int pp_cmd_predict(int argc, char **argv)
             printf(",\"sync_scale\":");
             pp_json_num(stdout, s.insitu.applied ? s.insitu.factor : 1.0);
             printf(",\"threads\":%d,\"approx\":%s,", mt.nthreads, mt.approx ? "true" : "false");
+            if (s.has_with) {
+                printf("\"with\":");
+                pp_json_str(stdout, withtxt);
+                printf(",\"baseline_real\":");
+                pp_json_num(stdout, tbase / 1e9);
+                printf(",");
+            }
             if (m->mpi) {
                 printf("\"mpi\":{\"share\":");
                 pp_json_num(stdout, share(&mt, mt.mpi));
@@ -199,6 +221,8 @@ int pp_cmd_predict(int argc, char **argv)
                 printf(",%.6f", share(&mt, mt.mpi));
             for (int k = 0; k < nk; k++)
                 printf(",%.6f", share(&mt, mt.mpi_kind[kinds[k]]));
+            if (s.has_with)
+                printf(",%.9g", tbase / 1e9);
             printf("\n");
         } else {
             char b1[32], b2[32], b3[32], b4[32], b5[32];
@@ -212,8 +236,9 @@ int pp_cmd_predict(int argc, char **argv)
                 if (!dup)
                     printf(" %s=%ld", m->params[k].name, m->params[k].value);
             }
-            printf("   P=%d   machine: %s%s\n", P, c.machine ? c.machine : "built-in defaults",
-                   s.mach.source == PP_MACHINE_DEFAULT ? " (not measured)" : "");
+            printf("   P=%d   machine: %s%s%s%s\n", P, c.machine ? c.machine : "built-in defaults",
+                   s.mach.source == PP_MACHINE_DEFAULT ? " (not measured)" : "", s.has_with ? " with " : "",
+                   withtxt);
             pp_session_insitu_text(&s, stdout);
             printf("  T_MIRACLE  %12s   (T1 = %s)\n", pp_fmt_time(mt.t_mir, b1, sizeof b1),
                    pp_fmt_time(mt.t1, b5, sizeof b5));
@@ -224,6 +249,10 @@ int pp_cmd_predict(int argc, char **argv)
                        pp_fmt_time(ilo, b1, sizeof b1), pp_fmt_time(ihi, b2, sizeof b2), 200 * iv.fit,
                        200 * iv.host, 200 * iv.model);
             printf("\n");
+            if (s.has_with)
+                printf("  what-if: T_real %s with %s, %s without (%+.1f%%)\n", pp_fmt_time(mt.t_real, b1, sizeof b1),
+                       withtxt, pp_fmt_time(tbase, b2, sizeof b2),
+                       tbase > 0 ? 100 * (mt.t_real - tbase) / tbase : 0.0);
             printf("  L_a = %s   L = %s\n", pp_fmt_time(mt.La, b1, sizeof b1), pp_fmt_time(mt.L, b4, sizeof b4));
             printf("  E_a = %.4f   E = %.4f\n", mt.Ea, mt.E);
             double tot = mt.busy + mt.wait + mt.sync;

@@ -17,14 +17,16 @@
 
 static const char *usage =
     "usage: perfpred scale RECORD [--machine FILE] --scale NAME[,NAME...] --P P,P,...\n"
-    "                      [--Ea X] [--E X] [--set NAME=VALUE]... [--format text|csv|json]\n"
+    "                      [--Ea X] [--E X] [--set NAME=VALUE]... [--with NAME=VALUE,...]\n"
+    "                      [--format text|csv|json]\n"
     "  For each P, finds the smallest problem size on the scaling path (the --scale\n"
     "  parameters grown together, in their recorded ratios; the others as recorded or\n"
     "  --set) that holds the algorithmic efficiency E_a (--Ea) or the parallel\n"
     "  efficiency E (--E), and prints Scale(P,P') = L(chi,P)/L(chi',P').\n"
     "  --csv FILE and --json FILE also write the tables in those formats.\n"
     "  --cost-quantile Q: the costs sit at the Q-quantile of the segments' slowdown\n"
-    "  against their least-squares fit (default 'mean': the fit as it is).\n";
+    "  against their least-squares fit (default 'mean': the fit as it is).\n"
+    "  --with NAME=VALUE,...: the tables of a machine changed so (see predict).\n";
 
 static void print_text(FILE *o, const pp_prog *m, const pp_scale_table *t)
 {
@@ -129,7 +131,7 @@ int pp_cmd_scale(int argc, char **argv)
 {
     pp_cli c;
     char err[2048];
-    int st = pp_cli_start(argc, argv, "scale", "set,machine,P,format,scale,Ea,E,csv,json,cache-rule,insitu,model-error,cost-quantile", usage, &c);
+    int st = pp_cli_start(argc, argv, "scale", "set,machine,P,format,scale,Ea,E,csv,json,cache-rule,insitu,model-error,cost-quantile,with", usage, &c);
     if (st >= 0)
         return st;
     if (!c.nscale || !c.nP || (!c.has_Ea && !c.has_E)) {
@@ -138,7 +140,7 @@ int pp_cmd_scale(int argc, char **argv)
         return 2;
     }
     pp_session s;
-    if ((st = pp_cli_open("scale", &c, c.has_E, &s)) >= 0)
+    if ((st = pp_cli_open("scale", &c, c.has_E || c.with.n > 0, &s)) >= 0)
         return st;
     pp_prog *m = &s.prog;
     int sp[32];
@@ -192,6 +194,11 @@ int pp_cmd_scale(int argc, char **argv)
         }
         if (fmt == PP_FMT_JSON)
             fprintf(o, "{\"tables\":[");
+        if (s.has_with && fmt == PP_FMT_TEXT) {
+            char w[1024];
+            pp_whatif_text(&c.with, w, sizeof w);
+            fprintf(o, "machine: %s with %s\n\n", c.machine ? c.machine : "built-in defaults", w);
+        }
         for (int i = 0; i < ntab; i++) {
             if (fmt == PP_FMT_JSON) {
                 fprintf(o, "%s", i ? "," : "");

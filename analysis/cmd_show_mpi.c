@@ -207,6 +207,13 @@ int pp_show_mpi(const pp_cli *c)
         pp_json_str(stdout, run.path);
         printf(",\"id\":\"%016" PRIx64 "\",\"ranks\":%d,\"program\":", r0->mpi_run, run.nranks);
         pp_json_str(stdout, r0->program ? r0->program : "?");
+        printf(",\"library\":");
+        if (r0->mpi_lib)
+            pp_json_str(stdout, r0->mpi_lib);
+        else
+            printf("null");
+        printf(",\"any_source\":%d,\"proc_null\":%d,\"any_tag\":%d", r0->mpi_any_source, r0->mpi_proc_null,
+               r0->mpi_any_tag);
         printf(",\"per_rank\":[");
         for (int k = 0; k < run.nranks; k++)
             printf("%s{\"rank\":%d,\"events\":%ld,\"sends\":%ld,\"bytes_sent\":%" PRId64 ",\"receives\":%ld,"
@@ -249,6 +256,9 @@ int pp_show_mpi(const pp_cli *c)
         for (int i = 0; i < r0->argc; i++)
             printf("%s%s", i ? " " : "", r0->argv[i]);
         printf("), run id %016" PRIx64 "\n", r0->mpi_run);
+        printf("MPI library: %s; MPI_ANY_SOURCE %d, MPI_PROC_NULL %d, MPI_ANY_TAG %d%s\n",
+               r0->mpi_lib ? r0->mpi_lib : "not recorded", r0->mpi_any_source, r0->mpi_proc_null,
+               r0->mpi_any_tag, r0->mpi_lib ? "" : " (Open MPI's, the default)");
         printf("ranks:\n  %-5s %8s %7s %12s %8s %12s %11s %12s %12s\n", "rank", "events", "sends", "bytes sent",
                "receives", "bytes recvd", "collectives", "time in MPI", "run time");
         for (int k = 0; k < run.nranks; k++) {

@@ -5,6 +5,7 @@
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
+#include "calibrate.h"
 #include "cli.h"
 #include "cmds.h"
 #include "metrics.h"
@@ -35,7 +36,8 @@ static const char *usage =
     "  COMMAND is run by /bin/sh with {NAME} and {P} replaced by the point's values;\n"
     "  by default it is made from the recorded command line, each argument equal to\n"
     "  a parameter's recorded value becoming {NAME} (and OMP_NUM_THREADS={P} for\n"
-    "  OpenMP programs, mpirun -np {P} for MPI programs).  The instrumented program\n"
+    "  OpenMP programs, mpirun -np {P} for MPI programs: mpirun.mpich when the run\n"
+    "  was MPICH's and it is in PATH).  The instrumented program\n"
     "  runs with PERFPRED_DISABLE=1; an MPI program records into a temporary\n"
     "  directory instead, and its time is the longest rank's from MPI_Init's return\n"
     "  to MPI_Finalize (mpirun's start-up is not the program's).\n"
@@ -58,6 +60,16 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The launcher of the run's MPI: Debian installs MPICH's as mpirun.mpich
+ * beside Open MPI's mpirun (the default one); elsewhere it is mpirun. */
+static const char *mpi_launcher(const pp_record *r)
+{
+    char path[4096];
+    if (r->mpi_lib && strncmp(r->mpi_lib, "MPICH", 5) == 0 && pp_find_in_path("mpirun.mpich", path, sizeof path) == 0)
+        return "mpirun.mpich";
+    return "mpirun";
+}
+
 /* The default command from the recorded command line. */
 static char *default_command(const pp_prog *m, const pp_record *r, char *err, size_t errlen)
 {
@@ -76,7 +88,7 @@ static char *default_command(const pp_prog *m, const pp_record *r, char *err, si
         has_p = 1;
     }
     if (m->pkind == PP_P_MPI) {
-        len += (size_t)snprintf(cmd + len, cap - len, "mpirun -np {P} ");
+        len += (size_t)snprintf(cmd + len, cap - len, "%s -np {P} ", mpi_launcher(r));
         has_p = 1;
     }
     len += (size_t)snprintf(cmd + len, cap - len, "'%s'", r->program);

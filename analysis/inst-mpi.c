@@ -14,13 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Open MPI's constants (mpi.h): the values the descriptors' expressions
- * give for them.  MPICH swaps ANY_SOURCE and PROC_NULL (-2, -1): a record
- * says which it is (record.h, mpi_any_source). */
-#define OMPI_ANY_SOURCE (-1)
-#define OMPI_PROC_NULL  (-2)
-#define MPI_ANY_TAG_ALL (-1)
-
 double pp_mpi_type_bytes(const char *type)
 {
     static const struct { const char *name; int bytes; } types[] = {
@@ -69,7 +62,9 @@ static double msg_bytes(ictx *c, const frame *fr, const pp_devent *ev, int idx, 
 }
 
 /* A peer: its rank in the world (the peer's rank in communicator comm,
- * translated), PP_MPI_ANY (receives), or -2 for MPI_PROC_NULL. */
+ * translated), PP_MPI_ANY (receives), or -2 for MPI_PROC_NULL.  The
+ * program's MPI_PROC_NULL and MPI_ANY_SOURCE are its mpi.h's (Open MPI:
+ * -2, -1; MPICH: -1, -2), which the records say (pp_prog). */
 static int peer_rank(ictx *c, const frame *fr, const pp_devent *ev, int comm, const pp_expr *e, int recv,
                      long *out, const char *what)
 {
@@ -83,11 +78,11 @@ static int peer_rank(ictx *c, const frame *fr, const pp_devent *ev, int comm, co
         free(s);
         return -1;
     }
-    if (v == OMPI_PROC_NULL) {
+    if (v == c->m->mpi_proc_null) {
         *out = -2;
         return 0;
     }
-    if (recv && v == OMPI_ANY_SOURCE) {
+    if (recv && v == c->m->mpi_any_source) {
         *out = PP_MPI_ANY;
         return 0;
     }
@@ -105,7 +100,7 @@ static int tag_of(ictx *c, const frame *fr, const pp_expr *e, int recv)
     int64_t v;
     if (!e || pp_inst_eval(c, fr, e, &v))
         return PP_MPI_ANY;
-    return recv && v == MPI_ANY_TAG_ALL ? PP_MPI_ANY : (int)v;
+    return recv && v == c->m->mpi_any_tag ? PP_MPI_ANY : (int)v;
 }
 
 static int msg_action(ictx *c, int t, const frame *fr, pp_akind k, long peer, int tag, double bytes,

@@ -27,6 +27,24 @@ int pp_model_mpi_init(pp_prog *m, char *err, size_t errlen)
             }
     }
     m->mpi = 1;
+    /* the descriptors' MPI_ANY_SOURCE, MPI_PROC_NULL, MPI_ANY_TAG are the
+     * values of the program's mpi.h: the same in every record */
+    const pp_record *r0 = m->recs[0];
+    for (int k = 1; k < m->nrec; k++) {
+        const pp_record *r = m->recs[k];
+        if (r->mpi_any_source != r0->mpi_any_source || r->mpi_proc_null != r0->mpi_proc_null ||
+            r->mpi_any_tag != r0->mpi_any_tag) {
+            snprintf(err, errlen, "%s: recorded with another MPI (%s: MPI_ANY_SOURCE %d, MPI_PROC_NULL %d, "
+                     "MPI_ANY_TAG %d) than %s (%s: %d, %d, %d): give runs of one MPI implementation",
+                     r->path, r->mpi_lib ? r->mpi_lib : "library not recorded", r->mpi_any_source,
+                     r->mpi_proc_null, r->mpi_any_tag, r0->path, r0->mpi_lib ? r0->mpi_lib : "library not recorded",
+                     r0->mpi_any_source, r0->mpi_proc_null, r0->mpi_any_tag);
+            return -1;
+        }
+    }
+    m->mpi_any_source = r0->mpi_any_source;
+    m->mpi_any_tag = r0->mpi_any_tag;
+    m->mpi_proc_null = r0->mpi_proc_null;
     /* the OpenMP team inside a rank stays what the ranks ran with */
     int mx = 0;
     for (int k = 0; k < m->nrec; k++) {

@@ -105,6 +105,9 @@ typedef struct pp_prog {
     int p_recorded;      /* the P of the run                                */
     int mpi;             /* the records are MPI ranks (recs[k]->mpi_rank)   */
     int omp_team_rec;    /* MPI: the OpenMP team size the ranks recorded    */
+    int mpi_any_source;  /* MPI: the implementation's MPI_ANY_SOURCE,       */
+    int mpi_any_tag;     /* MPI_ANY_TAG and MPI_PROC_NULL (the records')    */
+    int mpi_proc_null;
     double seg_ns;       /* fixed cost per segment (fitted intercept)       */
     double seg_se;
     int ncost;           /* the fitted costs, for confidence intervals:     */

@@ -21,8 +21,10 @@
  * ranks left the collective at different times, and show says how many
  * receives it matched that way.
  *
- * The peers are the library's values; Open MPI's, as inst-mpi.c:
- * MPI_ANY_SOURCE and MPI_ANY_TAG -1, MPI_PROC_NULL -2.
+ * The peers are the library's values: each record says its MPI's
+ * MPI_ANY_SOURCE, MPI_ANY_TAG and MPI_PROC_NULL (Open MPI: -1, -1, -2;
+ * MPICH: -2, -1, -1).  A wildcard is kept as ANY_SOURCE, ANY_TAG below
+ * (-1, the value pp_mmiss gives it) whatever the MPI's.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -31,9 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ANY_SOURCE (-1)
+#define ANY_SOURCE (-1)     /* wildcards as the lists keep them */
 #define ANY_TAG    (-1)
-#define PROC_NULL  (-2)
 
 typedef struct {
     int src, dst, tag;
@@ -169,6 +170,7 @@ static int is_sync(pp_evkind k)
 static int collect(const pp_mpirun *run, int k, lists *l, pp_mmatch *out)
 {
     const pp_record *r = &run->rank[k];
+    const int any_source = r->mpi_any_source, any_tag = r->mpi_any_tag, proc_null = r->mpi_proc_null;
     long n = 0;
     long *ix = malloc(sizeof *ix * (size_t)(r->nevents + 1));
     if (!ix)
@@ -200,7 +202,7 @@ static int collect(const pp_mpirun *run, int k, lists *l, pp_mmatch *out)
         }
         int sends = e->kind == PP_EV_SEND || e->kind == PP_EV_ISEND || e->kind == PP_EV_SENDRECV;
         if (sends) {
-            if (e->peer == PROC_NULL)
+            if (e->peer == proc_null)
                 out->proc_null++;
             else if (e->peer >= 0 && e->peer < run->nranks && e->tag >= 0)
                 rc = add_send(l, k, e, e->peer, e->tag, e->bytes, seq++, epoch, since);
@@ -214,10 +216,16 @@ static int collect(const pp_mpirun *run, int k, lists *l, pp_mmatch *out)
         /* a receive's source and tag are the status's, except an Irecv's,
          * posted before anything arrived: there ANY_* are wildcards */
         int wild = e->kind == PP_EV_IRECV;
-        if (src == PROC_NULL)
+        if (src == proc_null) {
             out->proc_null++;
-        else if (((src >= 0 && src < run->nranks) || (wild && src == ANY_SOURCE)) &&
-                 (tag >= 0 || (wild && tag == ANY_TAG)))
+            continue;
+        }
+        if (wild && src == any_source)
+            src = ANY_SOURCE;
+        if (wild && tag == any_tag)
+            tag = ANY_TAG;
+        if (((src >= 0 && src < run->nranks) || (wild && src == ANY_SOURCE)) &&
+            (tag >= 0 || (wild && tag == ANY_TAG)))
             rc = add_recv(l, k, e, src, tag, half ? e->rbytes : e->bytes, wild);
         else      /* no such rank or tag: no message can match it */
             rc = add_miss(l, 1, k, src, k, tag, e->func, e->site);

@@ -5,6 +5,7 @@
 #include "record.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -419,6 +420,36 @@ static int check_threads(pp_record *r, pp_where *w)
     return 0;
 }
 
+/* The `mpi` line.  Records written before the runtime knew MPICH have no
+ * any_source, any_tag, proc_null, lib: they are Open MPI's. */
+static int parse_mpi(pp_record *r, const pp_line *l, pp_where *w)
+{
+    long rank, size, any_src = -1, any_tag = -1, proc_null = -2;
+    const char *run = pp_line_get(l, "run");
+    char *end = NULL;
+    if (pp_line_int(l, "rank", &rank, w) || pp_line_int(l, "size", &size, w) ||
+        pp_line_u64(l, "pid0", &r->mpi_pid0, w) || pp_line_opt_int(l, "any_source", &any_src, w) ||
+        pp_line_opt_int(l, "any_tag", &any_tag, w) || pp_line_opt_int(l, "proc_null", &proc_null, w))
+        return -1;
+    if (size < 1 || size > 1 << 24 || rank < 0 || rank >= size)
+        return pp_where_error(w, "mpi line: rank %ld of %ld ranks is impossible", rank, size);
+    if (!run || (errno = 0, r->mpi_run = strtoull(run, &end, 16), errno || !*run || *end))
+        return pp_where_error(w, "mpi line: run= is not a hexadecimal id");
+    /* MPI: the special ranks are negative and distinct, MPI_ANY_TAG negative */
+    if (any_src >= 0 || proc_null >= 0 || any_tag >= 0 || any_src == proc_null || any_src < INT_MIN ||
+        proc_null < INT_MIN || any_tag < INT_MIN)
+        return pp_where_error(w, "mpi line: any_source=%ld proc_null=%ld any_tag=%ld: MPI_ANY_SOURCE and "
+                                 "MPI_PROC_NULL are negative and distinct, MPI_ANY_TAG is negative", any_src,
+                              proc_null, any_tag);
+    r->mpi_rank = (int)rank;
+    r->mpi_size = (int)size;
+    r->mpi_any_source = (int)any_src;
+    r->mpi_any_tag = (int)any_tag;
+    r->mpi_proc_null = (int)proc_null;
+    pp_line_opt_str(l, "lib", &r->mpi_lib);
+    return 0;
+}
+
 static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
 {
     /* a record cut short (the program killed before its exit, a full disk)
@@ -462,20 +493,7 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
             pp_line_opt_str(&l, "path", &r->program);
             pp_line_opt_str(&l, "host", &r->host);
         } else if (!strcmp(k, "mpi")) {
-            long rank, size;
-            const char *run = pp_line_get(&l, "run");
-            char *end = NULL;
-            if (pp_line_int(&l, "rank", &rank, w) || pp_line_int(&l, "size", &size, w) ||
-                pp_line_u64(&l, "pid0", &r->mpi_pid0, w))
-                rc = -1;
-            else if (size < 1 || size > 1 << 24 || rank < 0 || rank >= size)
-                rc = pp_where_error(w, "mpi line: rank %ld of %ld ranks is impossible", rank, size);
-            else if (!run || (errno = 0, r->mpi_run = strtoull(run, &end, 16), errno || !*run || *end))
-                rc = pp_where_error(w, "mpi line: run= is not a hexadecimal id");
-            else {
-                r->mpi_rank = (int)rank;
-                r->mpi_size = (int)size;
-            }
+            rc = parse_mpi(r, &l, w);
         } else if (!strcmp(k, "argv")) {
             r->argv = calloc((size_t)l.nf + 1, sizeof *r->argv);
             for (int j = 0; r->argv && j < l.nf; j++)
@@ -614,6 +632,9 @@ int pp_record_load(const char *path, pp_record *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->mpi_rank = -1;
+    r->mpi_any_source = -1;    /* Open MPI's: records without them */
+    r->mpi_any_tag = -1;
+    r->mpi_proc_null = -2;
     pp_where w = {.file = path, .line = 0};
     char **lines = NULL;
     long n = 0;
@@ -656,7 +677,7 @@ void pp_record_free(pp_record *r)
         free(r->gparams[i].name);
     free(r->argv); free(r->env); free(r->gparams); free(r->params);
     free(r->funcs); free(r->threads); free(r->events);
-    free(r->path); free(r->program); free(r->host);
+    free(r->path); free(r->program); free(r->host); free(r->mpi_lib);
     memset(r, 0, sizeof *r);
 }
 

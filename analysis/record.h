@@ -87,6 +87,11 @@ typedef struct {
      * number of ranks, the run's id and rank 0's pid */
     int mpi_rank, mpi_size;
     uint64_t mpi_run, mpi_pid0;
+    /* the implementation's MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_PROC_NULL (a
+     * record without them: Open MPI's -1, -1, -2) and library (NULL when
+     * not recorded) */
+    int mpi_any_source, mpi_any_tag, mpi_proc_null;
+    char *mpi_lib;
 } pp_record;
 
 /* Read and check a record.  On error returns -1 and writes one line

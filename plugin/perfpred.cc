@@ -309,6 +309,9 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
     }
   register_callback (info->base_name, PLUGIN_INFO, NULL, &pp_info);
   register_callback (info->base_name, PLUGIN_PRAGMAS, register_pragmas, NULL);
+  /* mpi.h's typedef MPI_Comm: which MPI's wrappers to call (pp-mpi.cc).  */
+  register_callback (info->base_name, PLUGIN_FINISH_DECL, pp_mpi_finish_decl,
+		     NULL);
   pp_register_roots (info->base_name);
 
   /* After "ssa" (instance 1): the first point with SSA form (scev and

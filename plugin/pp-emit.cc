@@ -214,8 +214,9 @@ build_runtime_decls (void)
 }
 
 /* __pp_w_NAME (const struct pp_fdesc *, uint32_t site, ORIGINAL ARGS...),
-   built from the original callee's prototype.  NULL when the original is
-   unprototyped or variadic.  */
+   built from the original callee's prototype; MPICH's MPI calls have
+   their own wrappers, __pp_w_mpich_NAME (the caller checks that the MPI is
+   one of the two).  NULL when the original is unprototyped or variadic.  */
 tree
 pp_wrapper_decl (int idx, tree orig)
 {
@@ -230,7 +231,10 @@ pp_wrapper_decl (int idx, tree orig)
 			 tree_cons (NULL_TREE, unsigned_type_node,
 				    TYPE_ARG_TYPES (type)));
   tree ntype = build_function_type (TREE_TYPE (type), args);
-  std::string name = std::string ("__pp_w_") + pp_event_name (idx);
+  bool mpich = strncmp (pp_event_name (idx), "MPI_", 4) == 0
+	       && pp_mpi_abi () == PP_MPI_ABI_MPICH;
+  std::string name = std::string (mpich ? "__pp_w_mpich_" : "__pp_w_")
+		     + pp_event_name (idx);
   tree decl = make_fn (name.c_str (), ntype, false);
   TREE_NOTHROW (decl) = TREE_NOTHROW (orig);
   wrap_decls[idx] = decl;

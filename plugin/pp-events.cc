@@ -359,10 +359,27 @@ do_branch (pp_fn *f, basic_block bb, gimple *last, bool mpi_guard)
 
 /* -------------------------------------------------------------- events */
 
+static void do_mpi_other (pp_fn *f, gimple *stmt, const char *callee);
+
 static void
 do_event (pp_fn *f, gimple *stmt, int idx)
 {
   tree fn = gimple_call_fndecl (stmt);
+  int abi = pp_mpi_abi ();
+  if (strncmp (events[idx].name, "MPI_", 4) == 0
+      && abi != PP_MPI_ABI_OMPI && abi != PP_MPI_ABI_MPICH)
+    {
+      /* The runtime has wrappers for Open MPI's and MPICH's ABI only:
+	 counted as a call perfpred does not model.  */
+      pp_note (f, gimple_location (stmt), events[idx].name,
+	       abi == PP_MPI_ABI_UNKNOWN
+	       ? "no MPI_Comm type in this unit, the MPI is unknown: counted "
+		 "as mpi_other"
+	       : "MPI_Comm is neither Open MPI's nor MPICH's: counted as "
+		 "mpi_other");
+      do_mpi_other (f, stmt, events[idx].name);
+      return;
+    }
   if (!pp_wrapper_decl (idx, fn))
     {
       pp_note (f, gimple_location (stmt), events[idx].name,

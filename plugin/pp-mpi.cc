@@ -13,10 +13,77 @@
  * - The fields of an MPI event site: count, datatype, peer, tag, root and
  *   communicator as expressions in the program's symbols, by the argument
  *   positions of each call (docs/descriptor-format.md, "MPI events").
+ * - Which MPI the unit was compiled with, from its type MPI_Comm: Open
+ *   MPI's is a pointer to struct ompi_communicator_t, MPICH's an int.  The
+ *   runtime has one set of wrappers per ABI (docs/runtime-abi.md).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "pp.h"
+
+/* ---------------------------------------------------------- the ABI */
+
+static int mpi_abi = PP_MPI_ABI_UNKNOWN;
+
+/* The ABI whose MPI_Comm is the type T; unknown for any other MPI.  */
+static int
+abi_of_comm_type (tree t)
+{
+  t = TYPE_MAIN_VARIANT (t);
+  if (TREE_CODE (t) == INTEGER_TYPE && TYPE_PRECISION (t) == 32
+      && !TYPE_UNSIGNED (t))
+    return PP_MPI_ABI_MPICH;
+  if (POINTER_TYPE_P (t))
+    {
+      tree s = TYPE_MAIN_VARIANT (TREE_TYPE (t));
+      tree n = TYPE_NAME (s);
+      if (n && TREE_CODE (n) == TYPE_DECL)
+	n = DECL_NAME (n);
+      if (TREE_CODE (s) == RECORD_TYPE && n
+	  && TREE_CODE (n) == IDENTIFIER_NODE
+	  && strcmp (IDENTIFIER_POINTER (n), "ompi_communicator_t") == 0)
+	return PP_MPI_ABI_OMPI;
+    }
+  return PP_MPI_ABI_OTHER;
+}
+
+static bool
+is_mpi_comm_decl (tree d)
+{
+  return d && TREE_CODE (d) == TYPE_DECL && DECL_NAME (d)
+	 && strcmp (IDENTIFIER_POINTER (DECL_NAME (d)), "MPI_Comm") == 0;
+}
+
+/* PLUGIN_FINISH_DECL: the C front end reports the typedef MPI_Comm of
+   mpi.h (the C++ one does not report typedefs: see note_abi_of_call).  */
+void
+pp_mpi_finish_decl (void *gcc_data, void *)
+{
+  tree d = (tree) gcc_data;
+  if (mpi_abi == PP_MPI_ABI_UNKNOWN && is_mpi_comm_decl (d))
+    mpi_abi = abi_of_comm_type (TREE_TYPE (d));
+}
+
+/* Else the first MPI function called in the unit with an MPI_Comm
+   parameter (MPI_Comm_rank, MPI_Send, ...) tells.  */
+static void
+note_abi_of_call (tree fd)
+{
+  if (mpi_abi != PP_MPI_ABI_UNKNOWN || !fd)
+    return;
+  for (tree a = TYPE_ARG_TYPES (TREE_TYPE (fd)); a; a = TREE_CHAIN (a))
+    if (TREE_VALUE (a) && is_mpi_comm_decl (TYPE_NAME (TREE_VALUE (a))))
+      {
+	mpi_abi = abi_of_comm_type (TREE_VALUE (a));
+	return;
+      }
+}
+
+int
+pp_mpi_abi (void)
+{
+  return mpi_abi;
+}
 
 /* ------------------------------------------------- rank and size vars */
 
@@ -179,7 +246,10 @@ scan_stmt (gimple *s)
     return;
   if (is_gimple_assign (s) && VAR_P (gimple_assign_lhs (s)))
     mpi_vars[gimple_assign_lhs (s)] |= MV_ASSIGNED;
-  if (is_gimple_call (s) && mpi_noncapturing (callee_name (s)))
+  const char *cn = callee_name (s);
+  if (cn && (strncmp (cn, "MPI_", 4) == 0 || strncmp (cn, "PMPI_", 5) == 0))
+    note_abi_of_call (gimple_call_fndecl (s));
+  if (is_gimple_call (s) && mpi_noncapturing (cn))
     {
       tree qc;
       int q = comm_query (s, &qc);

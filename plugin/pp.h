@@ -9,7 +9,8 @@
  *   pp-events.cc  branches, event sites (wrapper replacement), call sites
  *   pp-shapes.cc  array shapes and static operation counts
  *   pp-params.cc  problem parameters (values recorded with __pp_param)
- *   pp-mpi.cc     MPI: rank and size variables, message fields
+ *   pp-mpi.cc     MPI: its ABI (Open MPI, MPICH), rank and size variables,
+ *                 message fields
  *   pp-emit.cc    decls (counters, descriptors, runtime entry points),
  *                 counter-update code and the text buffer helpers
  */
@@ -166,6 +167,11 @@ std::string pp_make_param (pp_fn *f, tree var, tree ssa, gimple *def,
 std::string pp_make_param_before_loop (pp_fn *f, tree var, gimple *def);
 
 /* pp-mpi.cc */
+/* The MPI ABI of the unit's mpi.h: unknown (no MPI_Comm seen), Open MPI's,
+   MPICH's (also Intel MPI's, MVAPICH's) or another one.  */
+enum { PP_MPI_ABI_UNKNOWN, PP_MPI_ABI_OMPI, PP_MPI_ABI_MPICH, PP_MPI_ABI_OTHER };
+int pp_mpi_abi (void);
+void pp_mpi_finish_decl (void *gcc_data, void *user_data);
 void pp_collect_mpi_vars (void);
 const char *pp_mpi_var_atom (tree var);
 bool pp_mpi_is_world (tree comm);

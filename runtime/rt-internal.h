@@ -251,6 +251,12 @@ void pp_write_record(void);
  * records belong together). */
 extern int pp_mpi_rank, pp_mpi_size;
 extern uint64_t pp_mpi_run, pp_mpi_pid0;
+/* Also set by the MPI_Init wrapper: the implementation's MPI_ANY_SOURCE,
+ * MPI_ANY_TAG and MPI_PROC_NULL (the values its mpi.h gives the program,
+ * which the descriptors' expressions hold) and the first line of
+ * MPI_Get_library_version ("" when unknown). */
+extern int pp_mpi_any_source, pp_mpi_any_tag, pp_mpi_proc_null;
+extern char pp_mpi_lib[96];
 
 /* ------------------------------------------------------------ rt-out.c */
 /* Create PATH atomically: pp_out_open gives a FILE on a temporary file in

@@ -200,9 +200,16 @@ static void print_program(FILE *f)
     fprintf(f, " pid=%ld host=", (long)getpid());
     pp_out_quoted(f, host);
     fprintf(f, " clock=monotonic_ns abi=%d runtime=\"%s\"\n", PP_ABI_VERSION, PP_RUNTIME_NAME);
-    if (pp_mpi_rank >= 0)
-        fprintf(f, "mpi rank=%d size=%d run=%016" PRIx64 " pid0=%" PRIu64 "\n", pp_mpi_rank,
-                pp_mpi_size, pp_mpi_run, pp_mpi_pid0);
+    if (pp_mpi_rank >= 0) {
+        fprintf(f, "mpi rank=%d size=%d run=%016" PRIx64 " pid0=%" PRIu64 " any_source=%d any_tag=%d proc_null=%d",
+                pp_mpi_rank, pp_mpi_size, pp_mpi_run, pp_mpi_pid0, pp_mpi_any_source, pp_mpi_any_tag,
+                pp_mpi_proc_null);
+        if (pp_mpi_lib[0]) {
+            fprintf(f, " lib=");
+            pp_out_quoted(f, pp_mpi_lib);
+        }
+        fputc('\n', f);
+    }
 
     /* argv as the kernel has it (the program may have changed its argv[]) */
     fprintf(f, "argv");
@@ -382,6 +389,8 @@ static void print_record(FILE *f, struct pp_thread **th, size_t nth, const struc
 
 int pp_mpi_rank = -1, pp_mpi_size = 0;
 uint64_t pp_mpi_run, pp_mpi_pid0;
+int pp_mpi_any_source = -1, pp_mpi_any_tag = -1, pp_mpi_proc_null = -2;
+char pp_mpi_lib[96];
 
 /* The record of rank R of an MPI run (docs/runtime.md): "%r" in PATH
  * becomes R; otherwise PATH is a directory (made if missing) that holds

@@ -5,13 +5,22 @@
  * counter snapshot before the call, t1 after it, and the message: peer and
  * tag (ranks of the communicator; for a receive, the source and tag the
  * status reports), bytes (count x type size; for a receive, what arrived),
- * root, communicator (world or other).
+ * root, communicator (world, the K-th one the rank made, or other).
  *
  * The MPI_Init wrapper learns the rank and the number of ranks of
  * MPI_COMM_WORLD and gives every rank the same run id (rank 0's, by one
  * broadcast the program does not see), so that the record of each rank
- * says which run it belongs to.  It is in the static runtime only: it needs
- * the MPI library, which only MPI programs link.
+ * says which run it belongs to, and notes the implementation's special
+ * ranks and tag (MPI_ANY_SOURCE, MPI_PROC_NULL, MPI_ANY_TAG differ between
+ * Open MPI and MPICH) and its library version.  It is in the static runtime
+ * only: it needs the MPI library, which only MPI programs link.
+ *
+ * The file is compiled once per MPI ABI the build machine has: against
+ * Open MPI's mpi.h the wrappers are __pp_w_MPI_NAME, against MPICH's (its
+ * handles are integers, its MPI_Status another struct)
+ * __pp_w_mpich_MPI_NAME.  The plugin calls the ones of the mpi.h the
+ * program was compiled with (docs/runtime-abi.md), so one archive serves
+ * both and a program cannot get the other ABI's wrappers.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -22,6 +31,14 @@
 #include <unistd.h>
 
 #include "../rt-internal.h"
+
+#if defined(MPICH_VERSION)
+#define PP_W(name) __pp_w_mpich_##name
+#elif defined(OPEN_MPI)
+#define PP_W(name) __pp_w_##name
+#else
+#error "rt-wrap-mpi.c: mpi.h is neither Open MPI's nor MPICH's (no OPEN_MPI, no MPICH_VERSION)"
+#endif
 
 static struct pp_thread *me(void)
 {
@@ -81,6 +98,27 @@ static uint64_t type_bytes(MPI_Datatype t, int count)
     return (uint64_t)count * (uint64_t)sz;
 }
 
+/* The first line of MPI_Get_library_version, whitespace collapsed, cut
+ * at its first comma: "MPICH Version: 4.0.2", "Open MPI v4.1.4". */
+static void learn_library(void)
+{
+    static char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    pp_mpi_lib[0] = 0;
+    if (MPI_Get_library_version(v, &len) != MPI_SUCCESS)
+        return;
+    size_t n = 0;
+    for (const char *p = v; *p && *p != '\n' && *p != ',' && n < sizeof pp_mpi_lib - 1; p++) {
+        int space = *p == ' ' || *p == '\t' || *p == '\r';
+        if (space && (n == 0 || pp_mpi_lib[n - 1] == ' '))
+            continue;
+        pp_mpi_lib[n++] = space ? ' ' : *p;
+    }
+    while (n > 0 && pp_mpi_lib[n - 1] == ' ')
+        n--;
+    pp_mpi_lib[n] = 0;
+}
+
 static void learn_world(void)
 {
     int r = -1, n = 0;
@@ -97,6 +135,10 @@ static void learn_world(void)
         return;
     pp_mpi_run = id[0];
     pp_mpi_pid0 = id[1];
+    pp_mpi_any_source = MPI_ANY_SOURCE;
+    pp_mpi_any_tag = MPI_ANY_TAG;
+    pp_mpi_proc_null = MPI_PROC_NULL;
+    learn_library();
     pp_mpi_size = n;
     pp_mpi_rank = r;
 }
@@ -139,7 +181,7 @@ static void done(struct pp_thread *t, struct pp_ev *e, int rc)
 
 /* ---------------------------------------------------------------- life */
 
-PP_EXPORT int __pp_w_MPI_Init(const struct pp_fdesc *d, uint32_t site, int *argc, char ***argv)
+PP_EXPORT int PP_W(MPI_Init)(const struct pp_fdesc *d, uint32_t site, int *argc, char ***argv)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_MPI_INIT);
@@ -150,8 +192,8 @@ PP_EXPORT int __pp_w_MPI_Init(const struct pp_fdesc *d, uint32_t site, int *argc
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Init_thread(const struct pp_fdesc *d, uint32_t site, int *argc, char ***argv,
-                                     int required, int *provided)
+PP_EXPORT int PP_W(MPI_Init_thread)(const struct pp_fdesc *d, uint32_t site, int *argc, char ***argv,
+                                    int required, int *provided)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_MPI_INIT);
@@ -162,7 +204,7 @@ PP_EXPORT int __pp_w_MPI_Init_thread(const struct pp_fdesc *d, uint32_t site, in
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Finalize(const struct pp_fdesc *d, uint32_t site)
+PP_EXPORT int PP_W(MPI_Finalize)(const struct pp_fdesc *d, uint32_t site)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_MPI_FINALIZE);
@@ -173,8 +215,8 @@ PP_EXPORT int __pp_w_MPI_Finalize(const struct pp_fdesc *d, uint32_t site)
 
 /* ------------------------------------------------------ point to point */
 
-PP_EXPORT int __pp_w_MPI_Send(const struct pp_fdesc *d, uint32_t site, const void *buf, int count,
-                              MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+PP_EXPORT int PP_W(MPI_Send)(const struct pp_fdesc *d, uint32_t site, const void *buf, int count,
+                             MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_SEND);
@@ -185,8 +227,8 @@ PP_EXPORT int __pp_w_MPI_Send(const struct pp_fdesc *d, uint32_t site, const voi
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Ssend(const struct pp_fdesc *d, uint32_t site, const void *buf, int count,
-                               MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+PP_EXPORT int PP_W(MPI_Ssend)(const struct pp_fdesc *d, uint32_t site, const void *buf, int count,
+                              MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_SEND);
@@ -209,9 +251,9 @@ static void recv_msg(struct pp_ev *e, const MPI_Status *st, MPI_Datatype type, i
         msg(e, src, tag, type_bytes(type, count), comm);
 }
 
-PP_EXPORT int __pp_w_MPI_Recv(const struct pp_fdesc *d, uint32_t site, void *buf, int count,
-                              MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                              MPI_Status *status)
+PP_EXPORT int PP_W(MPI_Recv)(const struct pp_fdesc *d, uint32_t site, void *buf, int count,
+                             MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                             MPI_Status *status)
 {
     struct pp_thread *t = me();
     MPI_Status own;
@@ -224,8 +266,8 @@ PP_EXPORT int __pp_w_MPI_Recv(const struct pp_fdesc *d, uint32_t site, void *buf
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Isend(const struct pp_fdesc *d, uint32_t site, const void *buf, int count,
-                               MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req)
+PP_EXPORT int PP_W(MPI_Isend)(const struct pp_fdesc *d, uint32_t site, const void *buf, int count,
+                              MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_ISEND);
@@ -236,8 +278,8 @@ PP_EXPORT int __pp_w_MPI_Isend(const struct pp_fdesc *d, uint32_t site, const vo
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Irecv(const struct pp_fdesc *d, uint32_t site, void *buf, int count,
-                               MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *req)
+PP_EXPORT int PP_W(MPI_Irecv)(const struct pp_fdesc *d, uint32_t site, void *buf, int count,
+                              MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *req)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_IRECV);
@@ -248,10 +290,10 @@ PP_EXPORT int __pp_w_MPI_Irecv(const struct pp_fdesc *d, uint32_t site, void *bu
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Sendrecv(const struct pp_fdesc *d, uint32_t site, const void *sbuf, int scount,
-                                  MPI_Datatype stype, int dest, int stag, void *rbuf, int rcount,
-                                  MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
-                                  MPI_Status *status)
+PP_EXPORT int PP_W(MPI_Sendrecv)(const struct pp_fdesc *d, uint32_t site, const void *sbuf, int scount,
+                                 MPI_Datatype stype, int dest, int stag, void *rbuf, int rcount,
+                                 MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+                                 MPI_Status *status)
 {
     struct pp_thread *t = me();
     MPI_Status own;
@@ -272,8 +314,8 @@ PP_EXPORT int __pp_w_MPI_Sendrecv(const struct pp_fdesc *d, uint32_t site, const
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Wait(const struct pp_fdesc *d, uint32_t site, MPI_Request *req,
-                              MPI_Status *status)
+PP_EXPORT int PP_W(MPI_Wait)(const struct pp_fdesc *d, uint32_t site, MPI_Request *req,
+                             MPI_Status *status)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_WAIT);
@@ -282,8 +324,8 @@ PP_EXPORT int __pp_w_MPI_Wait(const struct pp_fdesc *d, uint32_t site, MPI_Reque
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Waitall(const struct pp_fdesc *d, uint32_t site, int count, MPI_Request reqs[],
-                                 MPI_Status statuses[])
+PP_EXPORT int PP_W(MPI_Waitall)(const struct pp_fdesc *d, uint32_t site, int count, MPI_Request reqs[],
+                                MPI_Status statuses[])
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_WAITALL);
@@ -298,8 +340,8 @@ PP_EXPORT int __pp_w_MPI_Waitall(const struct pp_fdesc *d, uint32_t site, int co
 
 /* --------------------------------------------------------- collectives */
 
-PP_EXPORT int __pp_w_MPI_Bcast(const struct pp_fdesc *d, uint32_t site, void *buf, int count,
-                               MPI_Datatype type, int root, MPI_Comm comm)
+PP_EXPORT int PP_W(MPI_Bcast)(const struct pp_fdesc *d, uint32_t site, void *buf, int count,
+                              MPI_Datatype type, int root, MPI_Comm comm)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_BCAST);
@@ -310,8 +352,8 @@ PP_EXPORT int __pp_w_MPI_Bcast(const struct pp_fdesc *d, uint32_t site, void *bu
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Reduce(const struct pp_fdesc *d, uint32_t site, const void *sbuf, void *rbuf,
-                                int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
+PP_EXPORT int PP_W(MPI_Reduce)(const struct pp_fdesc *d, uint32_t site, const void *sbuf, void *rbuf,
+                               int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_REDUCE);
@@ -322,8 +364,8 @@ PP_EXPORT int __pp_w_MPI_Reduce(const struct pp_fdesc *d, uint32_t site, const v
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Allreduce(const struct pp_fdesc *d, uint32_t site, const void *sbuf, void *rbuf,
-                                   int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+PP_EXPORT int PP_W(MPI_Allreduce)(const struct pp_fdesc *d, uint32_t site, const void *sbuf, void *rbuf,
+                                  int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_ALLREDUCE);
@@ -336,9 +378,9 @@ PP_EXPORT int __pp_w_MPI_Allreduce(const struct pp_fdesc *d, uint32_t site, cons
 
 /* Gather, scatter, allgather, alltoall: bytes is the block one rank sends
  * (scatter: receives), per peer. */
-PP_EXPORT int __pp_w_MPI_Gather(const struct pp_fdesc *d, uint32_t site, const void *sbuf, int scount,
-                                MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
-                                MPI_Comm comm)
+PP_EXPORT int PP_W(MPI_Gather)(const struct pp_fdesc *d, uint32_t site, const void *sbuf, int scount,
+                               MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                               MPI_Comm comm)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_GATHER);
@@ -349,9 +391,9 @@ PP_EXPORT int __pp_w_MPI_Gather(const struct pp_fdesc *d, uint32_t site, const v
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Scatter(const struct pp_fdesc *d, uint32_t site, const void *sbuf, int scount,
-                                 MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
-                                 MPI_Comm comm)
+PP_EXPORT int PP_W(MPI_Scatter)(const struct pp_fdesc *d, uint32_t site, const void *sbuf, int scount,
+                                MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                                MPI_Comm comm)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_SCATTER);
@@ -362,9 +404,9 @@ PP_EXPORT int __pp_w_MPI_Scatter(const struct pp_fdesc *d, uint32_t site, const 
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Allgather(const struct pp_fdesc *d, uint32_t site, const void *sbuf, int scount,
-                                   MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
-                                   MPI_Comm comm)
+PP_EXPORT int PP_W(MPI_Allgather)(const struct pp_fdesc *d, uint32_t site, const void *sbuf, int scount,
+                                  MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                                  MPI_Comm comm)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_ALLGATHER);
@@ -375,9 +417,9 @@ PP_EXPORT int __pp_w_MPI_Allgather(const struct pp_fdesc *d, uint32_t site, cons
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Alltoall(const struct pp_fdesc *d, uint32_t site, const void *sbuf, int scount,
-                                  MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
-                                  MPI_Comm comm)
+PP_EXPORT int PP_W(MPI_Alltoall)(const struct pp_fdesc *d, uint32_t site, const void *sbuf, int scount,
+                                 MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                                 MPI_Comm comm)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_ALLTOALL);
@@ -388,7 +430,7 @@ PP_EXPORT int __pp_w_MPI_Alltoall(const struct pp_fdesc *d, uint32_t site, const
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Barrier(const struct pp_fdesc *d, uint32_t site, MPI_Comm comm)
+PP_EXPORT int PP_W(MPI_Barrier)(const struct pp_fdesc *d, uint32_t site, MPI_Comm comm)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_MPI_BARRIER);
@@ -420,8 +462,8 @@ static void made(struct pp_ev *e, MPI_Comm parent, MPI_Comm nc)
     }
 }
 
-PP_EXPORT int __pp_w_MPI_Comm_split(const struct pp_fdesc *d, uint32_t site, MPI_Comm comm, int color,
-                                    int key, MPI_Comm *newcomm)
+PP_EXPORT int PP_W(MPI_Comm_split)(const struct pp_fdesc *d, uint32_t site, MPI_Comm comm, int color,
+                                   int key, MPI_Comm *newcomm)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_COMM_SPLIT);
@@ -436,7 +478,7 @@ PP_EXPORT int __pp_w_MPI_Comm_split(const struct pp_fdesc *d, uint32_t site, MPI
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Comm_dup(const struct pp_fdesc *d, uint32_t site, MPI_Comm comm, MPI_Comm *newcomm)
+PP_EXPORT int PP_W(MPI_Comm_dup)(const struct pp_fdesc *d, uint32_t site, MPI_Comm comm, MPI_Comm *newcomm)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_COMM_DUP);
@@ -447,7 +489,7 @@ PP_EXPORT int __pp_w_MPI_Comm_dup(const struct pp_fdesc *d, uint32_t site, MPI_C
     return rc;
 }
 
-PP_EXPORT int __pp_w_MPI_Comm_free(const struct pp_fdesc *d, uint32_t site, MPI_Comm *comm)
+PP_EXPORT int PP_W(MPI_Comm_free)(const struct pp_fdesc *d, uint32_t site, MPI_Comm *comm)
 {
     struct pp_thread *t = me();
     struct pp_ev *e = begin(t, d, site, PP_EV_COMM_FREE);

@@ -21,7 +21,7 @@ chdir $root or die "chdir $root: $!";
 my $n_tests = 0;
 my $failed = 0;
 
-sub ok {
+sub ok ($$) {                 # (scalar context: a failed match is false, not an empty list)
     my ($cond, $name) = @_;
     $n_tests++;
     print(($cond ? "ok" : "not ok") . " $n_tests - $name\n");
@@ -39,14 +39,14 @@ sub run {                      # command -> (status, stdout+stderr)
     return ($? >> 8, $out);
 }
 
-# the build directory: make check's B (PERFPRED_BUILD), else build/
-my $BD = $ENV{PERFPRED_BUILD} // 'build';
+# the build directory of `make check B=...` (PERFPRED_BUILD), else build/
+my $BD = $ENV{PERFPRED_BUILD} // "$root/build";
 if (system("make -s B=$BD $BD/perfpred.so >/dev/null") != 0 || !-f "$BD/perfpred.so") {
     print "1..0 # SKIP cannot build $BD/perfpred.so\n";
     exit 0;
 }
 my $tmp = tempdir(CLEANUP => 1);
-my $PL = "-fplugin=" . ($BD =~ m{^/} ? $BD : "$root/$BD") . "/perfpred.so";
+my $PL = "-fplugin=$BD/perfpred.so";
 my ($st, $o) = run("gcc -O2 -g -c -fPIC -pthread tests/plugin/stub-rt.c -o $tmp/stub.o");
 die "stub: $o" if $st;
 
@@ -167,7 +167,7 @@ sub check_loop {
 sub check_desc {
     my ($r, $tag, $what, $re) = @_;
     my $all = join('', map { $r->{desc}{$_} } sort keys %{$r->{desc}});
-    ok($all =~ $re, "$tag: $what") or diag("no match for $re");
+    ok(scalar($all =~ $re), "$tag: $what") or diag("no match for $re");
 }
 
 # ---------------------------------------------------------------- serial
@@ -201,7 +201,7 @@ for my $opt (qw(-O0 -O2 -O3)) {
     ok(scalar(loop_line($r, $m->{init}) =~ /count=\(max \(var N\) 0\)/), "$t: main's loop counts in (var N)");
     ok(scalar(loop_line($r, $m->{vla_flat}) =~ /count=\(max \(\* (\(arg n\) \(arg m\)|\(arg m\) \(arg n\))\) 0\)/),
        "$t: m*n loop count");
-    check_desc($r, $t, 'param N', qr/^param id=0 name=N kind=var line=\d+$/m);
+    check_desc($r, $t, 'param N', qr/^param id=0 name=N var=N kind=var line=\d+$/m);
     ok((grep { $_->[0] eq 'main' && $_->[2] == 100 } @{$r->{params}}) == 1, "$t: __pp_param recorded N=100");
     ok(($r->{globals}{g_n} // -1) == 37, "$t: pp_gdesc for g_n");
     check_desc($r, $t, 'VLA shape', qr/^shape .*name=t kind=vla elem=8 dims=\(\(arg m\) \(arg n\)\) bytes=\(\* .*8\)$/m);
@@ -273,7 +273,7 @@ for my $opt (qw(-O0 -O2 -O3)) {
 {
     my $r = build_run(name => 'pragma', opt => '-O2', src => 'tests/plugin/progs/pragma.c', args => 7,
                       extra => '', tag => '') or last;
-    check_desc($r, 'pragma', 'named parameter', qr/^param id=0 name=SIZE kind=var line=\d+ pragma=1$/m);
+    check_desc($r, 'pragma', 'named parameter', qr/^param id=0 name=SIZE var=n kind=var line=\d+ pragma=1$/m);
     check_desc($r, 'pragma', 'count uses it', qr/count=\(max \(var SIZE\) 0\)/);
     my ($s, $out) = run("gcc -O2 $PL -c tests/plugin/progs/badpragma.c -o $tmp/bad.o");
     ok($s == 0 && $out =~ /warning: perfpred: malformed/, 'malformed pragma: warning, not error');

@@ -20,8 +20,9 @@ use POSIX qw(ceil);
 chdir "$FindBin::Bin/../.." or die "chdir: $!";
 require "./tests/runtime/ppr.pl";
 
-# the build directory: make check's B (PERFPRED_BUILD), else build/
-my $BD  = $ENV{PERFPRED_BUILD} // 'build';
+my $ROOT = `pwd`; chomp $ROOT;
+# the build directory of `make check B=...` (PERFPRED_BUILD), else build/
+my $BD  = $ENV{PERFPRED_BUILD} // "$ROOT/build";
 my $B   = "$BD/rt-tests";
 my $TMP = tempdir('pp-rt-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 system('mkdir', '-p', $B) == 0 or BAIL_OUT("mkdir $B");
@@ -65,7 +66,7 @@ ok($? == 0, 'make libperfpred-rt.a and .so') or BAIL_OUT("runtime does not build
 build('t-pthread (static)', "gcc $CF -pthread tests/runtime/t-pthread.c $BD/libperfpred-rt.a -o $B/t-pthread")
     or BAIL_OUT('test program does not build');
 my $have_so = build('t-pthread (shared)', "gcc $CF -pthread tests/runtime/t-pthread.c -L$BD -l:libperfpred-rt.so.1 "
-                    . "-Wl,-rpath," . ($BD =~ m{^/} ? $BD : "\$PWD/$BD") . " -o $B/t-pthread-so");
+                    . "-Wl,-rpath,$BD -o $B/t-pthread-so");
 my $have_omp = build('t-omp', "gcc $CF -fopenmp tests/runtime/t-omp.c $BD/libperfpred-rt.a -o $B/t-omp");
 my $have_task = build('t-task', "gcc $CF -fopenmp tests/runtime/t-task.c $BD/libperfpred-rt.a -o $B/t-task");
 my $have_fork = build('t-fork', "gcc $CF -pthread tests/runtime/t-fork.c $BD/libperfpred-rt.a -o $B/t-fork");
@@ -73,9 +74,7 @@ my $have_tsan = build('t-pthread (ThreadSanitizer)',
                       "gcc -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -pthread -Iruntime -Itests/runtime "
                       . "tests/runtime/t-pthread.c runtime/*.c -o $B/t-pthread-tsan");
 
-my $ROOT = `pwd`; chomp $ROOT;
-my $BABS = $B =~ m{^/} ? $B : "$ROOT/$B";
-my $TP = "$BABS/t-pthread";
+my $TP = "$B/t-pthread";
 
 # ---------------------------------------------------------------- pthreads
 my ($N, $K) = (1000, 5);
@@ -173,7 +172,7 @@ check_record("$TMP/def/$name", 'default name') if $name;
 SKIP: {
     skip 'fork test did not build', 4 unless $have_fork;
     mkdir "$TMP/fork";
-    ($rc, $out, $err) = run_in("$TMP/fork", { PERFPRED_RECORD => "$TMP/fork/f.ppr" }, "$BABS/t-fork");
+    ($rc, $out, $err) = run_in("$TMP/fork", { PERFPRED_RECORD => "$TMP/fork/f.ppr" }, "$B/t-fork");
     my ($ppid) = $out =~ /^parent=(\d+) child_status=7$/m;
     ok($rc == 0 && $ppid, 'fork: child ran through the wrappers and exited normally') or diag($out . $err);
     my @files = glob("$TMP/fork/*");
@@ -185,7 +184,7 @@ SKIP: {
 # ---------------------------------------------------------------- shared runtime
 SKIP: {
     skip 'shared build failed', 3 unless $have_so;
-    ($rc, $out) = run_in($TMP, { PERFPRED_RECORD => "$TMP/so.ppr" }, "$BABS/t-pthread-so $N $K");
+    ($rc, $out) = run_in($TMP, { PERFPRED_RECORD => "$TMP/so.ppr" }, "$B/t-pthread-so $N $K");
     is($out, $ref_out, 'shared runtime: output');
     my $rs = check_record("$TMP/so.ppr", 'shared runtime');
     is(scalar @{$rs->{funcs}} . ' ' . scalar @{$rs->{gparams}}, '3 1',
@@ -196,7 +195,7 @@ SKIP: {
 SKIP: {
     skip 'TSan build failed', 4 unless $have_tsan;
     ($rc, $out, $err) = run_in($TMP, { PERFPRED_RECORD => "$TMP/tsan.ppr", TSAN_OPTIONS => 'exitcode=66' },
-                               "$BABS/t-pthread-tsan 200 3");
+                               "$B/t-pthread-tsan 200 3");
     is($rc, 0, 'TSan (pthreads): exit status');
     unlike($err, qr/ThreadSanitizer/, 'TSan (pthreads): no report') or diag($err);
     my $rt = check_record("$TMP/tsan.ppr", 'TSan (pthreads)');
@@ -207,7 +206,7 @@ SKIP: {
 SKIP: {
     skip 'OpenMP build failed', 1 unless $have_omp;
     my $M = 1000;
-    ($rc, $out, $err) = run_in($TMP, { PERFPRED_RECORD => "$TMP/omp.ppr" }, "$BABS/t-omp $M");
+    ($rc, $out, $err) = run_in($TMP, { PERFPRED_RECORD => "$TMP/omp.ppr" }, "$B/t-omp $M");
     is($rc, 0, 'omp: exit status');
     my $tri = $M * ($M - 1) / 2;
     is($out, "total=" . (3 * $tri) . " named=8 atomic=16 singles=3 loop=$tri sections=6\n", 'omp: output');
@@ -297,7 +296,7 @@ SKIP: {
 # ---------------------------------------------------------------- nested events
 SKIP: {
     skip 'task test did not build', 4 unless $have_task;
-    ($rc, $out, $err) = run_in($TMP, { PERFPRED_RECORD => "$TMP/task.ppr" }, "$BABS/t-task");
+    ($rc, $out, $err) = run_in($TMP, { PERFPRED_RECORD => "$TMP/task.ppr" }, "$B/t-task");
     is("$rc $out", "0 total=21\n", 'tasks: exit status and output');
     my $rk = check_record("$TMP/task.ppr", 'tasks (events nested in a barrier)');
     my $ft = ppr_func($rk, 'main._omp_fn.1');

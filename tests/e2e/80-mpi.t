@@ -55,6 +55,20 @@ like($desc, qr/^event .*kind=send guard=\(\d+ T\) callee=MPI_Send count=1 type=o
 like($desc, qr/^branch .*cond=\(eq \(\+ \(nprocs\) -1\) \(rank\)\)/m, 'rank-dependent branch in (rank), (nprocs)');
 like($desc, qr/^event .*kind=mpi_other .*callee=MPI_Abort$/m, 'an MPI call perfpred does not model is marked mpi_other');
 unlike($desc, qr/^call .*callee=MPI_/m, 'MPI functions are not program calls');
+like(`nm $TMP/trap`, qr/ T __pp_w_MPI_Init$/m, 'Open MPI\'s mpi.h: the runtime\'s Open MPI wrappers');
+
+# an MPI whose ABI the runtime has no wrappers for (MPI_Comm neither Open
+# MPI's pointer nor MPICH's int): the calls are counted, not replaced
+open my $fo, '>', "$TMP/other_mpi.c" or die;
+print $fo "typedef long MPI_Comm;\nint MPI_Init(int *, char ***);\nint MPI_Barrier(MPI_Comm);\n"
+    . "int main(int argc, char **argv) { MPI_Init(&argc, &argv); return MPI_Barrier(1); }\n";
+close $fo;
+($rc, $out, $err) = run("gcc -O2 -c -fplugin=$B/perfpred.so -fplugin-arg-perfpred-verbose $TMP/other_mpi.c -o $TMP/other_mpi.o");
+is($rc, 0, 'another MPI: the build does not break');
+like($err, qr/^perfpred: main: uninstrumented MPI_Init \(line 4\): MPI_Comm is neither Open MPI's nor MPICH's: counted as mpi_other$/m,
+     'another MPI: the verbose note says why MPI_Init is not replaced');
+like($err, qr/^event .*kind=mpi_other callee=MPI_Barrier$/m, 'another MPI: its calls are mpi_other events');
+unlike(`nm $TMP/other_mpi.o`, qr/__pp_w_/, 'another MPI: no wrapper is called');
 
 # the plugin must not change what the program computes
 my ($prc, $pout) = mpirun(4, undef, "$TMP/trap.plain 100000 3");
@@ -73,6 +87,9 @@ for my $k (0 .. 3) {
     my @e = ppr_check($r);
     ok(!@e, "rank $k: record invariants") or diag(join "\n", @e);
     is($r->{mpi}{rank}, $k, "rank $k: mpi rank=$k");
+    is(join(' ', map { $r->{mpi}{$_} // 'none' } qw(any_source proc_null any_tag)), '-1 -2 -1',
+       "rank $k: Open MPI's MPI_ANY_SOURCE, MPI_PROC_NULL, MPI_ANY_TAG");
+    like($r->{mpi}{lib} // '', qr/^"Open MPI v\d/, "rank $k: lib is Open MPI's");
     is($r->{mpi}{size}, 4, "rank $k: size=4");
     $run{$r->{mpi}{run}}++;
     # the cyclic loop ran ceil((n - rank) / P) times per repetition
@@ -104,6 +121,7 @@ like($out, qr/^  MPI_Abort at .*mpi_trap\.c:\d+, 0 calls$/m, 'show: names the MP
 ($rc, $out) = run("$PP show $TMP/run4/rank-2.ppr --format json");
 is($rc, 0, 'show of one rank\'s record loads the whole run');
 like($out, qr/"ranks":4,/, 'json: 4 ranks');
+like($out, qr/"library":"Open MPI v[^"]*","any_source":-1,"proc_null":-2,"any_tag":-1,/, 'json: the MPI and its constants');
 like($out, qr/"kind":"bcast","line":\d+,"calls":4,"ranks":4,"bytes_min":16,"bytes_max":16/, 'json: the broadcast site');
 ($rc, $out) = run("$PP show $TMP/run4 --format csv");
 is($rc, 0, 'show --format csv');

@@ -175,6 +175,17 @@ for my $mode (0, 1) {
     ok(($at->{64}{mpi}{by_call}{$k} // 0) > 0, "jacobi mode $mode: the halo exchange ($k) takes time");
 }
 
+# MPI_ANY_SOURCE, MPI_ANY_TAG and MPI_PROC_NULL on blocking calls, with
+# Open MPI's values (85-mpich.t runs the same program with MPICH's)
+build('tests/mpi-special/any_proc_null.c', 'anyp');
+my $anyp = record(4, 'anyp4', 'anyp 100000 3');
+counts_exact($anyp, 'any_proc_null');
+($rc, $out, $err) = run("$PP show $anyp");
+like($out, qr/^MPI library: Open MPI\b.*; MPI_ANY_SOURCE -1, MPI_PROC_NULL -2, MPI_ANY_TAG -1$/m,
+     'any_proc_null: show names the MPI and its constants');
+$at = mpi_at($anyp, '--P 4,64,1024', 'any_proc_null: predict up to 1024 ranks');
+is($at->{$_}{mpi}{unmatched_messages}, 0, "any_proc_null P=$_: every message is received") for 4, 64, 1024;
+
 # -------------------------------------------------- programs that hang
 # Each is correct at the recorded 4 ranks and size, and hangs at others:
 # the model finds the hang during the traversal and names it.

@@ -1,5 +1,5 @@
 /* match.c - point-to-point messages for `perfpred show`'s matching
- * (tests/e2e/83-mpi-show.t), on 3 ranks:
+ * (tests/e2e/84-mpi-match.t), on 3 ranks:
  *
  *   rank 0 sends rank 1 three messages with MPI_Isend: tag 5 (1 int),
  *     tag 6 (2 ints), tag 5 (3 ints);

@@ -8,12 +8,15 @@ use JSON::PP;
 use Exporter 'import';
 our @EXPORT_OK = qw(compare_symbolic hand_machine mpi_setup run_in json_in counts_exact_in);
 
-# The MPI tests' environment: mpicc and mpirun must be there (BAIL_OUT
-# otherwise), Open MPI may run as root, 4 ranks on 2 cores, libmpi's
-# leaks are not ours, and no recording or disabling from outside.
+# The MPI tests' environment: the MPI's tools must be there (default
+# mpicc and mpirun; BAIL_OUT otherwise), Open MPI may run as root, 4 ranks
+# on 2 cores, libmpi's leaks are not ours, and no recording or disabling
+# from outside.
 sub mpi_setup {
-    for my $tool (qw(mpicc mpirun)) {
-        Test::More::BAIL_OUT("$tool not found: install the Debian packages libopenmpi-dev openmpi-bin (make deps)")
+    my @tools = @_ ? @_ : qw(mpicc mpirun);
+    for my $tool (@tools) {
+        my $pkgs = $tool =~ /mpich/ ? 'mpich libmpich-dev' : 'libopenmpi-dev openmpi-bin';
+        Test::More::BAIL_OUT("$tool not found: install the Debian packages $pkgs (make deps)")
             if system("command -v $tool >/dev/null 2>&1") != 0;
     }
     $ENV{OMPI_ALLOW_RUN_AS_ROOT}         = 1;
