@@ -107,6 +107,14 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
             snprintf(err, errlen, "unknown option '%s' (see --help)", a);
             return -1;
         }
+        if (!strcmp(key, "threads")) {      /* a flag: no value */
+            if (val) {
+                snprintf(err, errlen, "--threads takes no value");
+                return -1;
+            }
+            c->threads = 1;
+            continue;
+        }
         if (!val) {
             if (i + 1 >= argc) {
                 snprintf(err, errlen, "option '%s' needs a value", a);
@@ -233,6 +241,31 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
         } else if (!strcmp(key, "with")) {
             if (pp_whatif_parse(&c->with, val, err, errlen))
                 return -1;
+        } else if (!strcmp(key, "by")) {
+            if (!strcmp(val, "loop")) c->by = 1;
+            else if (!strcmp(val, "function")) c->by = 2;
+            else if (!strcmp(val, "event")) c->by = 3;
+            else {
+                snprintf(err, errlen, "--by: '%s' is not loop, function or event", val);
+                return -1;
+            }
+        } else if (!strcmp(key, "region")) {
+            c->region = val;
+        } else if (!strcmp(key, "on")) {
+            if (strcmp(val, "real") && strcmp(val, "pram")) {
+                snprintf(err, errlen, "--on: '%s' is not real or pram", val);
+                return -1;
+            }
+            c->on = !strcmp(val, "real") ? 1 : 2;
+        } else if (!strcmp(key, "max-events")) {
+            char *end;
+            errno = 0;
+            long v = strtol(val, &end, 10);
+            if (*end || end == val || errno || v < 1) {
+                snprintf(err, errlen, "--max-events: '%s' is not a positive count", val);
+                return -1;
+            }
+            c->max_events = v;
         } else if (!strcmp(key, "param")) {
             free(c->params);
             c->params = strdup(val);

@@ -48,6 +48,11 @@ typedef struct {
     pp_whatif with;       /* --with NAME=VALUE,... (repeatable): what-if   */
     char *params;         /* sensitivity --param NAME,...                  */
     char *along;          /* sensitivity --along NAME=V1,V2,...            */
+    int by;               /* predict --by loop|function|event (pp_by + 1; 0: none) */
+    const char *region;   /* predict --region NAME|FILE:LINE               */
+    int threads;          /* predict --threads: every thread, not a summary */
+    int on;               /* timeline --on real|pram: 1 real, 2 pram, 0 not given */
+    long max_events;      /* timeline --max-events K (0: the default)      */
     int help;
 } pp_cli;
 

@@ -4,6 +4,7 @@
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
+#include "breakdown.h"
 #include "cli.h"
 #include "cmds.h"
 #include "metrics.h"
@@ -15,6 +16,7 @@
 static const char *usage =
     "usage: perfpred predict RECORD [--machine FILE] [--set NAME=VALUE]... [--P P[,P...]]\n"
     "                        [--with NAME=VALUE[,NAME=VALUE...]] [--format text|csv|json]\n"
+    "                        [--by loop|function|event [--region NAME|FILE:LINE] [--threads]]\n"
     "  Predicts the execution time at the given problem size (default: the recorded\n"
     "  one) for P processors (default: the recorded P) on the MIRACLE machine\n"
     "  (T1/P), the PRAM (no synchronisation cost) and the real machine described by\n"
@@ -34,7 +36,15 @@ static const char *usage =
     "  --with NAME=VALUE,...: what if the machine were different: barrier=2us,\n"
     "  latency=1us, bandwidth=20GB/s, speed=2 (a processor twice as fast), NAME=x0.5\n"
     "  (half the value it has); T_real is also given without the change\n"
-    "  (docs/commands.md, 'What-if machines', lists every NAME).\n";
+    "  (docs/commands.md, 'What-if machines', lists every NAME).\n"
+    "  --by loop|function|event: where the time goes (Parashar et al.'s three\n"
+    "  levels): for each loop (and function body), function or event site, the\n"
+    "  computation, communication, synchronisation cost, waiting and idle time per\n"
+    "  thread on the real machine and on the PRAM (min, mean and max over the\n"
+    "  threads; --threads: every thread), with the whole program's; --region NAME\n"
+    "  (a function, or a loop as 'main:L2') or FILE:LINE: only the time spent in\n"
+    "  that function or loop and what it calls and contains.  With --format csv,\n"
+    "  the breakdown's table replaces the prediction's.\n";
 
 /* The P parameter is shown as P, not with its recorded value. */
 static int is_p_param(const pp_prog *m, int i)
@@ -112,18 +122,34 @@ int pp_cmd_predict(int argc, char **argv)
 {
     pp_cli c;
     char err[2048];
-    int st = pp_cli_start(argc, argv, "predict", "set,machine,P,format,draws,cache-rule,insitu,model-error,cost-quantile,with", usage, &c);
+    int st = pp_cli_start(argc, argv, "predict", "set,machine,P,format,draws,cache-rule,insitu,model-error,cost-quantile,with,by,region,threads", usage, &c);
     if (st >= 0)
         return st;
+    if (c.threads && !c.by && !c.region) {
+        fprintf(stderr, "perfpred predict: --threads goes with --by (or --region)\n%s", usage);
+        pp_cli_free(&c);
+        return 2;
+    }
+    if (c.region && !c.by)
+        c.by = 1 + PP_BY_LOOP;
     pp_session s;
     if ((st = pp_cli_open("predict", &c, 1, &s)) >= 0)
         return st;
     pp_prog *m = &s.prog;
+    pp_region region;
+    if (c.region && pp_region_parse(m, c.region, &region, err, sizeof err)) {
+        fprintf(stderr, "perfpred predict: %s\n", err);
+        pp_session_close(&s);
+        pp_cli_free(&c);
+        return 2;
+    }
     int nP = c.nP ? c.nP : 1;
     int rc = 0;
     int kinds[PP_EV_OTHER + 1];
     int nk = mpi_kinds(m, kinds);
-    if (c.format == PP_FMT_CSV) {
+    if (c.format == PP_FMT_CSV && c.by)
+        pp_breakdown_csv_header(stdout);
+    else if (c.format == PP_FMT_CSV) {
         printf("P,t_miracle_s,t_pram_s,t_real_s,La_s,L_s,Ea,E,t_real_lo_s,t_real_hi_s");
         if (m->mpi)
             printf(",mpi_share");
@@ -164,7 +190,26 @@ int pp_cmd_predict(int argc, char **argv)
             rc = 2;
             break;
         }
-        if (c.format == PP_FMT_JSON) {
+        pp_breakdown bd;
+        if (c.by) {
+            int r = pp_breakdown_run(m, &s.mach, P, (pp_by)(c.by - 1), c.region ? &region : NULL, &bd, err,
+                                     sizeof err);
+            if (r == 0 && (bd.time[PP_BD_REAL] != mt.t_real || bd.time[PP_BD_PRAM] != mt.t_pram)) {
+                snprintf(err, sizeof err, "internal error: the breakdown's traversal gives T_real = %.17g ns, "
+                         "T_PRAM = %.17g ns, the prediction's %.17g ns, %.17g ns", bd.time[PP_BD_REAL],
+                         bd.time[PP_BD_PRAM], mt.t_real, mt.t_pram);
+                pp_breakdown_free(&bd);
+                r = -2;
+            }
+            if (r) {
+                fprintf(stderr, "perfpred predict: %s: %s\n", s.rec.path, err);
+                rc = r == -2 ? 1 : 2;
+                break;
+            }
+        }
+        if (c.format == PP_FMT_CSV && c.by) {
+            pp_breakdown_csv(stdout, &bd, 3, c.threads);
+        } else if (c.format == PP_FMT_JSON) {
             printf("%s{\"problem\":", i ? "," : "");
             print_problem_json(m);
             printf(",\"P\":%d,\"time\":{\"miracle\":", P);
@@ -205,11 +250,15 @@ int pp_cmd_predict(int argc, char **argv)
                        mt.t1_summed ? "true" : "false");
             }
             printf("\"interval\":");
-            if (ilo <= ihi) {
+            if (ilo <= ihi)
                 pp_json_interval(stdout, ilo / 1e9, ihi / 1e9, iv.fit, iv.host, iv.model);
-                printf("}");
-            } else
-                printf("null}");
+            else
+                printf("null");
+            if (c.by) {
+                printf(",\"breakdown\":");
+                pp_breakdown_json(stdout, &bd, 3, c.threads);
+            }
+            printf("}");
         } else if (c.format == PP_FMT_CSV) {
             printf("%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,%.6f,", P, mt.t_mir / 1e9, mt.t_pram / 1e9,
                    mt.t_real / 1e9, mt.La / 1e9, mt.L / 1e9, mt.Ea, mt.E);
@@ -264,9 +313,13 @@ int pp_cmd_predict(int argc, char **argv)
                 mpi_text(m, &s.mach, &mt);
             if (mt.approx)
                 printf("  (some loop sums were sampled, not enumerated)\n");
+            if (c.by)
+                pp_breakdown_text(stdout, &bd, 3, c.threads);
             if (i + 1 < nP)
                 printf("\n");
         }
+        if (c.by)
+            pp_breakdown_free(&bd);
     }
     if (c.format == PP_FMT_JSON)
         printf("%s\n", nP > 1 ? "]" : "");

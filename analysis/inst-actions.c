@@ -31,6 +31,8 @@ int pp_inst_new_thread(ictx *c, pp_itkind kind, int parent, int tid, int start_f
             return pp_inst_fail(c, "out of memory");
         c->cappending = cap;
     }
+    if ((c->flags & PP_INST_SITES) && pp_inst_sites_thread(c, in->nthreads))
+        return -1;
     int id = in->nthreads++;
     memset(&in->threads[id], 0, sizeof in->threads[id]);
     in->threads[id].kind = kind;
@@ -54,11 +56,15 @@ int pp_inst_push_action(ictx *c, int t, pp_action a)
             return pp_inst_fail(c, "out of memory");
         th->act = na;
         th->capact = cap;
+        if ((c->flags & PP_INST_SITES) && pp_inst_sites_act(c, t, -1, cap))
+            return -1;
     }
     long cap = c->m->max_actions > 0 ? c->m->max_actions : MAX_ACTIONS;
     if (++c->nactions > cap)
         return pp_inst_fail(c, "the thread graph has more than %ld actions at this size; "
                        "choose a smaller problem size or P", cap);
+    if (c->flags & PP_INST_SITES)
+        pp_inst_sites_act(c, t, th->nact, 0);
     th->act[th->nact++] = a;
     return 0;
 }
@@ -73,23 +79,33 @@ int pp_inst_reserve(ictx *c, int t, int n)
         return pp_inst_fail(c, "out of memory");
     th->act = na;
     th->capact = n;
+    if (c->flags & PP_INST_SITES)
+        return pp_inst_sites_act(c, t, -1, n);
     return 0;
 }
 
 int pp_inst_flush(ictx *c, int t)
 {
     pp_work w = c->pending[t];
-    if (w.ns <= 0)
+    if (w.ns <= 0) {
+        if (c->flags & PP_INST_SITES)
+            pp_inst_sites_drop(c, t);
         return 0;
+    }
     c->pending[t] = (pp_work){0};
     c->in->work_ns += w.ns;
-    return pp_inst_push_action(c, t, (pp_action){.kind = PP_A_WORK, .ns = w.ns, .func = -1, .site = -1});
+    pp_action a = {.kind = PP_A_WORK, .ns = w.ns, .func = -1, .site = -1};
+    if ((c->flags & PP_INST_SITES) && pp_inst_sites_take(c, t, &a))
+        return -1;
+    return pp_inst_push_action(c, t, a);
 }
 
 int pp_inst_sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int site)
 {
     /* every event ends a segment: its fixed cost (fitted intercept) */
     c->pending[t].ns += c->m->seg_ns;
+    if ((c->flags & PP_INST_SITES) && pp_inst_part(c, t, c->seg_node > 0 ? c->seg_node : c->node, c->m->seg_ns))
+        return -1;
     if (pp_inst_flush(c, t))
         return -1;
     return pp_inst_push_action(c, t, (pp_action){.kind = k, .key = key, .n = n, .func = fi, .site = site});

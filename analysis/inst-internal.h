@@ -90,6 +90,15 @@ typedef struct {
     int ncvars, capcvars;
     int *cseq, capcseq;         /* per parent comm: communicators the rank
                                    made from it so far                      */
+    /* PP_INST_SITES (inst-sites.c): the current context, and per thread
+     * the parts of its pending work */
+    int node;
+    int seg_node;               /* > 0: the context of the next event's
+                                   segment cost, if not node (the end of a
+                                   team's body, at its fork)               */
+    int capsites;               /* of pend and the instance's tables      */
+    struct pp_partlist *pend;
+    long *capwparts;
     char err[512];
 } ictx;
 
@@ -105,6 +114,20 @@ int pp_inst_reserve(ictx *c, int t, int n);
 int pp_inst_flush(ictx *c, int t);
 int pp_inst_sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int site);
 long pp_inst_intern(ictx *c, const char *key);
+
+/* inst-sites.c (PP_INST_SITES): the child of context `parent` for
+ * function fi's body (loop -1) or its loop (index), made when new (-1:
+ * out of memory); ns of thread t's pending work came from context node
+ * (0 or -1); a new thread's and a pushed action's tables; the pending
+ * parts of t into WORK action a (its key and n); free what ictx holds. */
+int pp_inst_ctx_child(ictx *c, int parent, int fi, int loop);
+int pp_inst_part(ictx *c, int t, int node, double ns);
+int pp_inst_sites_thread(ictx *c, int t);
+int pp_inst_sites_act(ictx *c, int t, int idx, int cap);
+int pp_inst_sites_take(ictx *c, int t, pp_action *a);
+void pp_inst_sites_drop(ictx *c, int t);
+void pp_inst_sites_ctx_free(ictx *c);
+void pp_inst_sites_free(pp_instance *in);
 
 /* instantiate.c: run function fr (its body on thread t; emit: make its
  * actions, else add its work to *acc, scaled by mult) */

@@ -174,6 +174,17 @@ static void add_work(ictx *c, int t, int emit, pp_work *acc, double ns)
     w->ns += ns;
 }
 
+/* A cost entering the work here (a loop's own iterations and entries, a
+ * call's fixed cost): with PP_INST_SITES also the part of context node,
+ * mult x ns being what it adds to the WORK action (inst-sites.c). */
+static int add_own(ictx *c, int t, int emit, pp_work *acc, double ns, long double mult, int node)
+{
+    add_work(c, t, emit, acc, ns);
+    if (c->flags & PP_INST_SITES)
+        return pp_inst_part(c, t, node, (double)(mult * ns));
+    return 0;
+}
+
 /* add f times the work w */
 static void add_work_x(ictx *c, int t, int emit, pp_work *acc, pp_work w, double f)
 {
@@ -187,7 +198,14 @@ int pp_inst_exec_func(ictx *c, int t, frame *fr, long double mult, int emit, pp_
         return pp_inst_fail(c, "calls nest deeper than %d (in %s): the model cannot unroll recursion",
                     MAX_DEPTH, fr->mf->d->name);
     }
+    int saved = c->node;
+    if ((c->flags & PP_INST_SITES) && (c->node = pp_inst_ctx_child(c, saved, fr->fi, -1)) < 0) {
+        c->node = saved;
+        c->depth--;
+        return pp_inst_fail(c, "out of memory");
+    }
     int rc = exec_scope(c, t, fr, -1, mult, emit, acc);
+    c->node = saved;
     c->depth--;
     return rc;
 }
@@ -207,7 +225,24 @@ static int makes_threads(const pp_mfunc *mf, int k)
     return 0;
 }
 
+static int exec_loop_in(ictx *c, int t, frame *fr, int k, long double mult, int emit, pp_work *acc);
+
+/* Loop k (with PP_INST_SITES in its context: its own costs are its) */
 static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emit, pp_work *acc)
+{
+    if (!(c->flags & PP_INST_SITES))
+        return exec_loop_in(c, t, fr, k, mult, emit, acc);
+    int saved = c->node;
+    if ((c->node = pp_inst_ctx_child(c, saved, fr->fi, k)) < 0) {
+        c->node = saved;
+        return pp_inst_fail(c, "out of memory");
+    }
+    int rc = exec_loop_in(c, t, fr, k, mult, emit, acc);
+    c->node = saved;
+    return rc;
+}
+
+static int exec_loop_in(ictx *c, int t, frame *fr, int k, long double mult, int emit, pp_work *acc)
 {
     const pp_mloop *ml = &fr->mf->loops[k];
     const pp_dloop *dl = &fr->mf->d->loops[k];
@@ -229,7 +264,8 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
         c->in->totals[fr->fi][k] += mult * n;
     int has_items = fr->mf->nitems[1 + k] > 0;
     /* entering the loop costs its set-up and its last, failing test */
-    add_work(c, t, emit, acc, ml->entry_ns);
+    if (add_own(c, t, emit, acc, ml->entry_ns, mult, c->node))
+        return -1;
     if (n <= 0)
         return 0;
     if (emit && ml->sync && (c->flags & PP_INST_STRUCT) && !makes_threads(fr->mf, k)) {
@@ -252,13 +288,13 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
                 set_iv_by(fr, k, &r, (long double)j);
             else
                 set_iv(c, fr, k, (long double)j);
-            add_work(c, t, 1, acc, ml->cost_ns);
-            if (exec_scope(c, t, fr, k, mult, 1, acc))
+            if (add_own(c, t, 1, acc, ml->cost_ns, mult, c->node) || exec_scope(c, t, fr, k, mult, 1, acc))
                 return -1;
         }
         return 0;
     }
-    add_work(c, t, emit, acc, (double)n * ml->cost_ns);
+    if (add_own(c, t, emit, acc, (double)n * ml->cost_ns, mult, c->node))
+        return -1;
     if (!has_items)
         return 0;
     if (!reads_iv(ml, dl->id)) {
@@ -331,8 +367,14 @@ static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int e
                          c->m->funcs[mf->call_callee[idx]].sync);
     if (r <= 0)
         return 0;
-    add_work(c, t, emit, acc, r * mf->call_cost[idx]);
     int cfi = mf->call_callee[idx];
+    /* a call's fixed cost is its callee's straight-line code (or, for a
+     * function without a descriptor, the caller's) */
+    int node = c->node;
+    if ((c->flags & PP_INST_SITES) && cfi >= 0 && (node = pp_inst_ctx_child(c, c->node, cfi, -1)) < 0)
+        return pp_inst_fail(c, "out of memory");
+    if (add_own(c, t, emit, acc, r * mf->call_cost[idx], mult, node))
+        return -1;
     if (cfi < 0)
         return 0;
     frame cf;
@@ -497,6 +539,7 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
     free(c.pool_thread);
     pp_inst_code_free(&c);
     pp_inst_comm_ctx_free(&c);
+    pp_inst_sites_ctx_free(&c);
     if (rc == 0 && c.oom)
         rc = pp_inst_fail(&c, "out of memory");
     if (rc) {
@@ -519,6 +562,7 @@ void pp_instance_free(pp_instance *in)
     free(in->key_parties);
     free(in->team_size);
     pp_inst_comms_free(in);
+    pp_inst_sites_free(in);
     /* totals has a NULL after the last function */
     for (int f = 0; in->totals && in->totals[f]; f++)
         free(in->totals[f]);

@@ -105,6 +105,32 @@ static int predict_runs(pp_prog *m, const pp_machine *mach, int P, double *t1, i
     return rc;
 }
 
+int pp_with_instance(pp_prog *m, const pp_machine *mach, int P, int flags, pp_instance_fn fn, void *u, char *err,
+                     size_t errlen)
+{
+    if (P < 1) {
+        snprintf(err, errlen, "P must be at least 1");
+        return -1;
+    }
+    long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
+    double *fitted;
+    if (pp_mem_apply(m, mach, &fitted)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    pp_prog_apply_P(m, P);
+    pp_instance in;
+    int rc = pp_instantiate(m, P, flags, &in, err, errlen);
+    if (rc == 0) {
+        rc = fn(u, m, &in, err, errlen);
+        pp_instance_free(&in);
+    }
+    if (m->pkind == PP_P_PARAM)
+        m->params[m->p_param].value = saved;
+    pp_mem_restore(m, fitted);
+    return rc;
+}
+
 int pp_predict_real(pp_prog *m, const pp_machine *mach, int P, double *t_real, char *err, size_t errlen)
 {
     pp_metrics mt;

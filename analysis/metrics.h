@@ -44,6 +44,14 @@ int pp_predict(pp_prog *m, const pp_machine *mach, int P, pp_metrics *out, char 
 /* T_real alone (ns): no T1, no PRAM. */
 int pp_predict_real(pp_prog *m, const pp_machine *mach, int P, double *t_real, char *err, size_t errlen);
 
+/* Unroll the model as pp_predict does for P (the costs at the current
+ * size, P applied) with pp_instantiate's flags, and give the instance to
+ * fn (which returns 0, or -1 with a message); the model is then as it
+ * was.  0 or -1. */
+typedef int (*pp_instance_fn)(void *u, const pp_prog *m, const pp_instance *in, char *err, size_t errlen);
+int pp_with_instance(pp_prog *m, const pp_machine *mach, int P, int flags, pp_instance_fn fn, void *u, char *err,
+                     size_t errlen);
+
 /* A 90% confidence interval of T_real (ns) at the current parameters,
  * from three independent relative errors added in quadrature:
  *  - the fitted costs: with draws = PP_DRAWS_AUTO, the delta method

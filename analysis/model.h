@@ -264,6 +264,28 @@ typedef struct {
                                 once, between LOOP_OPEN and LOOP_CLOSE, and
                                 give top-level event-free loops their own
                                 LOOP_WORK action: the thread graph to draw  */
+#define PP_INST_SITES   8    /* with ACTIONS: where the time goes (predict
+                                --by, timeline): the contexts, each action's
+                                context and each WORK action's parts; the
+                                actions and their times are the same      */
+
+/* A context (PP_INST_SITES): a function's body or a loop's, reached by a
+ * chain of calls, forks, creates and loops, which it extends by one.
+ * ctx[0] is the program (func -1), the root. */
+typedef struct {
+    int parent;          /* -1: the root                                   */
+    int func;            /* function index                                 */
+    int loop;            /* index in the function's loops; -1: its body    */
+    int child, next;     /* first child, next sibling (-1: none)           */
+} pp_ctxnode;
+
+/* A part of a WORK action: ns of its computation came from context node
+ * (a loop's own statements and entries, a function's straight-line code:
+ * its calls' fixed cost, the segments' fixed cost of its events). */
+typedef struct {
+    int node;
+    double ns;
+} pp_wpart;
 
 typedef struct {
     int P;
@@ -282,6 +304,15 @@ typedef struct {
     int *team_size;
     int ncomms;          /* MPI: the communicators (comms[0]: the world)   */
     pp_comm *comms;
+    /* PP_INST_SITES (NULL otherwise): the contexts; per thread, each
+     * action's context (the one it was made in), and the parts of its
+     * WORK actions: a WORK action has key = its first part, n = their
+     * number, ns = their sum (up to rounding) */
+    int nctx, capctx;
+    pp_ctxnode *ctx;
+    int **act_ctx;
+    pp_wpart **wparts;
+    long *nwparts;
 } pp_instance;
 
 /* Unroll the model at the current parameter values for P processors.

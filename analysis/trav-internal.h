@@ -34,9 +34,14 @@ static inline int ilist_push(ilist *l, int x)
 }
 
 typedef struct {
-    int forked, done_count, master;
+    int forked, done_count, master, forker;
     double fork_time, done_max;
     ilist waiters;
+    /* the join: when every member had arrived (ended), and the members
+     * that arrived (their wait for the others is waiting, not idle) */
+    int ended;
+    double end;
+    ilist members;
 } team_st;
 
 typedef struct {
@@ -72,6 +77,7 @@ typedef struct {
     int cur, cur_ready;       /* the thread moving; made ready again */
     int batch;                /* pushes only mark leaves (see queue_batch) */
     int *created;
+    int *last_team;           /* per thread: the team it was last done with */
     double *create_time, *done_time;
     ilist *joiners;
     team_st *teams;
@@ -80,6 +86,7 @@ typedef struct {
     unsigned char *omp_key;   /* per key: an OpenMP team barrier */
     double *scale_of;         /* compute slowdown by running threads (cache) */
     pp_trav *out;
+    pp_trav_sink *sink;       /* NULL: nobody is told the spans (traverse.h) */
     struct mpi_st *mpi;       /* MPI runs: messages, requests, collectives */
     char *err;                /* where step() writes a model error         */
     size_t errlen;
@@ -106,9 +113,23 @@ int pp_trav_first(const tctx *c);
  * computation it has next, which meets no other thread there). */
 void pp_trav_ready(tctx *c, int t);
 void pp_trav_block(tctx *c, int t);
-/* Wake t at time `at` (its action is then done: pc advances); the time
- * blocked counts as waiting. */
-void pp_trav_wake(tctx *c, int t, double at);
+/* Wake t at time `at` (its action is then done: pc advances).  Of the time
+ * it was blocked, the last `own` is its own cost (cat_own: PP_TR_SYNC or
+ * PP_TR_COMM, added to out->sync), the rest waiting (cat_wait: PP_TR_WAIT
+ * or PP_TR_IDLE, added to out->wait). */
+void pp_trav_resume(tctx *c, int t, double at, double own, pp_trcat cat_own, pp_trcat cat_wait);
+
+/* Thread t spends [t0, t1) in cat at its current action: the sink's. */
+static inline void pp_trav_span(tctx *c, int t, pp_trcat cat, double t0, double t1)
+{
+    if (c->sink && t1 > t0)
+        c->sink->span(c->sink, t, c->pc[t], cat, t0, t1);
+}
+static inline void pp_trav_flow(tctx *c, pp_flkind k, int from, double t_from, int to, double t_to)
+{
+    if (c->sink && c->sink->flow)
+        c->sink->flow(c->sink, k, from, t_from, to, t_to);
+}
 /* "file:line (function)" of an action's site. */
 const char *pp_trav_site(const tctx *c, const pp_action *a, char *buf, size_t n);
 

@@ -152,12 +152,13 @@ static void leave_call(tctx *c, int t, const pp_action *a, double enter, double 
         own = 0;
     c->out->mpi[t] += leave - enter;
     c->out->mpi_kind[site_kind(c, a)] += leave - enter;
-    c->out->sync[t] += own;
-    if (c->state[t] == TS_BLOCKED) {
-        pp_trav_wake(c, t, leave);
-        c->out->wait[t] -= own;
-    } else {
+    if (c->state[t] == TS_BLOCKED)
+        pp_trav_resume(c, t, leave, own, PP_TR_COMM, PP_TR_WAIT);
+    else {
+        c->out->sync[t] += own;
         c->out->wait[t] += leave - enter - own;
+        pp_trav_span(c, t, PP_TR_WAIT, enter, leave - own);
+        pp_trav_span(c, t, PP_TR_COMM, leave - own, leave);
         c->clock[t] = leave;
         c->pc[t]++;
         pp_trav_ready(c, t);
@@ -245,6 +246,7 @@ static void deliver(tctx *c, int dst, const msg_t *m, const rcv_t *rv)
         send_done = tx + n->L + nbytes_G(n, m->bytes);
         recv_done = send_done + n->L + n->o;
     }
+    pp_trav_flow(c, PP_FL_MESSAGE, m->thread, m->t_post, rv->thread, recv_done);
     /* the receiver */
     if (rv->req < 0)
         leave_call(c, rv->thread, rv->a, rv->t_post, recv_done, pp_net_recv_ns(n, m->bytes));
@@ -379,6 +381,21 @@ static int coll_arrive(tctx *c, int t, const pp_action *a)
     /* every member is released: when they are many, the queue's tree is
      * rebuilt once from its leaves (nleaf - 1 nodes) instead of a path per
      * member (log2 nleaf each); both give the same tree */
+    if (c->sink && rooted) {
+        /* the data's way: from the root to each member, or back */
+        int ri = cs->root, rt = s->c_thread[member(s, a->comm, ri)];
+        int back = cs->kind == PP_COLL_REDUCE || cs->kind == PP_COLL_GATHER;
+        for (int i = 0; i < m->size; i++) {
+            if (i == ri)
+                continue;
+            int wt = s->c_thread[member(s, a->comm, i)];
+            const double *rel = s->g_rel, *arr = s->g_arr;
+            if (back)
+                pp_trav_flow(c, PP_FL_COLLECTIVE, wt, arr[i], rt, rel[ri] > arr[ri] ? rel[ri] : arr[ri]);
+            else
+                pp_trav_flow(c, PP_FL_COLLECTIVE, rt, arr[ri], wt, rel[i] > arr[i] ? rel[i] : arr[i]);
+        }
+    }
     int batch = (long)m->size * __builtin_ctz((unsigned)c->nleaf) >= c->nleaf;
     if (batch)
         pp_trav_queue_batch(c, 1);

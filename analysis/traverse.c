@@ -30,6 +30,7 @@ static void do_work(tctx *c, int t, const pp_action *a)
     double ns = a->ns * s;
     if (ns < 0)
         ns = 0;
+    pp_trav_span(c, t, PP_TR_WORK, c->clock[t], c->clock[t] + ns);
     c->clock[t] += ns;
     c->out->busy[t] += ns;
     c->pc[t]++;
@@ -62,12 +63,65 @@ void pp_trav_block(tctx *c, int t)
     c->active--;
 }
 
-/* Wake t at time `at` (its action is then done: pc advances). */
-void pp_trav_wake(tctx *c, int t, double at)
+/* Thread t has nothing to do in [from, to): a pool thread waits for the
+ * rest of its last team until that team's join (waiting), then for its
+ * next fork (idle); a thread not yet created is idle. */
+static void idle_span(tctx *c, int t, double from, double to)
+{
+    if (!c->sink)
+        return;
+    double split = from;
+    if (c->last_team[t] >= 0 && c->teams[c->last_team[t]].ended)
+        split = c->teams[c->last_team[t]].end;
+    if (split > to)
+        split = to;
+    pp_trav_span(c, t, PP_TR_WAIT, from, split);
+    pp_trav_span(c, t, PP_TR_IDLE, split > from ? split : from, to);
+}
+
+/* Pool thread t, whose last team has ended at e, is done: it waited for
+ * that team's join until e (finish moves there; times do not change). */
+static void done_with_team(tctx *c, int t, double e)
+{
+    double f = c->out->finish[t];
+    if (e <= f)
+        return;
+    if (c->sink)
+        c->sink->span(c->sink, t, c->in->threads[t].nact - 1, PP_TR_WAIT, f, e);
+    c->out->wait[t] += e - f;
+    c->out->finish[t] = e;
+}
+
+/* The team's join: every member arrived by `at`. */
+static void team_end(tctx *c, int key, double at)
+{
+    team_st *tm = &c->teams[key];
+    tm->ended = 1;
+    tm->end = at;
+    for (int i = 0; i < tm->members.n; i++) {
+        int w = tm->members.v[i];
+        if (c->state[w] == TS_DONE && c->last_team[w] == key)
+            done_with_team(c, w, at);
+    }
+    tm->members.n = 0;
+}
+
+void pp_trav_resume(tctx *c, int t, double at, double own, pp_trcat cat_own, pp_trcat cat_wait)
 {
     if (at > c->clock[t])
         c->clock[t] = at;
-    c->out->wait[t] += c->clock[t] - c->blocked_at[t];
+    double from = c->blocked_at[t], to = c->clock[t];
+    if (own > to - from)
+        own = to - from;
+    if (own < 0)
+        own = 0;
+    c->out->sync[t] += own;
+    c->out->wait[t] += (to - own) - from;
+    if (cat_wait == PP_TR_IDLE)
+        idle_span(c, t, from, to - own);
+    else
+        pp_trav_span(c, t, cat_wait, from, to - own);
+    pp_trav_span(c, t, cat_own, to - own, to);
     c->state[t] = TS_RUN;
     c->pc[t]++;
     c->active++;
@@ -157,10 +211,13 @@ static int step(tctx *c, int t)
         c->active--;
         c->done_time[t] = c->clock[t];
         c->out->finish[t] = c->clock[t];
+        if (c->last_team[t] >= 0 && c->teams[c->last_team[t]].ended)
+            done_with_team(c, t, c->teams[c->last_team[t]].end);
         for (int i = 0; i < c->joiners[t].n; i++) {
             int j = c->joiners[t].v[i];
             double wk = wakeup_ns(c, PP_SYNC_PTHREAD, c->clock[t] - c->blocked_at[j]);
-            pp_trav_wake(c, j, c->clock[t] + cost(c, (c->mach ? pp_machine_join_ns(c->mach) : 0) + wk, j));
+            double own = c->mach ? pp_machine_join_ns(c->mach) + wk : 0;
+            pp_trav_resume(c, j, c->clock[t] + own, own, PP_TR_SYNC, PP_TR_WAIT);
         }
         return 0;
     }
@@ -182,11 +239,17 @@ static int step(tctx *c, int t)
     case PP_A_FORK: {
         team_st *tm = &c->teams[a->key];
         double half = cost(c, c->mach ? pp_machine_fork_join_ns(c->mach, a->n) / 2 : 0, t);
+        pp_trav_span(c, t, PP_TR_SYNC, now, now + half);
         tm->forked = 1;
+        tm->forker = t;
         tm->fork_time = now + half;
         c->clock[t] = now + half;
-        for (int i = 0; i < tm->waiters.n; i++)
-            pp_trav_wake(c, tm->waiters.v[i], tm->fork_time);
+        for (int i = 0; i < tm->waiters.n; i++) {
+            int w = tm->waiters.v[i];
+            pp_trav_flow(c, PP_FL_FORK, t, tm->fork_time, w, tm->fork_time > c->clock[w] ? tm->fork_time : c->clock[w]);
+            /* waiting for a fork is having no work */
+            pp_trav_resume(c, w, tm->fork_time, 0, PP_TR_SYNC, PP_TR_IDLE);
+        }
         tm->waiters.n = 0;
         c->pc[t]++;
         pp_trav_ready(c, t);
@@ -195,6 +258,10 @@ static int step(tctx *c, int t)
     case PP_A_TEAM_WAIT: {
         team_st *tm = &c->teams[a->key];
         if (tm->forked) {
+            double at = tm->fork_time > now ? tm->fork_time : now;
+            idle_span(c, t, now, at);
+            c->out->wait[t] += at - now;
+            pp_trav_flow(c, PP_FL_FORK, tm->forker, tm->fork_time, t, at);
             if (tm->fork_time > now)
                 c->clock[t] = tm->fork_time;
             c->pc[t]++;
@@ -210,14 +277,18 @@ static int step(tctx *c, int t)
         tm->done_count++;
         if (now > tm->done_max)
             tm->done_max = now;
+        c->last_team[t] = a->key;
+        if (ilist_push(&tm->members, t))
+            return -1;
         c->pc[t]++;
         pp_trav_ready(c, t);
         if (tm->master >= 0 && tm->done_count >= c->in->team_size[a->key] - 1) {
             int ms = tm->master;
             tm->master = -1;
-            double half = cost(c, c->mach ? pp_machine_fork_join_ns(c->mach, c->in->team_size[a->key]) / 2 : 0, ms);
+            double half = c->mach ? pp_machine_fork_join_ns(c->mach, c->in->team_size[a->key]) / 2 : 0;
             double at = tm->done_max > c->blocked_at[ms] ? tm->done_max : c->blocked_at[ms];
-            pp_trav_wake(c, ms, at + half);
+            team_end(c, a->key, at);
+            pp_trav_resume(c, ms, at + half, half, PP_TR_SYNC, PP_TR_WAIT);
         }
         return 0;
     }
@@ -226,7 +297,10 @@ static int step(tctx *c, int t)
         if (tm->done_count >= c->in->team_size[a->key] - 1) {
             double half = cost(c, c->mach ? pp_machine_fork_join_ns(c->mach, a->n) / 2 : 0, t);
             double at = tm->done_max > now ? tm->done_max : now;
+            team_end(c, a->key, at);
             c->out->wait[t] += at - now;
+            pp_trav_span(c, t, PP_TR_WAIT, now, at);
+            pp_trav_span(c, t, PP_TR_SYNC, at, at + half);
             c->clock[t] = at + half;
             c->pc[t]++;
             pp_trav_ready(c, t);
@@ -239,17 +313,25 @@ static int step(tctx *c, int t)
     case PP_A_CREATE: {
         int ch = (int)a->key;
         double cc = cost(c, c->mach ? pp_machine_create_ns(c->mach) : 0, t);
+        pp_trav_span(c, t, PP_TR_SYNC, now, now + cc);
         c->created[ch] = 1;
         c->create_time[ch] = now + cc;
         c->clock[t] = now + cc;
-        if (c->state[ch] == TS_BLOCKED)
-            pp_trav_wake(c, ch, c->create_time[ch]);
+        if (c->state[ch] == TS_BLOCKED) {
+            double at = c->create_time[ch] > c->clock[ch] ? c->create_time[ch] : c->clock[ch];
+            pp_trav_flow(c, PP_FL_CREATE, t, c->create_time[ch], ch, at);
+            pp_trav_resume(c, ch, c->create_time[ch], 0, PP_TR_SYNC, PP_TR_IDLE);
+        }
         c->pc[t]++;
         pp_trav_ready(c, t);
         return 0;
     }
     case PP_A_START:
         if (c->created[t]) {
+            double at = c->create_time[t] > now ? c->create_time[t] : now;
+            pp_trav_span(c, t, PP_TR_IDLE, now, at);
+            c->out->wait[t] += at - now;
+            pp_trav_flow(c, PP_FL_CREATE, (int)a->key, c->create_time[t], t, at);
             if (c->create_time[t] > now)
                 c->clock[t] = c->create_time[t];
             c->pc[t]++;
@@ -262,7 +344,10 @@ static int step(tctx *c, int t)
         if (c->state[ch] == TS_DONE) {
             double at = c->done_time[ch] > now ? c->done_time[ch] : now;
             c->out->wait[t] += at - now;
-            c->clock[t] = at + cost(c, c->mach ? pp_machine_join_ns(c->mach) : 0, t);
+            double jc = cost(c, c->mach ? pp_machine_join_ns(c->mach) : 0, t);
+            pp_trav_span(c, t, PP_TR_WAIT, now, at);
+            pp_trav_span(c, t, PP_TR_SYNC, at, at + jc);
+            c->clock[t] = at + jc;
             c->pc[t]++;
             pp_trav_ready(c, t);
             return 0;
@@ -285,11 +370,8 @@ static int step(tctx *c, int t)
             for (int i = 0; i < o->waiters.n; i++) {
                 int w = o->waiters.v[i];
                 double wk = wakeup_ns(c, kind, o->tmax - c->blocked_at[w]);
-                if (c->mach)
-                    c->out->sync[w] += bc + wk;
-                pp_trav_wake(c, w, release + wk);
                 /* the barrier cost and the wake-up are not waiting */
-                c->out->wait[w] -= bc + wk;
+                pp_trav_resume(c, w, release + wk, c->mach ? bc + wk : 0, PP_TR_SYNC, PP_TR_WAIT);
             }
             o->waiters.n = 0;
             o->arrived = 0;
@@ -301,7 +383,9 @@ static int step(tctx *c, int t)
         obj_st *o = &c->objs[a->key];
         if (o->owner < 0) {
             o->owner = t;
-            c->clock[t] = now + cost(c, c->mach ? pp_machine_lock_ns(c->mach) : 0, t);
+            double lc = cost(c, c->mach ? pp_machine_lock_ns(c->mach) : 0, t);
+            pp_trav_span(c, t, PP_TR_SYNC, now, now + lc);
+            c->clock[t] = now + lc;
             c->pc[t]++;
             pp_trav_ready(c, t);
             return 0;
@@ -316,10 +400,7 @@ static int step(tctx *c, int t)
             int nx = o->queue.v[o->qhead++];
             o->owner = nx;
             double hc = c->mach ? pp_machine_handoff_ns(c->mach) + pp_machine_lock_ns(c->mach) : 0;
-            if (c->mach)
-                c->out->sync[nx] += hc;
-            pp_trav_wake(c, nx, now + hc);
-            c->out->wait[nx] -= hc;
+            pp_trav_resume(c, nx, now + hc, hc, PP_TR_SYNC, PP_TR_WAIT);
         }
         c->pc[t]++;
         pp_trav_ready(c, t);
@@ -334,6 +415,12 @@ static int step(tctx *c, int t)
 int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach, pp_trav *out, char *err,
                 size_t errlen)
 {
+    return pp_traverse_sink(m, in, mach, out, NULL, err, errlen);
+}
+
+int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *mach, pp_trav *out,
+                     pp_trav_sink *sink, char *err, size_t errlen)
+{
     memset(out, 0, sizeof *out);
     int n = in->nthreads;
     tctx c;
@@ -342,6 +429,7 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     c.in = in;
     c.mach = mach;
     c.out = out;
+    c.sink = sink;
     out->nthreads = n;
     out->busy = calloc((size_t)n + 1, sizeof(double));
     out->wait = calloc((size_t)n + 1, sizeof(double));
@@ -357,6 +445,9 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     c.pc = calloc((size_t)n + 1, sizeof(int));
     c.state = calloc((size_t)n + 1, sizeof(int));
     c.created = calloc((size_t)n + 1, sizeof(int));
+    c.last_team = malloc(sizeof(int) * ((size_t)n + 1));
+    for (int t = 0; c.last_team && t < n; t++)
+        c.last_team[t] = -1;
     c.joiners = calloc((size_t)n + 1, sizeof(ilist));
     c.teams = calloc((size_t)in->nteams + 1, sizeof(team_st));
     c.objs = calloc((size_t)in->nkeys + 1, sizeof(obj_st));
@@ -368,7 +459,7 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     if (errlen)
         err[0] = '\0';
     if (!out->busy || !out->wait || !out->sync || !out->finish || !c.clock || !c.blocked_at ||
-        !c.create_time || !c.done_time || !c.pc || !c.state || !c.created || !c.joiners ||
+        !c.create_time || !c.done_time || !c.pc || !c.state || !c.created || !c.last_team || !c.joiners ||
         !c.teams || !c.objs || !c.omp_key || !c.scale_of || !out->mpi || pp_trav_queue_init(&c) ||
         (m->pkind == PP_P_MPI && pp_trav_mpi_init(&c))) {
         snprintf(err, errlen, "out of memory");
@@ -417,13 +508,15 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
         }
     }
     free(c.clock); free(c.blocked_at); free(c.create_time); free(c.done_time);
-    free(c.pc); free(c.state); free(c.created);
+    free(c.pc); free(c.state); free(c.created); free(c.last_team);
     pp_trav_queue_free(&c);
     for (int t = 0; c.joiners && t < n; t++)
         free(c.joiners[t].v);
     free(c.joiners);
-    for (int i = 0; c.teams && i < in->nteams; i++)
+    for (int i = 0; c.teams && i < in->nteams; i++) {
         free(c.teams[i].waiters.v);
+        free(c.teams[i].members.v);
+    }
     free(c.teams);
     for (int i = 0; c.objs && i < in->nkeys; i++) {
         free(c.objs[i].waiters.v);
