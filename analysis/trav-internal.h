@@ -37,8 +37,8 @@ typedef struct {
     int forked, done_count, master, forker;
     double fork_time, done_max;
     ilist waiters;
-    /* the join: when every member had arrived (ended), and the members
-     * that arrived (their wait for the others is waiting, not idle) */
+    /* the join: when every member had arrived (ended); the members for
+     * which it is the last team (they wait for the others until then) */
     int ended;
     double end;
     ilist members;

@@ -278,7 +278,8 @@ static int step(tctx *c, int t)
         if (now > tm->done_max)
             tm->done_max = now;
         c->last_team[t] = a->key;
-        if (ilist_push(&tm->members, t))
+        /* a member whose last team this is ends with it (team_end) */
+        if (c->pc[t] + 1 == th->nact && ilist_push(&tm->members, t))
             return -1;
         c->pc[t]++;
         pp_trav_ready(c, t);
