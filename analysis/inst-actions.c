@@ -56,15 +56,15 @@ int pp_inst_push_action(ictx *c, int t, pp_action a)
             return pp_inst_fail(c, "out of memory");
         th->act = na;
         th->capact = cap;
-        if ((c->flags & PP_INST_SITES) && pp_inst_sites_act(c, t, -1, cap))
+        if ((c->flags & PP_INST_SITES) && pp_inst_sites_act(c, t, cap))
             return -1;
     }
     long cap = c->m->max_actions > 0 ? c->m->max_actions : MAX_ACTIONS;
     if (++c->nactions > cap)
         return pp_inst_fail(c, "the thread graph has more than %ld actions at this size; "
                        "choose a smaller problem size or P", cap);
-    if (c->flags & PP_INST_SITES)
-        pp_inst_sites_act(c, t, th->nact, 0);
+    if (__builtin_expect(c->flags & PP_INST_SITES, 0))
+        c->in->act_ctx[t][th->nact] = c->node;
     th->act[th->nact++] = a;
     return 0;
 }
@@ -80,7 +80,7 @@ int pp_inst_reserve(ictx *c, int t, int n)
     th->act = na;
     th->capact = n;
     if (c->flags & PP_INST_SITES)
-        return pp_inst_sites_act(c, t, -1, n);
+        return pp_inst_sites_act(c, t, n);
     return 0;
 }
 
@@ -95,7 +95,7 @@ int pp_inst_flush(ictx *c, int t)
     c->pending[t] = (pp_work){0};
     c->in->work_ns += w.ns;
     pp_action a = {.kind = PP_A_WORK, .ns = w.ns, .func = -1, .site = -1};
-    if ((c->flags & PP_INST_SITES) && pp_inst_sites_take(c, t, &a))
+    if (__builtin_expect(c->flags & PP_INST_SITES, 0) && pp_inst_sites_take(c, t, &a))
         return -1;
     return pp_inst_push_action(c, t, a);
 }
@@ -104,7 +104,8 @@ int pp_inst_sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int
 {
     /* every event ends a segment: its fixed cost (fitted intercept) */
     c->pending[t].ns += c->m->seg_ns;
-    if ((c->flags & PP_INST_SITES) && pp_inst_part(c, t, c->seg_node > 0 ? c->seg_node : c->node, c->m->seg_ns))
+    if (__builtin_expect(c->flags & PP_INST_SITES, 0) &&
+        pp_inst_part(c, t, c->seg_node > 0 ? c->seg_node : c->node, c->m->seg_ns))
         return -1;
     if (pp_inst_flush(c, t))
         return -1;

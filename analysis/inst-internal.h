@@ -118,12 +118,13 @@ long pp_inst_intern(ictx *c, const char *key);
 /* inst-sites.c (PP_INST_SITES): the child of context `parent` for
  * function fi's body (loop -1) or its loop (index), made when new (-1:
  * out of memory); ns of thread t's pending work came from context node
- * (0 or -1); a new thread's and a pushed action's tables; the pending
- * parts of t into WORK action a (its key and n); free what ictx holds. */
+ * (0 or -1); a new thread's tables, and room for cap actions' contexts
+ * (in->act_ctx[t], which pp_inst_push_action fills); the pending parts of
+ * t into WORK action a (its key and n); free what ictx holds. */
 int pp_inst_ctx_child(ictx *c, int parent, int fi, int loop);
 int pp_inst_part(ictx *c, int t, int node, double ns);
 int pp_inst_sites_thread(ictx *c, int t);
-int pp_inst_sites_act(ictx *c, int t, int idx, int cap);
+int pp_inst_sites_act(ictx *c, int t, int cap);
 int pp_inst_sites_take(ictx *c, int t, pp_action *a);
 void pp_inst_sites_drop(ictx *c, int t);
 void pp_inst_sites_ctx_free(ictx *c);

@@ -130,17 +130,13 @@ int pp_inst_sites_thread(ictx *c, int t)
     return 0;
 }
 
-int pp_inst_sites_act(ictx *c, int t, int idx, int cap)
+int pp_inst_sites_act(ictx *c, int t, int cap)
 {
     pp_instance *in = c->in;
-    if (idx < 0) {
-        int *p = realloc(in->act_ctx[t], sizeof *p * (size_t)cap);
-        if (!p)
-            return pp_inst_fail(c, "out of memory");
-        in->act_ctx[t] = p;
-        return 0;
-    }
-    in->act_ctx[t][idx] = c->node;
+    int *p = realloc(in->act_ctx[t], sizeof *p * (size_t)cap);
+    if (!p)
+        return pp_inst_fail(c, "out of memory");
+    in->act_ctx[t] = p;
     return 0;
 }
 

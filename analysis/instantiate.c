@@ -177,10 +177,10 @@ static void add_work(ictx *c, int t, int emit, pp_work *acc, double ns)
 /* A cost entering the work here (a loop's own iterations and entries, a
  * call's fixed cost): with PP_INST_SITES also the part of context node,
  * mult x ns being what it adds to the WORK action (inst-sites.c). */
-static int add_own(ictx *c, int t, int emit, pp_work *acc, double ns, long double mult, int node)
+static inline int add_own(ictx *c, int sites, int t, int emit, pp_work *acc, double ns, long double mult, int node)
 {
     add_work(c, t, emit, acc, ns);
-    if (c->flags & PP_INST_SITES)
+    if (__builtin_expect(sites, 0))
         return pp_inst_part(c, t, node, (double)(mult * ns));
     return 0;
 }
@@ -225,7 +225,8 @@ static int makes_threads(const pp_mfunc *mf, int k)
     return 0;
 }
 
-static int exec_loop_in(ictx *c, int t, frame *fr, int k, long double mult, int emit, pp_work *acc);
+static inline __attribute__((always_inline)) int exec_loop_in(ictx *c, int t, frame *fr, int k,
+                                                               long double mult, int emit, pp_work *acc);
 
 /* Loop k (with PP_INST_SITES in its context: its own costs are its) */
 static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emit, pp_work *acc)
@@ -242,8 +243,10 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
     return rc;
 }
 
-static int exec_loop_in(ictx *c, int t, frame *fr, int k, long double mult, int emit, pp_work *acc)
+static inline __attribute__((always_inline)) int exec_loop_in(ictx *c, int t, frame *fr, int k,
+                                                               long double mult, int emit, pp_work *acc)
 {
+    const int sites = c->flags & PP_INST_SITES;
     const pp_mloop *ml = &fr->mf->loops[k];
     const pp_dloop *dl = &fr->mf->d->loops[k];
     if (emit && !ml->sync && (c->flags & PP_INST_STRUCT)) {
@@ -264,7 +267,7 @@ static int exec_loop_in(ictx *c, int t, frame *fr, int k, long double mult, int 
         c->in->totals[fr->fi][k] += mult * n;
     int has_items = fr->mf->nitems[1 + k] > 0;
     /* entering the loop costs its set-up and its last, failing test */
-    if (add_own(c, t, emit, acc, ml->entry_ns, mult, c->node))
+    if (add_own(c, sites, t, emit, acc, ml->entry_ns, mult, c->node))
         return -1;
     if (n <= 0)
         return 0;
@@ -288,12 +291,12 @@ static int exec_loop_in(ictx *c, int t, frame *fr, int k, long double mult, int 
                 set_iv_by(fr, k, &r, (long double)j);
             else
                 set_iv(c, fr, k, (long double)j);
-            if (add_own(c, t, 1, acc, ml->cost_ns, mult, c->node) || exec_scope(c, t, fr, k, mult, 1, acc))
+            if (add_own(c, sites, t, 1, acc, ml->cost_ns, mult, c->node) || exec_scope(c, t, fr, k, mult, 1, acc))
                 return -1;
         }
         return 0;
     }
-    if (add_own(c, t, emit, acc, (double)n * ml->cost_ns, mult, c->node))
+    if (add_own(c, sites, t, emit, acc, (double)n * ml->cost_ns, mult, c->node))
         return -1;
     if (!has_items)
         return 0;
@@ -373,7 +376,7 @@ static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int e
     int node = c->node;
     if ((c->flags & PP_INST_SITES) && cfi >= 0 && (node = pp_inst_ctx_child(c, c->node, cfi, -1)) < 0)
         return pp_inst_fail(c, "out of memory");
-    if (add_own(c, t, emit, acc, r * mf->call_cost[idx], mult, node))
+    if (add_own(c, c->flags & PP_INST_SITES, t, emit, acc, r * mf->call_cost[idx], mult, node))
         return -1;
     if (cfi < 0)
         return 0;

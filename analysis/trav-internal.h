@@ -122,12 +122,12 @@ void pp_trav_resume(tctx *c, int t, double at, double own, pp_trcat cat_own, pp_
 /* Thread t spends [t0, t1) in cat at its current action: the sink's. */
 static inline void pp_trav_span(tctx *c, int t, pp_trcat cat, double t0, double t1)
 {
-    if (c->sink && t1 > t0)
+    if (__builtin_expect(c->sink != NULL, 0) && t1 > t0)
         c->sink->span(c->sink, t, c->pc[t], cat, t0, t1);
 }
 static inline void pp_trav_flow(tctx *c, pp_flkind k, int from, double t_from, int to, double t_to)
 {
-    if (c->sink && c->sink->flow)
+    if (__builtin_expect(c->sink != NULL, 0) && c->sink->flow)
         c->sink->flow(c->sink, k, from, t_from, to, t_to);
 }
 /* "file:line (function)" of an action's site. */

@@ -106,22 +106,30 @@ static void team_end(tctx *c, int key, double at)
     tm->members.n = 0;
 }
 
-void pp_trav_resume(tctx *c, int t, double at, double own, pp_trcat cat_own, pp_trcat cat_wait)
+/* The sink's part of pp_trav_resume (out of the way of the walk without
+ * one). */
+static __attribute__((noinline, cold)) void resume_spans(tctx *c, int t, double from, double to, double own,
+                                                        pp_trcat cat_own, pp_trcat cat_wait)
 {
-    if (at > c->clock[t])
-        c->clock[t] = at;
-    double from = c->blocked_at[t], to = c->clock[t];
-    if (own > to - from)
-        own = to - from;
-    if (own < 0)
-        own = 0;
-    c->out->sync[t] += own;
-    c->out->wait[t] += (to - own) - from;
     if (cat_wait == PP_TR_IDLE)
         idle_span(c, t, from, to - own);
     else
         pp_trav_span(c, t, cat_wait, from, to - own);
     pp_trav_span(c, t, cat_own, to - own, to);
+}
+
+void pp_trav_resume(tctx *c, int t, double at, double own, pp_trcat cat_own, pp_trcat cat_wait)
+{
+    if (at > c->clock[t])
+        c->clock[t] = at;
+    double from = c->blocked_at[t], to = c->clock[t];
+    /* own >= 0 from every caller */
+    if (own > to - from)
+        own = to - from;
+    c->out->sync[t] += own;
+    c->out->wait[t] += (to - own) - from;
+    if (__builtin_expect(c->sink != NULL, 0))
+        resume_spans(c, t, from, to, own, cat_own, cat_wait);
     c->state[t] = TS_RUN;
     c->pc[t]++;
     c->active++;
