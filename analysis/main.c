@@ -18,6 +18,7 @@ static const char *usage =
     "  validate   run the program at given sizes and compare with the predictions\n"
     "  fit        fit the linear machine model (ns per operation) over runs\n"
     "  sensitivity  dT/dbeta of the predicted time for every machine parameter\n"
+    "  report     one self-contained HTML page (and Markdown, CSV, SVG) on a program\n"
     "'perfpred COMMAND --help' describes a command.\n";
 
 int main(int argc, char **argv)
@@ -45,6 +46,8 @@ int main(int argc, char **argv)
         return pp_cmd_graph(argc - 1, argv + 1);
     if (!strcmp(cmd, "sensitivity"))
         return pp_cmd_sensitivity(argc - 1, argv + 1);
+    if (!strcmp(cmd, "report"))
+        return pp_cmd_report(argc - 1, argv + 1);
     if (!strcmp(cmd, "fit"))
         return pp_cmd_fit(argc - 1, argv + 1);
     if (!strcmp(cmd, "validate"))
