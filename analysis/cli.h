@@ -44,6 +44,8 @@ typedef struct {
     int insitu_off;       /* --insitu off: the machine file's
                              synchronisation costs as they are           */
     int has_draws;
+    int quiet_default;    /* no notice on stderr for the built-in machine
+                             (run-experiment says it once)               */
     int help;
 } pp_cli;
 

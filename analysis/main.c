@@ -17,6 +17,8 @@ static const char *usage =
     "  graph      the thread graph for a given P, as DOT or SVG\n"
     "  validate   run the program at given sizes and compare with the predictions\n"
     "  fit        fit the linear machine model (ns per operation) over runs\n"
+    "  run-experiment  variants stepped over P and the problem size: time, speedup and\n"
+    "             efficiency curves, crossover points (an experiment file)\n"
     "'perfpred COMMAND --help' describes a command.\n";
 
 int main(int argc, char **argv)
@@ -46,6 +48,8 @@ int main(int argc, char **argv)
         return pp_cmd_fit(argc - 1, argv + 1);
     if (!strcmp(cmd, "validate"))
         return pp_cmd_validate(argc - 1, argv + 1);
+    if (!strcmp(cmd, "run-experiment"))
+        return pp_cmd_experiment(argc - 1, argv + 1);
     if (!strcmp(cmd, "calibrate"))
         return pp_cmd_calibrate(argc - 1, argv + 1);
     fprintf(stderr, "perfpred: unknown command '%s'\n%s", cmd, usage);
