@@ -302,10 +302,16 @@ static int crossovers(pp_xrun *r, char *err, size_t errlen)
                         snprintf(err, errlen, "out of memory");
                         return -1;
                     }
+                    l->rmin = INFINITY;
                     for (int j = 0; j < n; j++) {
-                        d[j] = r->var[a].pt[i + j * stride].mt.t_real - r->var[b].pt[i + j * stride].mt.t_real;
+                        double ta = r->var[a].pt[i + j * stride].mt.t_real;
+                        double tb = r->var[b].pt[i + j * stride].mt.t_real;
+                        d[j] = ta - tb;
                         if (!l->sign && d[j] != 0)
                             l->sign = d[j] < 0 ? -1 : 1;
+                        double rel = fmax(ta, tb) > 0 ? fabs(d[j]) / fmax(ta, tb) : 0;
+                        l->rmin = fmin(l->rmin, rel);
+                        l->rmax = fmax(l->rmax, rel);
                     }
                     dctx c = {r, l};
                     l->n = pp_xover_find(x->step[k].v, d, n, diff_at, &c, l->x, n, err, errlen);

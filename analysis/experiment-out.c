@@ -114,8 +114,8 @@ static void text_cross(FILE *f, const pp_xrun *r)
                 at[0] ? ")" : "");
         if (l->n == 0) {
             if (l->sign)
-                fprintf(f, "no crossover in the range: %s is faster at every %s from %ld to %ld\n",
-                        winner(r, l, l->sign), s->name, s->v[0], s->v[s->n - 1]);
+                fprintf(f, "no crossover in the range: %s is faster at every %s from %ld to %ld (by %.3g%% to %.3g%%)\n",
+                        winner(r, l, l->sign), s->name, s->v[0], s->v[s->n - 1], 100 * l->rmin, 100 * l->rmax);
             else
                 fprintf(f, "no crossover in the range: the same times at every %s from %ld to %ld\n", s->name,
                         s->v[0], s->v[s->n - 1]);
@@ -130,7 +130,7 @@ static void text_cross(FILE *f, const pp_xrun *r)
                 fprintf(f, "equal at %s=%ld", s->name, x->hi);
             fprintf(f, " (crossing near %s=%.4g)", s->name, x->at);
         }
-        fprintf(f, "\n");
+        fprintf(f, "; on the grid they differ by %.3g%% to %.3g%%\n", 100 * l->rmin, 100 * l->rmax);
     }
 }
 
@@ -225,18 +225,19 @@ static void csv_variant(FILE *f, const pp_xrun *r, int v)
 
 static void csv_cross(FILE *f, const pp_xrun *r)
 {
-    fprintf(f, "variant_a,variant_b,along,at,from,to,crossing,faster_below,faster_above\n");
+    fprintf(f, "variant_a,variant_b,along,at,from,to,crossing,faster_below,faster_above,diff_min,diff_max\n");
     for (int i = 0; i < r->nline; i++) {
         const pp_xline *l = &r->line[i];
         const pp_exp_step *s = &r->x.step[l->k];
         char at[256];
         pp_xrun_label(r, l->first, l->k, at, sizeof at);
         if (l->n == 0)
-            fprintf(f, "%s,%s,%s,%s,%ld,%ld,,%s,%s\n", vname(r, l->a), vname(r, l->b), s->name, at, s->v[0],
-                    s->v[s->n - 1], winner(r, l, l->sign), winner(r, l, l->sign));
+            fprintf(f, "%s,%s,%s,%s,%ld,%ld,,%s,%s,%.6g,%.6g\n", vname(r, l->a), vname(r, l->b), s->name, at, s->v[0],
+                    s->v[s->n - 1], winner(r, l, l->sign), winner(r, l, l->sign), l->rmin, l->rmax);
         for (int c = 0; c < l->n; c++)
-            fprintf(f, "%s,%s,%s,%s,%ld,%ld,%.6g,%s,%s\n", vname(r, l->a), vname(r, l->b), s->name, at, l->x[c].lo,
-                    l->x[c].hi, l->x[c].at, winner(r, l, l->x[c].below), winner(r, l, l->x[c].above));
+            fprintf(f, "%s,%s,%s,%s,%ld,%ld,%.6g,%s,%s,%.6g,%.6g\n", vname(r, l->a), vname(r, l->b), s->name, at,
+                    l->x[c].lo, l->x[c].hi, l->x[c].at, winner(r, l, l->x[c].below), winner(r, l, l->x[c].above),
+                    l->rmin, l->rmax);
     }
 }
 
@@ -365,6 +366,10 @@ static void print_json(FILE *f, const pp_xrun *r)
             pp_json_str(f, winner(r, l, l->x[c].above));
             fprintf(f, ",\"evaluations\":%d}", l->x[c].evals);
         }
+        fprintf(f, "],\"difference\":[");
+        pp_json_num(f, l->rmin);
+        fputc(',', f);
+        pp_json_num(f, l->rmax);
         fprintf(f, "],\"faster\":");
         if (l->n == 0)
             pp_json_str(f, winner(r, l, l->sign));

@@ -45,6 +45,7 @@ typedef struct {
     int n;               /* crossings found                               */
     pp_xover *x;
     int sign;            /* with none: -1 a faster throughout, +1 b, 0 equal */
+    double rmin, rmax;   /* |T_a - T_b| / max(T_a, T_b) over the grid     */
 } pp_xline;
 
 typedef struct {

@@ -189,6 +189,10 @@ is(join(' ', map { $_ // '' } @{ $xs[0] || {} }{qw(from to faster_below faster_a
    'synthetic: grows is faster up to P = 6, fixed from P = 7');
 ok($xs[0] && $xs[0]{crossing} > 6 && $xs[0]{crossing} < 7, 'synthetic: the interpolated crossing is between 6 and 7');
 ok($xs[0] && $xs[0]{evaluations} >= 1 && $xs[0]{evaluations} <= 2, 'synthetic: bisection between 4 and 8 took at most 2 steps');
+my ($dmin, $dmax) = @{ $sc[0]{difference} || [] };
+# closest at P = 8: 1 - (428/512)^3 = 0.42 in N^3 work; farthest at P = 1: 1 - (64/428)^3
+ok(defined $dmax && $dmin > 0.2 && $dmin < 0.6 && $dmax > 0.9 && $dmax < 1,
+   "synthetic: the relative difference on the grid ($dmin to $dmax): about 0.4 at P = 8, near 1 at P = 1");
 for my $P (6, 7) {
     my @t = map {
         my ($rc, $o) = run_in($tmp, "$pp predict $tmp/matmul_rows.ppr --machine $tmp/host.machine --cache-rule off "
@@ -197,10 +201,11 @@ for my $P (6, 7) {
     ok(($P == 6) == ($t[1] < $t[0]), "synthetic: predict agrees at P = $P (fixed $t[0] s, grows $t[1] s)");
 }
 my ($rc, $text) = run_in($tmp, "$pp run-experiment $tmp/synth.experiment");
-like($text, qr/fixed and grows along P: grows faster up to P=6, fixed from P=7 \(crossing near P=6\.\d+\)/,
+like($text, qr/fixed and grows along P: grows faster up to P=6, fixed from P=7 \(crossing near P=6\.\d+\); on the grid they differ by [.\d]+% to [.\d]+%\n/,
      'synthetic: the text says where they cross');
 ($rc, $text) = run_in($tmp, "$pp run-experiment $tmp/synth.experiment --format csv");
-like($text, qr/^variant_a,variant_b,along,at,from,to,crossing,faster_below,faster_above\nfixed,grows,P,,6,7,6\.\d+,grows,fixed$/m,
+like($text, qr/^variant_a,variant_b,along,at,from,to,crossing,faster_below,faster_above,diff_min,diff_max\n(?x)
+               fixed,grows,P,,6,7,6\.\d+,grows,fixed,[-.\de]+,[-.\de]+$/m,
      'synthetic: the crossover in CSV');
 
 # ---------------------------------------------------------------- errors
