@@ -144,7 +144,7 @@ check: deps
 # side by side in one run (tools/bench; details in build/bench/).
 bench: deps
 	@$(MAKE) --no-print-directory build
-	@tools/bench
+	@PERFPRED_BUILD=$(abspath $(B)) tools/bench
 
 report: deps
 	@$(MAKE) --no-print-directory build
