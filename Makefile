@@ -20,7 +20,7 @@ B        := build
 PREFIX   ?= /usr/local
 DEBIAN_PACKAGES := gcc-12-plugin-dev libgmp-dev libgraphviz-dev graphviz libgsl-dev \
                    gnuplot-nox libcmocka-dev libopenmpi-dev openmpi-bin mpich libmpich-dev \
-                   pkg-config
+                   pkg-config groff-base
 
 PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
 OPT      ?= -O2
@@ -64,7 +64,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 PLUGIN_INST := $(PREFIX)/lib/perfpred
 
-.PHONY: all build deps check bench report install install-gcc-plugin clean
+.PHONY: all build deps check bench report install install-gcc-plugin clean man
 
 all: deps
 	@$(MAKE) --no-print-directory build
@@ -144,7 +144,7 @@ check: deps
 # side by side in one run (tools/bench; details in build/bench/).
 bench: deps
 	@$(MAKE) --no-print-directory build
-	@tools/bench
+	@PERFPRED_BUILD=$(abspath $(B)) tools/bench
 
 report: deps
 	@$(MAKE) --no-print-directory build
@@ -163,6 +163,14 @@ install: build
 	install -m 644 $(B)/libperfpred-rt.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 runtime/perfpred-rt.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(B)/perfpred.so $(DESTDIR)$(PLUGIN_INST)/perfpred.so
+
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+# The man pages are made from docs/commands.md (tests/e2e/87-man.t checks
+# they are up to date): edit that, then `make man`.
+man:
+	tools/md2man docs/commands.md analysis/main.c docs/man
 
 install-gcc-plugin: build
 	install -d $(DESTDIR)$(PLUGIN_DIR)

@@ -362,8 +362,9 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
             }
         } else {
             pp_machine_default(&s->mach);
-            fprintf(stderr, "perfpred: no --machine given: the real machine uses built-in default costs "
-                            "(run 'perfpred calibrate -o host.machine' for this host's)\n");
+            if (!c->quiet_default)
+                fprintf(stderr, "perfpred: no --machine given: the real machine uses built-in default costs "
+                                "(run 'perfpred calibrate -o host.machine' for this host's)\n");
         }
         s->have_machine = 1;
     }

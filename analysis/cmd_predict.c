@@ -8,6 +8,7 @@
 #include "cmds.h"
 #include "metrics.h"
 #include "net.h"
+#include "point.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -35,31 +36,6 @@ static const char *usage =
     "  latency=1us, bandwidth=20GB/s, speed=2 (a processor twice as fast), NAME=x0.5\n"
     "  (half the value it has); T_real is also given without the change\n"
     "  (docs/commands.md, 'What-if machines', lists every NAME).\n";
-
-/* The P parameter is shown as P, not with its recorded value. */
-static int is_p_param(const pp_prog *m, int i)
-{
-    return m->pkind == PP_P_PARAM && strcmp(m->params[i].name, m->params[m->p_param].name) == 0;
-}
-
-static void print_problem_json(const pp_prog *m)
-{
-    printf("{");
-    for (int i = 0, first = 1; i < m->nparams; i++) {
-        if (is_p_param(m, i))
-            continue;
-        int dup = 0;
-        for (int j = 0; j < i; j++)
-            dup |= strcmp(m->params[j].name, m->params[i].name) == 0;
-        if (dup)
-            continue;
-        printf("%s", first ? "" : ",");
-        pp_json_str(stdout, m->params[i].name);
-        printf(":%ld", m->params[i].value);
-        first = 0;
-    }
-    printf("}");
-}
 
 /* MPI: the kinds of call the program makes that take time (columns). */
 static int mpi_kinds(const pp_prog *m, int *kinds)
@@ -141,23 +117,15 @@ int pp_cmd_predict(int argc, char **argv)
     for (int i = 0; i < nP && rc == 0; i++) {
         int P = c.nP ? c.P[i] : pp_prog_default_P(m);
         pp_metrics mt;
-        if (pp_predict(m, &s.mach, P, &mt, err, sizeof err)) {
-            fprintf(stderr, "perfpred predict: %s: %s\n", s.rec.path, err);
-            rc = 2;
-            break;
-        }
         int draws = c.has_draws ? c.draws : PP_DRAWS_AUTO;
-        double ilo = 1, ihi = 0;
-        pp_interval iv = {0};
-        if (pp_interval_wanted(draws) && pp_predict_interval(m, &s.mach, P, &mt, draws, &iv, err, sizeof err)) {
+        pp_interval iv;
+        int has_iv;
+        if (pp_point_predict(m, &s.mach, P, 0, draws, &mt, &iv, &has_iv, err, sizeof err)) {
             fprintf(stderr, "perfpred predict: %s: %s\n", s.rec.path, err);
             rc = 2;
             break;
         }
-        if (pp_interval_wanted(draws)) {
-            ilo = iv.lo;
-            ihi = iv.hi;
-        }
+        double ilo = has_iv ? iv.lo : 1, ihi = has_iv ? iv.hi : 0;
         double tbase = 0;
         if (s.has_with && pp_session_baseline_real(&s, P, &tbase, err, sizeof err)) {
             fprintf(stderr, "perfpred predict: %s: without --with: %s\n", s.rec.path, err);
@@ -166,7 +134,7 @@ int pp_cmd_predict(int argc, char **argv)
         }
         if (c.format == PP_FMT_JSON) {
             printf("%s{\"problem\":", i ? "," : "");
-            print_problem_json(m);
+            pp_problem_json(stdout, m);
             printf(",\"P\":%d,\"time\":{\"miracle\":", P);
             pp_json_num(stdout, mt.t_mir / 1e9);
             printf(",\"pram\":");
@@ -227,15 +195,7 @@ int pp_cmd_predict(int argc, char **argv)
         } else {
             char b1[32], b2[32], b3[32], b4[32], b5[32];
             printf("problem:");
-            for (int k = 0; k < m->nparams; k++) {
-                if (is_p_param(m, k))
-                    continue;
-                int dup = 0;
-                for (int j = 0; j < k; j++)
-                    dup |= strcmp(m->params[j].name, m->params[k].name) == 0;
-                if (!dup)
-                    printf(" %s=%ld", m->params[k].name, m->params[k].value);
-            }
+            pp_problem_text(stdout, m);
             printf("   P=%d   machine: %s%s%s%s\n", P, c.machine ? c.machine : "built-in defaults",
                    s.mach.source == PP_MACHINE_DEFAULT ? " (not measured)" : "", s.has_with ? " with " : "",
                    withtxt);

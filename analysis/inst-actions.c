@@ -63,6 +63,19 @@ int pp_inst_push_action(ictx *c, int t, pp_action a)
     return 0;
 }
 
+int pp_inst_reserve(ictx *c, int t, int n)
+{
+    pp_ithread *th = &c->in->threads[t];
+    if (!(c->flags & PP_INST_ACTIONS) || th->capact >= n)
+        return 0;
+    pp_action *na = realloc(th->act, sizeof *na * (size_t)n);
+    if (!na)
+        return pp_inst_fail(c, "out of memory");
+    th->act = na;
+    th->capact = n;
+    return 0;
+}
+
 int pp_inst_flush(ictx *c, int t)
 {
     pp_work w = c->pending[t];

@@ -270,7 +270,7 @@ static int make_split(ictx *c, const frame *fr, const pp_devent *ev, int parent,
     for (int i = 0; rc == 0 && i < n; i++) {
         m[i].prank = i;
         m[i].world = p->world ? p->world[i] : i;
-        c->rank = m[i].world;
+        pp_inst_set_rank(c, m[i].world);     /* (rank) is that member's */
         if (!ev->peer || pp_inst_eval(c, fr, ev->peer, &m[i].color) || !ev->tag ||
             pp_inst_eval(c, fr, ev->tag, &m[i].key)) {
             char *cs = ev->peer ? pp_expr_to_infix(ev->peer) : NULL;
@@ -283,7 +283,7 @@ static int make_split(ictx *c, const frame *fr, const pp_devent *ev, int parent,
             rc = pp_inst_fail(c, "%s: rank %d's color is %lld: negative and not MPI_UNDEFINED (the program "
                               "would fail)", pp_inst_where(fr, ev, wb, sizeof wb), m[i].world, (long long)m[i].color);
     }
-    c->rank = me;
+    pp_inst_set_rank(c, me);
     if (rc == 0) {
         qsort(m, (size_t)n, sizeof *m, cmp_member);
         for (int i = 0; rc == 0 && i < n;) {

@@ -1,6 +1,7 @@
-/* inst-internal.h - what the two halves of the instantiation share: the
- * interpreter (instantiate.c) and its evaluation environment (inst-eval.c:
- * frames, symbol lookup and its cache).
+/* inst-internal.h - what the parts of the instantiation share: the
+ * interpreter (instantiate.c), its frames (inst-eval.c), the compiled
+ * evaluation of expressions (inst-code.c), the action lists
+ * (inst-actions.c) and the MPI events (inst-mpi.c).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -33,13 +34,19 @@ typedef struct frame {
     unsigned char args_known_buf[8], iv_known_buf[16];
 } frame;
 
-/* Resolved atoms: (atom node, function) -> argument position or parameter
- * index, so that the hot evaluation path does not compare names. */
+/* One instruction of a compiled expression (inst-code.c). */
 typedef struct {
-    const pp_expr *atom;
+    int op, a;
+    int64_t v;
+    const char *name;
+} pp_icode;
+
+/* (expression, function) -> the start of its program in ictx.code */
+typedef struct {
+    const pp_expr *e;
     int fi;
-    int idx;              /* -1: the atom has no value in this function */
-} acache_ent;
+    int pc;
+} icache_ent;
 
 /* Work: computation time. */
 typedef struct {
@@ -50,9 +57,15 @@ typedef struct {
     const pp_prog *m;
     pp_instance *in;
     int flags;
-    acache_ent *ac;
-    size_t acmask;        /* capacity - 1 (a power of two)                */
-    size_t acn;
+    /* compiled expressions (inst-code.c) */
+    icache_ent *ec;
+    size_t ecmask;        /* capacity - 1 (a power of two)                */
+    size_t ecn;
+    pp_icode *code;
+    int ncode, capcode;
+    int64_t *stack;       /* the programs' stack                          */
+    int capstack;
+    int oom;              /* an evaluation ran out of memory              */
     int P;
     int depth;
     long nactions;
@@ -68,6 +81,7 @@ typedef struct {
     double **dither;            /* [func][event/call slot]: opportunities */
     long **keycache;            /* [func][event]: its object key + 1 when it
                                    does not depend on the frame (0: unknown) */
+    long nbarriers;             /* barrier actions made                     */
     int mpi;                    /* the threads are MPI ranks                */
     int rank;                   /* the rank being unrolled                  */
     int capcomms;               /* of in->comms (inst-comm.c)               */
@@ -82,13 +96,24 @@ typedef struct {
 int pp_inst_fail(ictx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* inst-actions.c: a new logical thread (its id, or -1); append an action
- * to thread t; flush t's pending work as a WORK action; end a segment
+ * to thread t (or make room); flush t's pending work as a WORK action; end a segment
  * (its fixed cost) and append the event action; an object key's index. */
 int pp_inst_new_thread(ictx *c, pp_itkind kind, int parent, int tid, int start_func);
 int pp_inst_push_action(ictx *c, int t, pp_action a);
+/* room for n actions of thread t */
+int pp_inst_reserve(ictx *c, int t, int n);
 int pp_inst_flush(ictx *c, int t);
 int pp_inst_sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int site);
 long pp_inst_intern(ictx *c, const char *key);
+
+/* instantiate.c: run function fr (its body on thread t; emit: make its
+ * actions, else add its work to *acc, scaled by mult) */
+int pp_inst_exec_func(ictx *c, int t, frame *fr, long double mult, int emit, pp_work *acc);
+/* inst-events.c: what event ev (index idx of fr's function) of thread t
+ * makes in the thread graph (0, or -1); after the instantiation, every
+ * barrier action's parties. */
+int pp_inst_graph_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx);
+void pp_inst_count_parties(ictx *c);
 
 /* inst-comm.c: communicators.  init: comms[0], the world; rank_start:
  * forget the previous rank's variables; comm_event: MPI_Comm_split, _dup,
@@ -107,8 +132,24 @@ int pp_inst_comm_lookup(const ictx *c, const char *name, int w, int64_t *rank, i
  * "MPI_Send at f.c:12", an event's call and place for messages. */
 const char *pp_inst_where(const frame *fr, const pp_devent *ev, char *buf, size_t n);
 int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx);
-/* Value of e in the frame fr; 0, or -1 when it cannot be evaluated. */
-int pp_inst_eval(const ictx *c, const frame *fr, const pp_expr *e, int64_t *out);
+
+/* inst-code.c: value of e in the frame fr; 0, or -1 when it cannot be
+ * evaluated (or memory ran out: c->oom is then set).  The programs fold
+ * the parameters, P and c->rank in: pp_inst_code_reset forgets them (when
+ * the rank changes); pp_inst_code_free frees them. */
+int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out);
+void pp_inst_code_reset(ictx *c);
+void pp_inst_code_free(ictx *c);
+/* Unroll as rank r (or evaluate for it): c->rank, and the programs that
+ * folded another rank in forgotten. */
+static inline void pp_inst_set_rank(ictx *c, int r)
+{
+    if (c->rank != r) {
+        c->rank = r;
+        pp_inst_code_reset(c);
+    }
+}
+/* inst-eval.c: frames */
 int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi);
 void pp_inst_frame_free(frame *fr);
 

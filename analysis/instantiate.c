@@ -1,6 +1,8 @@
 /* instantiate.c - unroll the program model for a given (chi, P): the thread
  * graph as per-thread action lists (work, fork/join, create/join, barrier,
- * lock), and the iteration count of every loop.
+ * lock), and the iteration count of every loop.  This file interprets
+ * scopes, loops and calls; inst-events.c makes what each event of the
+ * thread graph makes.
  *
  * The model is interpreted like a program: main's body runs on thread 0;
  * a loop whose subtree holds no thread-graph event is costed in closed
@@ -15,7 +17,6 @@
 #include "inst-internal.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@
 
 /* Iterations of loop k in this frame; *exact is cleared when the count
  * came from the observed average. */
-static long double loop_count(const ictx *c, const frame *fr, int k, int *exact)
+static long double loop_count(ictx *c, const frame *fr, int k, int *exact)
 {
     const pp_mloop *ml = &fr->mf->loops[k];
     if (ml->rule != PP_RULE_CONSTANT && ml->count) {
@@ -43,19 +44,69 @@ static long double loop_count(const ictx *c, const frame *fr, int k, int *exact)
     return ml->trip;
 }
 
-/* Value of the induction variable of loop k at iteration j. */
-static void set_iv(const ictx *c, frame *fr, int k, long double j)
+/* Loop k's induction variable in a frame: its start and step. */
+typedef struct {
+    int known;
+    int64_t init, step;
+} iv_rule;
+
+static iv_rule iv_rule_of(ictx *c, const frame *fr, int k)
 {
     const pp_dloop *dl = &fr->mf->d->loops[k];
-    int id = dl->id;
-    int64_t init, step;
+    iv_rule r = {0, 0, 0};
+    r.known = pp_inst_eval(c, fr, dl->init, &r.init) == 0 && pp_inst_eval(c, fr, dl->step, &r.step) == 0;
+    return r;
+}
+
+/* Value of the induction variable of loop k at iteration j. */
+static void set_iv_by(frame *fr, int k, const iv_rule *r, long double j)
+{
+    int id = fr->mf->d->loops[k].id;
     if (id < 0 || id > fr->mf->max_loop_id)
         return;
-    if (pp_inst_eval(c, fr, dl->init, &init) == 0 && pp_inst_eval(c, fr, dl->step, &step) == 0) {
-        fr->iv[id] = init + (int64_t)j * step;
+    if (r->known) {
+        fr->iv[id] = r->init + (int64_t)j * r->step;
         fr->iv_known[id] = 1;
     } else
         fr->iv_known[id] = 0;
+}
+
+static void set_iv(ictx *c, frame *fr, int k, long double j)
+{
+    int id = fr->mf->d->loops[k].id;
+    if (id < 0 || id > fr->mf->max_loop_id)
+        return;
+    iv_rule r = iv_rule_of(c, fr, k);
+    set_iv_by(fr, k, &r, j);
+}
+
+/* Does e read an induction variable, or a rank or size in a communicator
+ * variable (which an MPI_Comm_split or _free in the loop's body may
+ * rebind)? */
+static int has_iv(const pp_expr *e)
+{
+    if (!e)
+        return 0;
+    if (e->kind == PP_E_IV || ((e->kind == PP_E_RANK || e->kind == PP_E_NPROCS) && e->name))
+        return 1;
+    for (int i = 0; i < e->nkids; i++)
+        if (has_iv(e->kids[i]))
+            return 1;
+    return 0;
+}
+
+/* The rule of loop k for its iterations: evaluated once when its start and
+ * step read neither (nothing else they read changes in the loop's body), at
+ * every iteration otherwise (*fixed = 0). */
+static iv_rule iv_rule_fixed(ictx *c, const frame *fr, int k, int *fixed)
+{
+    const pp_dloop *dl = &fr->mf->d->loops[k];
+    int id = dl->id;
+    *fixed = id >= 0 && id <= fr->mf->max_loop_id && !has_iv(dl->init) && !has_iv(dl->step);
+    iv_rule r = {0, 0, 0};
+    if (*fixed)
+        r = iv_rule_of(c, fr, k);
+    return r;
 }
 
 static int reads_iv(const pp_mloop *ml, int id)
@@ -129,7 +180,7 @@ static void add_work_x(ictx *c, int t, int emit, pp_work *acc, pp_work w, double
     add_work(c, t, emit, acc, f * w.ns);
 }
 
-static int exec_func(ictx *c, int t, frame *fr, long double mult, int emit, pp_work *acc)
+int pp_inst_exec_func(ictx *c, int t, frame *fr, long double mult, int emit, pp_work *acc)
 {
     if (++c->depth > MAX_DEPTH) {
         c->depth--;
@@ -194,8 +245,13 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
     if (emit && ml->sync) {
         /* unroll: the loop holds events of the thread graph */
         long long cnt = (long long)llroundl(n);
+        int fixed;
+        iv_rule r = iv_rule_fixed(c, fr, k, &fixed);
         for (long long j = 0; j < cnt; j++) {
-            set_iv(c, fr, k, (long double)j);
+            if (fixed)
+                set_iv_by(fr, k, &r, (long double)j);
+            else
+                set_iv(c, fr, k, (long double)j);
             add_work(c, t, 1, acc, ml->cost_ns);
             if (exec_scope(c, t, fr, k, mult, 1, acc))
                 return -1;
@@ -217,8 +273,13 @@ static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emi
     long long cnt = (long long)llroundl(n);
     if (cnt <= ENUM_LIMIT) {
         pp_work sub = {0};
+        int fixed;
+        iv_rule r = iv_rule_fixed(c, fr, k, &fixed);
         for (long long j = 0; j < cnt; j++) {
-            set_iv(c, fr, k, (long double)j);
+            if (fixed)
+                set_iv_by(fr, k, &r, (long double)j);
+            else
+                set_iv(c, fr, k, (long double)j);
             if (exec_scope(c, t, fr, k, mult, 0, &sub))
                 return -1;
         }
@@ -279,190 +340,13 @@ static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int e
         return -1;
     int rc;
     if (emit && c->m->funcs[cfi].sync)
-        rc = exec_func(c, t, &cf, mult, 1, acc);
+        rc = pp_inst_exec_func(c, t, &cf, mult, 1, acc);
     else {
         pp_work sub = {0};
-        rc = exec_func(c, t, &cf, mult * r, 0, &sub);
+        rc = pp_inst_exec_func(c, t, &cf, mult * r, 0, &sub);
         add_work_x(c, t, emit, acc, sub, r);
     }
     pp_inst_frame_free(&cf);
-    return rc;
-}
-
-/* Render an object expression as a key: "bar", "locks[3]", "critical". */
-static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int fi);
-
-/* A site's object key: cached when the object has no index (the common
- * "bar" or "critical"), which saves a format and a search per event. */
-static long object_key(ictx *c, const frame *fr, const pp_devent *ev, int fi)
-{
-    const pp_expr *o = ev->obj;
-    int constant = !(o && o->kind == PP_E_ADDR && o->nkids > 0);
-    int idx = (int)(ev - c->m->funcs[fi].d->events);
-    if (constant && c->keycache && c->keycache[fi] && c->keycache[fi][idx])
-        return c->keycache[fi][idx] - 1;
-    long k = object_key_slow(c, fr, ev, fi);
-    if (constant && k >= 0 && c->keycache && c->keycache[fi])
-        c->keycache[fi][idx] = k + 1;
-    return k;
-}
-
-static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int fi)
-{
-    char buf[256];
-    const pp_expr *o = ev->obj;
-    if (o && o->kind == PP_E_ADDR && o->name) {
-        int64_t ix;
-        if (o->nkids > 0 && pp_inst_eval(c, fr, o->kids[0], &ix) == 0)
-            snprintf(buf, sizeof buf, "%s[%lld]", o->name, (long long)ix);
-        else if (o->nkids > 0)
-            snprintf(buf, sizeof buf, "%s[?]", o->name);
-        else
-            snprintf(buf, sizeof buf, "%s", o->name);
-    } else if (o && o->kind == PP_E_CRITICAL)
-        snprintf(buf, sizeof buf, "critical%s%s", o->name ? ":" : "", o->name ? o->name : "");
-    else if (ev->callee && strstr(ev->callee, "GOMP_atomic"))
-        snprintf(buf, sizeof buf, "omp-atomic");
-    else if (ev->callee && strstr(ev->callee, "GOMP_critical"))
-        snprintf(buf, sizeof buf, "critical");
-    else
-        snprintf(buf, sizeof buf, "site:%s:%d", c->m->funcs[fi].d->name, ev->id);
-    return pp_inst_intern(c, buf);
-}
-
-static int pool_thread(ictx *c, int owner, int tid, int cfi)
-{
-    for (int i = 0; i < c->npool; i++)
-        if (c->pool_owner[i] == owner && c->pool_tid[i] == tid)
-            return c->pool_thread[i];
-    int id = pp_inst_new_thread(c, PP_IT_OMP, owner, tid, cfi);
-    if (id < 0)
-        return -1;
-    int *a = realloc(c->pool_owner, sizeof *a * (size_t)(c->npool + 1));
-    if (a) c->pool_owner = a;
-    int *b = realloc(c->pool_tid, sizeof *b * (size_t)(c->npool + 1));
-    if (b) c->pool_tid = b;
-    int *d = realloc(c->pool_thread, sizeof *d * (size_t)(c->npool + 1));
-    if (d) c->pool_thread = d;
-    if (!a || !b || !d)
-        return pp_inst_fail(c, "out of memory");
-    c->pool_owner[c->npool] = owner;
-    c->pool_tid[c->npool] = tid;
-    c->pool_thread[c->npool++] = id;
-    return id;
-}
-
-static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
-{
-    const pp_mfunc *mf = fr->mf;
-    int cfi = mf->ev_child[idx];
-    int64_t n = 0;
-    if (ev->nthreads)
-        pp_inst_eval(c, fr, ev->nthreads, &n);
-    if (n <= 0)
-        n = pp_prog_team_size(c->m, c->P);
-    if (n < 1)
-        n = 1;
-    pp_instance *in = c->in;
-    int team = in->nteams++;
-    int *ts = realloc(in->team_size, sizeof *ts * (size_t)in->nteams);
-    if (!ts)
-        return pp_inst_fail(c, "out of memory");
-    in->team_size = ts;
-    ts[team] = (int)n;
-    if (pp_inst_sync_action(c, t, PP_A_FORK, team, (int)n, fr->fi, ev->id))
-        return -1;
-    if (cfi < 0)
-        return pp_inst_sync_action(c, t, PP_A_JOIN_TEAM, team, (int)n, fr->fi, ev->id);
-    /* the shared data block, evaluated in the parent */
-    shared_val sv = {0};
-    sv.n = ev->ndata;
-    sv.name = ev->data_name;
-    sv.val = calloc((size_t)sv.n + 1, sizeof *sv.val);
-    sv.known = calloc((size_t)sv.n + 1, 1);
-    if (!sv.val || !sv.known) {
-        free(sv.val);
-        free(sv.known);
-        return pp_inst_fail(c, "out of memory");
-    }
-    for (int i = 0; i < sv.n; i++)
-        sv.known[i] = ev->data_val[i] && pp_inst_eval(c, fr, ev->data_val[i], &sv.val[i]) == 0;
-    int rc = 0;
-    for (int64_t tid = 0; tid < n && rc == 0; tid++) {
-        int wt = t;
-        if (tid > 0) {
-            wt = pool_thread(c, t, (int)tid, cfi);
-            if (wt < 0) {
-                rc = -1;
-                break;
-            }
-            if (pp_inst_sync_action(c, wt, PP_A_TEAM_WAIT, team, (int)n, fr->fi, ev->id)) {
-                rc = -1;
-                break;
-            }
-        }
-        frame cf;
-        if (pp_inst_frame_init(&cf, c->m, cfi)) {
-            rc = pp_inst_fail(c, "out of memory");
-            break;
-        }
-        cf.shared = &sv;
-        cf.omp = 1;
-        cf.nthreads = n;
-        cf.tid = tid;
-        cf.team = team;
-        rc = exec_func(c, wt, &cf, 1, 1, NULL);
-        pp_inst_frame_free(&cf);
-        if (rc == 0 && tid > 0)
-            rc = pp_inst_sync_action(c, wt, PP_A_TEAM_DONE, team, (int)n, fr->fi, ev->id);
-    }
-    free(sv.val);
-    free(sv.known);
-    if (rc)
-        return rc;
-    return pp_inst_sync_action(c, t, PP_A_JOIN_TEAM, team, (int)n, fr->fi, ev->id);
-}
-
-static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
-{
-    int cfi = fr->mf->ev_child[idx];
-    int order = 0;
-    for (int i = 0; i < c->in->nthreads; i++)
-        order += c->in->threads[i].kind == PP_IT_PTHREAD;
-    int nt = pp_inst_new_thread(c, PP_IT_PTHREAD, t, order, cfi);
-    if (nt < 0)
-        return -1;
-    if (pp_inst_sync_action(c, t, PP_A_CREATE, nt, 0, fr->fi, ev->id))
-        return -1;
-    /* FIFO of threads this thread created and has not joined yet */
-    c->next_unjoined = realloc(c->next_unjoined, sizeof(int) * (size_t)c->in->nthreads);
-    if (!c->next_unjoined)
-        return pp_inst_fail(c, "out of memory");
-    c->next_unjoined[nt] = -1;
-    if (c->unjoined[t] < 0)
-        c->unjoined[t] = nt;
-    else {
-        int q = c->unjoined[t];
-        while (c->next_unjoined[q] >= 0)
-            q = c->next_unjoined[q];
-        c->next_unjoined[q] = nt;
-    }
-    if (pp_inst_push_action(c, nt, (pp_action){.kind = PP_A_START, .key = t, .func = fr->fi, .site = ev->id}))
-        return -1;
-    if (cfi < 0)
-        return 0;
-    frame cf;
-    if (pp_inst_frame_init(&cf, c->m, cfi))
-        return pp_inst_fail(c, "out of memory");
-    int64_t a;
-    if (ev->arg && pp_inst_eval(c, fr, ev->arg, &a) == 0 && cf.mf->d->nargs > 0) {
-        cf.args[0] = a;
-        cf.args_known[0] = 1;
-    }
-    int rc = exec_func(c, nt, &cf, 1, 1, NULL);
-    pp_inst_frame_free(&cf);
-    if (rc == 0)
-        rc = pp_inst_flush(c, nt);
     return rc;
 }
 
@@ -476,42 +360,7 @@ static int exec_event(ictx *c, int t, frame *fr, int idx, long double mult, int 
                          &c->dither[fr->fi][idx], emit);
     if (r <= 0 || !emit)
         return 0;
-    switch (ev->kind) {
-    case PP_EV_FORK:
-        return exec_fork(c, t, fr, ev, idx);
-    case PP_EV_CREATE:
-        return exec_create(c, t, fr, ev, idx);
-    case PP_EV_JOIN: {
-        int q = c->unjoined[t];
-        if (q < 0)
-            return 0;   /* joins a thread the model did not create */
-        c->unjoined[t] = c->next_unjoined[q];
-        return pp_inst_sync_action(c, t, PP_A_JOIN_THREAD, q, 0, fr->fi, ev->id);
-    }
-    case PP_EV_BARRIER: {
-        long key;
-        char buf[64];
-        if (fr->omp && (!ev->obj || (ev->callee && strncmp(ev->callee, "GOMP_", 5) == 0))) {
-            snprintf(buf, sizeof buf, "team:%d", fr->team);
-            key = pp_inst_intern(c, buf);
-        } else
-            key = object_key(c, fr, ev, fr->fi);
-        if (key < 0)
-            return -1;
-        return pp_inst_sync_action(c, t, PP_A_BARRIER, key, 0, fr->fi, ev->id);
-    }
-    case PP_EV_LOCK:
-    case PP_EV_UNLOCK: {
-        long key = object_key(c, fr, ev, fr->fi);
-        if (key < 0)
-            return -1;
-        return pp_inst_sync_action(c, t, ev->kind == PP_EV_LOCK ? PP_A_LOCK : PP_A_UNLOCK, key, 0, fr->fi, ev->id);
-    }
-    default:
-        if (c->mpi && pp_evkind_is_mpi(ev->kind))
-            return pp_inst_mpi_event(c, t, fr, ev, idx);
-        return 0;   /* atomic, single, loop_end: no ordering in the graph */
-    }
+    return pp_inst_graph_event(c, t, fr, ev, idx);
 }
 
 static int exec_scope(ictx *c, int t, frame *fr, int scope, long double mult, int emit, pp_work *acc)
@@ -551,35 +400,6 @@ static int exec_scope(ictx *c, int t, frame *fr, int scope, long double mult, in
     return 0;
 }
 
-/* Barrier parties: the number of distinct threads that wait on a key
- * (a team barrier: the team size). */
-static void count_parties(ictx *c)
-{
-    pp_instance *in = c->in;
-    int *last = malloc(sizeof *last * (size_t)(in->nkeys + 1));
-    if (!last)
-        return;
-    for (int k = 0; k < in->nkeys; k++) {
-        last[k] = -1;
-        in->key_parties[k] = 0;
-    }
-    for (int t = 0; t < in->nthreads; t++)
-        for (int a = 0; a < in->threads[t].nact; a++) {
-            pp_action *ac = &in->threads[t].act[a];
-            if (ac->kind != PP_A_BARRIER)
-                continue;
-            if (last[ac->key] != t) {
-                last[ac->key] = t;
-                in->key_parties[ac->key]++;
-            }
-        }
-    for (int t = 0; t < in->nthreads; t++)
-        for (int a = 0; a < in->threads[t].nact; a++)
-            if (in->threads[t].act[a].kind == PP_A_BARRIER)
-                in->threads[t].act[a].n = in->key_parties[in->threads[t].act[a].key];
-    free(last);
-}
-
 /* Run main on thread t0 (the main thread, or rank c->rank's). */
 static int run_main(ictx *c, int t0)
 {
@@ -593,7 +413,7 @@ static int run_main(ictx *c, int t0)
         fr.args[0] = m->rec->argc;
         fr.args_known[0] = 1;
     }
-    int rc = exec_func(c, t0, &fr, 1, 1, NULL);
+    int rc = pp_inst_exec_func(c, t0, &fr, 1, 1, NULL);
     pp_inst_frame_free(&fr);
     return rc;
 }
@@ -646,9 +466,14 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
         if (rc == 0)
             rc = pp_inst_comm_init(&c);
         for (int r = lo; rc == 0 && r < hi; r++) {
-            c.rank = r;
+            pp_inst_set_rank(&c, r);    /* the programs hold the rank */
             pp_inst_comm_rank_start(&c);
-            rc = run_main(&c, r - lo);
+            /* ranks mostly have as many actions as the one before: room
+             * for them at once, not by doubling and copying */
+            if (r > lo)
+                rc = pp_inst_reserve(&c, r - lo, out->threads[r - lo - 1].nact + 8);
+            if (rc == 0)
+                rc = run_main(&c, r - lo);
         }
     } else if (rc == 0)
         rc = run_main(&c, pp_inst_new_thread(&c, PP_IT_MAIN, -1, 0, m->main_func));
@@ -657,7 +482,7 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
             rc = pp_inst_flush(&c, t);
     }
     if (rc == 0)
-        count_parties(&c);
+        pp_inst_count_parties(&c);
     for (int f = 0; c.dither && f < m->nfuncs; f++)
         free(c.dither[f]);
     free(c.dither);
@@ -670,8 +495,10 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
     free(c.pool_owner);
     free(c.pool_tid);
     free(c.pool_thread);
-    free(c.ac);
+    pp_inst_code_free(&c);
     pp_inst_comm_ctx_free(&c);
+    if (rc == 0 && c.oom)
+        rc = pp_inst_fail(&c, "out of memory");
     if (rc) {
         snprintf(err, errlen, "%s", c.err[0] ? c.err : "instantiation failed");
         pp_instance_free(out);

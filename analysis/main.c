@@ -18,6 +18,7 @@ static const char *usage =
     "  validate   run the program at given sizes and compare with the predictions\n"
     "  fit        fit the linear machine model (ns per operation) over runs\n"
     "  sensitivity  dT/dbeta of the predicted time for every machine parameter\n"
+    "  run-experiment  time, speedup and efficiency of variants over P and the size, and their crossovers\n"
     "  report     one self-contained HTML page (and Markdown, CSV, SVG) on a program\n"
     "'perfpred COMMAND --help' describes a command.\n";
 
@@ -52,6 +53,8 @@ int main(int argc, char **argv)
         return pp_cmd_fit(argc - 1, argv + 1);
     if (!strcmp(cmd, "validate"))
         return pp_cmd_validate(argc - 1, argv + 1);
+    if (!strcmp(cmd, "run-experiment"))
+        return pp_cmd_experiment(argc - 1, argv + 1);
     if (!strcmp(cmd, "calibrate"))
         return pp_cmd_calibrate(argc - 1, argv + 1);
     fprintf(stderr, "perfpred: unknown command '%s'\n%s", cmd, usage);

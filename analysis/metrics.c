@@ -19,26 +19,47 @@ static int run(pp_prog *m, const pp_machine *mach, int P, double *pram, double *
     pp_instance in;
     if (pp_instantiate(m, P, PP_INST_ACTIONS, &in, err, errlen))
         return -1;
-    pp_trav tp;
-    int rc = 0;
-    if (pram) {
-        rc = pp_traverse(m, &in, NULL, &tp, err, errlen);
-        if (rc == 0) {
-            *pram = tp.time;
-            pp_trav_free(&tp);
-        }
+    pp_trav tp, tr;
+    int rc = 0, rr = 0;
+    /* the real traversal's message: as long as the caller's */
+    char *err2 = errlen ? malloc(errlen) : NULL;
+    if (errlen && !err2) {
+        pp_instance_free(&in);
+        snprintf(err, errlen, "out of memory");
+        return -1;
     }
-    if (rc == 0 && real) {
-        pp_trav tr;
-        rc = pp_traverse(m, &in, mach, &tr, err, errlen);
+    /* the two traversals only read the instance: on two processors at
+     * once.  The PRAM's failure (a hang) is the one reported, as when it
+     * went first. */
+#pragma omp parallel sections num_threads(2) if (pram && real)
+    {
+#pragma omp section
+        if (pram)
+            rc = pp_traverse(m, &in, NULL, &tp, err, errlen);
+#pragma omp section
+        if (real)
+            rr = pp_traverse(m, &in, mach, &tr, err2, errlen);
+    }
+    if (pram && rc == 0) {
+        *pram = tp.time;
+        pp_trav_free(&tp);
+    }
+    if (real && rr == 0) {
         if (rc == 0) {
             *real = tr.time;
             if (keep)
                 *keep = tr;
             else
                 pp_trav_free(&tr);
-        }
+        } else
+            pp_trav_free(&tr);
     }
+    if (rc == 0 && rr) {
+        if (errlen)
+            memcpy(err, err2, errlen);
+        rc = rr;
+    }
+    free(err2);
     *approx |= in.approx;
     if (nthreads)
         *nthreads = in.nthreads;

@@ -6,24 +6,13 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "sym-internal.h"
+#include "sym-i64.h"
 
 #include <limits.h>
 
 /* ---------------------------------------------------------------- exact */
 
 static int ev_z(const pp_expr *e, pp_lookup_fn lk, void *ctx, mpz_t out);
-
-static int cmp_result(pp_ekind k, int c)
-{
-    switch (k) {
-    case PP_E_LT: return c < 0;
-    case PP_E_LE: return c <= 0;
-    case PP_E_GT: return c > 0;
-    case PP_E_GE: return c >= 0;
-    case PP_E_EQ: return c == 0;
-    default: return c != 0;
-    }
-}
 
 /* a * 2^k (k may be negative: floor division) */
 static int shift_z(mpz_t out, const mpz_t a, const mpz_t k, int left)
@@ -120,7 +109,7 @@ static int ev_z_op(const pp_expr *e, pp_lookup_fn lk, void *ctx, mpz_t out)
             rc = shift_z(out, a, b, e->kind == PP_E_SHL);
             break;
         default:
-            mpz_set_ui(out, (unsigned long)cmp_result(e->kind, mpz_cmp(a, b)));
+            mpz_set_ui(out, (unsigned long)pp_i64_cmp_result(e->kind, mpz_cmp(a, b)));
             break;
         }
     }
@@ -160,64 +149,6 @@ int pp_expr_eval_z(const pp_expr *e, pp_lookup_fn lookup, void *ctx, mpz_t out)
 
 static int ev_i(const pp_expr *e, pp_lookup_i64_fn lk, void *ctx, int64_t *out);
 
-static int shift_i(int64_t a, int64_t k, int left, int64_t *out)
-{
-    if (!left) {
-        if (k == INT64_MIN)
-            return a == 0 ? (*out = 0, 0) : PP_EVAL_OVERFLOW;
-        k = -k;
-    }
-    if (k >= 0) {                       /* a * 2^k */
-        if (a == 0) {
-            *out = 0;
-            return 0;
-        }
-        if (k >= 64)
-            return PP_EVAL_OVERFLOW;
-        if (k == 63) {
-            if (a != -1)
-                return PP_EVAL_OVERFLOW;
-            *out = INT64_MIN;
-            return 0;
-        }
-        int64_t r;
-        if (__builtin_mul_overflow(a, (int64_t)1 << k, &r))
-            return PP_EVAL_OVERFLOW;
-        *out = r;
-        return 0;
-    }
-    /* floor(a / 2^-k) */
-    if (k <= -63)
-        *out = a < 0 ? -1 : 0;
-    else
-        *out = a >= 0 ? a >> -k : -(int64_t)(((uint64_t)(-(a + 1)) >> -k)) - 1;
-    return 0;
-}
-
-static int div_i(pp_ekind k, int64_t a, int64_t b, int64_t *out)
-{
-    if (b == 0)
-        return PP_EVAL_DIVZERO;
-    if (b == -1) {              /* a / -1 overflows for INT64_MIN; a % -1 == 0 */
-        if (k == PP_E_MOD) {
-            *out = 0;
-            return 0;
-        }
-        if (a == INT64_MIN)
-            return PP_EVAL_OVERFLOW;
-        *out = -a;
-        return 0;
-    }
-    int64_t q = a / b, r = a % b;
-    switch (k) {
-    case PP_E_DIV: *out = q; break;
-    case PP_E_MOD: *out = r; break;
-    case PP_E_FDIV: *out = (r != 0 && ((r < 0) != (b < 0))) ? q - 1 : q; break;
-    default: *out = (r != 0 && ((r < 0) == (b < 0))) ? q + 1 : q; break;
-    }
-    return 0;
-}
-
 static int ev_i_op(const pp_expr *e, pp_lookup_i64_fn lk, void *ctx, int64_t *out)
 {
     int rc;
@@ -226,19 +157,9 @@ static int ev_i_op(const pp_expr *e, pp_lookup_i64_fn lk, void *ctx, int64_t *ou
     case PP_E_ADD: case PP_E_MUL: case PP_E_MIN: case PP_E_MAX:
         if ((rc = ev_i(e->kids[0], lk, ctx, &a)))
             return rc;
-        for (int i = 1; i < e->nkids; i++) {
-            if ((rc = ev_i(e->kids[i], lk, ctx, &b)))
+        for (int i = 1; i < e->nkids; i++)
+            if ((rc = ev_i(e->kids[i], lk, ctx, &b)) || (rc = pp_expr_op2_i64(e->kind, a, b, &a)))
                 return rc;
-            if (e->kind == PP_E_ADD) {
-                if (__builtin_add_overflow(a, b, &a))
-                    return PP_EVAL_OVERFLOW;
-            } else if (e->kind == PP_E_MUL) {
-                if (__builtin_mul_overflow(a, b, &a))
-                    return PP_EVAL_OVERFLOW;
-            } else if ((e->kind == PP_E_MIN) == (b < a)) {
-                a = b;
-            }
-        }
         *out = a;
         return 0;
     case PP_E_NEG:
@@ -275,17 +196,7 @@ static int ev_i_op(const pp_expr *e, pp_lookup_i64_fn lk, void *ctx, int64_t *ou
     }
     if ((rc = ev_i(e->kids[0], lk, ctx, &a)) || (rc = ev_i(e->kids[1], lk, ctx, &b)))
         return rc;
-    switch (e->kind) {
-    case PP_E_SUB:
-        return __builtin_sub_overflow(a, b, out) ? PP_EVAL_OVERFLOW : 0;
-    case PP_E_DIV: case PP_E_MOD: case PP_E_FDIV: case PP_E_CDIV:
-        return div_i(e->kind, a, b, out);
-    case PP_E_SHL: case PP_E_SHR:
-        return shift_i(a, b, e->kind == PP_E_SHL, out);
-    default:
-        *out = cmp_result(e->kind, (a > b) - (a < b));
-        return 0;
-    }
+    return pp_expr_op2_i64(e->kind, a, b, out);
 }
 
 static int ev_i(const pp_expr *e, pp_lookup_i64_fn lk, void *ctx, int64_t *out)

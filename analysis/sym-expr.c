@@ -274,6 +274,11 @@ int pp_expr_is_atom(const pp_expr *e)
     return e && e->kind >= PP_E_UNKNOWN && e->kind <= PP_E_NPROCS;
 }
 
+int pp_expr_arity_ok(pp_ekind k, int n)
+{
+    return pp__arity_ok(k, n);
+}
+
 int pp__contains(const pp_expr *e, const pp_expr *sub)
 {
     if (pp_expr_equal(e, sub))

@@ -86,6 +86,8 @@ int  pp_expr_equal(const pp_expr *a, const pp_expr *b);   /* structural     */
 int  pp_expr_is_int(const pp_expr *e, long *v);           /* constant fits  */
 int  pp_expr_has_unknown(const pp_expr *e); /* contains ?, call, load       */
 int  pp_expr_is_atom(const pp_expr *e);     /* a symbol kind (not INT/op)   */
+int  pp_expr_arity_ok(pp_ekind k, int n);  /* n kids are what operator k
+                                               takes (as pp_expr_op checks) */
 
 /* Added: a total order consistent with pp_expr_equal (<0, 0, >0); the
  * order of atoms and terms in the normal form. */

@@ -1,5 +1,5 @@
 /* trav-internal.h - what the traversal's parts share: its state, the
- * heap of runnable threads, blocking and waking (traverse.c), and the MPI
+ * queue of runnable threads, blocking and waking (traverse.c), and the MPI
  * part (trav-mpi.c).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
@@ -9,6 +9,7 @@
 
 #include "traverse.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 enum { TS_RUN, TS_BLOCKED, TS_DONE };
@@ -47,13 +48,29 @@ typedef struct {
     int qhead;
 } obj_st;
 
+/* A node of the queue's tree (trav-queue.c): a thread and its clock, as an
+ * integer in the clock's order.  With 128-bit integers, one integer
+ * (clock in the high half, thread in the low) that compares in one go. */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 trav_node;
+#else
+typedef struct {
+    uint64_t key;
+    int t;
+} trav_node;
+#endif
+
 typedef struct {
     const pp_prog *m;
     const pp_instance *in;
     const pp_machine *mach;
     double *clock, *blocked_at;
     int *pc, *state;
-    int *heap, nheap;
+    /* the runnable threads: a winner tree over the threads (trav-queue.c) */
+    trav_node *win;
+    int nleaf;
+    int cur, cur_ready;       /* the thread moving; made ready again */
+    int batch;                /* pushes only mark leaves (see queue_batch) */
     int *created;
     double *create_time, *done_time;
     ilist *joiners;
@@ -68,7 +85,26 @@ typedef struct {
     size_t errlen;
 } tctx;
 
-void pp_trav_heap_push(tctx *c, int t);
+/* trav-queue.c: the runnable threads in (clock, thread) order.  A thread
+ * is in the queue or not; its clock must not change while it is in.  The
+ * loop: t = pp_trav_first(), c->cur = t, t's step (which makes t ready
+ * again unless it blocks or ends), pp_trav_settle(t). */
+int pp_trav_queue_init(tctx *c);
+void pp_trav_queue_free(tctx *c);
+/* t is in the queue at its clock (see pp_trav_ready) */
+void pp_trav_queue_push(tctx *c, int t);
+/* after the step of t = c->cur: t back in at its new clock if it was made
+ * ready, out otherwise */
+void pp_trav_settle(tctx *c, int t);
+/* on: the pushes that follow only mark their threads; off: the tree is
+ * rebuilt from all its leaves (cheaper when most threads come back at
+ * once, as at the end of a collective) */
+void pp_trav_queue_batch(tctx *c, int on);
+/* the runnable thread with the smallest (clock, thread), or -1 */
+int pp_trav_first(const tctx *c);
+/* traverse.c: t becomes runnable at its clock (on the PRAM after the
+ * computation it has next, which meets no other thread there). */
+void pp_trav_ready(tctx *c, int t);
 void pp_trav_block(tctx *c, int t);
 /* Wake t at time `at` (its action is then done: pc advances); the time
  * blocked counts as waiting. */

@@ -64,6 +64,10 @@ typedef struct mpi_st {
     int *c_thread;
     const pp_action **c_act;
     double *g_arr, *g_rel;           /* one communicator's, in its rank order */
+    /* per function, per event id: the event's kind (what pp_desc_event
+     * finds), for the accounting of every call by kind */
+    pp_evkind **kind_of;
+    int *nkind;
 } mpi_st;
 
 /* "MPI_COMM_WORLD", or "communicator #K (a split of #J, color C, N ranks)". */

@@ -70,6 +70,27 @@ int pp_trav_mpi_init(tctx *c)
     s->coll = calloc((size_t)s->ncomms, sizeof *s->coll);
     if (!s->rk || !s->rank_of || !s->c_arr || !s->g_arr || !s->g_rel || !s->c_thread || !s->c_act || !s->coll)
         return -1;
+    int nf = c->m->nfuncs;
+    s->kind_of = calloc((size_t)nf + 1, sizeof *s->kind_of);
+    s->nkind = calloc((size_t)nf + 1, sizeof *s->nkind);
+    if (!s->kind_of || !s->nkind)
+        return -1;
+    for (int f = 0; f < nf; f++) {
+        const pp_dfunc *d = c->m->funcs[f].d;
+        int mx = -1;
+        for (int i = 0; i < d->nevents; i++)
+            if (d->events[i].id > mx)
+                mx = d->events[i].id;
+        s->nkind[f] = mx + 1;
+        s->kind_of[f] = malloc(sizeof **s->kind_of * (size_t)(mx + 2));
+        if (!s->kind_of[f])
+            return -1;
+        for (int id = 0; id <= mx; id++)
+            s->kind_of[f][id] = PP_EV_OTHER;
+        for (int i = d->nevents - 1; i >= 0; i--)      /* the first of an id wins */
+            if (d->events[i].id >= 0)
+                s->kind_of[f][d->events[i].id] = d->events[i].kind;
+    }
     /* rank threads come first (thread r is rank r); a thread a rank
      * started belongs to its creator's rank */
     for (int t = 0; t < n; t++) {
@@ -100,6 +121,10 @@ void pp_trav_mpi_free(tctx *c)
     free(s->coll);
     free(s->c_thread);
     free(s->c_act);
+    for (int f = 0; s->kind_of && f < c->m->nfuncs; f++)
+        free(s->kind_of[f]);
+    free(s->kind_of);
+    free(s->nkind);
     free(s);
     c->mpi = NULL;
 }
@@ -108,10 +133,10 @@ void pp_trav_mpi_free(tctx *c)
 
 static pp_evkind site_kind(const tctx *c, const pp_action *a)
 {
-    if (a->func < 0 || a->func >= c->m->nfuncs)
+    const mpi_st *s = c->mpi;
+    if (a->func < 0 || a->func >= c->m->nfuncs || a->site < 0 || a->site >= s->nkind[a->func])
         return PP_EV_OTHER;
-    const pp_devent *ev = pp_desc_event(c->m->funcs[a->func].d, a->site);
-    return ev ? ev->kind : PP_EV_OTHER;
+    return s->kind_of[a->func][a->site];
 }
 
 /* Thread t leaves its current MPI action a at `leave`, having entered it
@@ -135,7 +160,7 @@ static void leave_call(tctx *c, int t, const pp_action *a, double enter, double 
         c->out->wait[t] += leave - enter - own;
         c->clock[t] = leave;
         c->pc[t]++;
-        pp_trav_heap_push(c, t);
+        pp_trav_ready(c, t);
     }
 }
 
@@ -351,6 +376,12 @@ static int coll_arrive(tctx *c, int t, const pp_action *a)
             last = s->g_arr[i];
     cs->active = 0;
     cs->seq++;
+    /* every member is released: when they are many, the queue's tree is
+     * rebuilt once from its leaves (nleaf - 1 nodes) instead of a path per
+     * member (log2 nleaf each); both give the same tree */
+    int batch = (long)m->size * __builtin_ctz((unsigned)c->nleaf) >= c->nleaf;
+    if (batch)
+        pp_trav_queue_batch(c, 1);
     for (int i = 0; i < m->size; i++) {
         int w = member(s, a->comm, i);
         /* waiting: until the last rank came (at most the whole time) */
@@ -362,6 +393,8 @@ static int coll_arrive(tctx *c, int t, const pp_action *a)
         s->c_act[w] = NULL;
         leave_call(c, s->c_thread[w], ai, s->g_arr[i], rel, rel - s->g_arr[i] - waited);
     }
+    if (batch)
+        pp_trav_queue_batch(c, 0);
     return 0;
 }
 
@@ -449,4 +482,3 @@ int pp_trav_mpi_step(tctx *c, int t, const pp_action *a)
         return 0;
     }
 }
-

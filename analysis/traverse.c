@@ -13,47 +13,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- binary heap of runnable threads by clock -------------------------- */
-
-static int less(const tctx *c, int a, int b)
+/* Thread t computes a->ns on one processor: slowed down on the real
+ * machine by the threads running now (c->active). */
+static void do_work(tctx *c, int t, const pp_action *a)
 {
-    return c->clock[a] < c->clock[b] || (c->clock[a] == c->clock[b] && a < b);
+    double s = 1.0;
+    if (c->mach) {
+        int act = c->active > 0 ? c->active : 1;
+        /* MPI ranks spread over nodes slow down only their node's others */
+        if (c->mpi && c->mach->net.ranks_per_node > 0 && act > c->mach->net.ranks_per_node)
+            act = c->mach->net.ranks_per_node;
+        if (c->scale_of[act] <= 0)
+            c->scale_of[act] = pp_machine_compute_scale(c->mach, act);
+        s = c->scale_of[act];
+    }
+    double ns = a->ns * s;
+    if (ns < 0)
+        ns = 0;
+    c->clock[t] += ns;
+    c->out->busy[t] += ns;
+    c->pc[t]++;
 }
 
-void pp_trav_heap_push(tctx *c, int t)
+void pp_trav_ready(tctx *c, int t)
 {
-    int i = c->nheap++;
-    c->heap[i] = t;
-    while (i > 0) {
-        int p = (i - 1) / 2;
-        if (!less(c, c->heap[i], c->heap[p]))
-            break;
-        int x = c->heap[i];
-        c->heap[i] = c->heap[p];
-        c->heap[p] = x;
-        i = p;
+    const pp_ithread *th = &c->in->threads[t];
+    if (!c->mach) {
+        /* the PRAM: computation does not depend on the other threads (no
+         * slowdown) and they do not see it, so doing it now rather than
+         * when t's clock comes up changes no time and saves a step of
+         * the traversal per computation */
+        while (c->pc[t] < th->nact && (th->act[c->pc[t]].kind == PP_A_WORK ||
+                                        th->act[c->pc[t]].kind == PP_A_LOOP_WORK))
+            do_work(c, t, &th->act[c->pc[t]]);
     }
-}
-
-static int heap_pop(tctx *c)
-{
-    int top = c->heap[0];
-    c->heap[0] = c->heap[--c->nheap];
-    int i = 0;
-    for (;;) {
-        int l = 2 * i + 1, r = l + 1, s = i;
-        if (l < c->nheap && less(c, c->heap[l], c->heap[s]))
-            s = l;
-        if (r < c->nheap && less(c, c->heap[r], c->heap[s]))
-            s = r;
-        if (s == i)
-            break;
-        int x = c->heap[i];
-        c->heap[i] = c->heap[s];
-        c->heap[s] = x;
-        i = s;
-    }
-    return top;
+    /* its next action is read when it moves: start loading the line after
+     * it now (a thousand ranks' action lists do not stay in the cache, and
+     * the hardware follows too few streams for them) */
+    if (th->act && c->pc[t] + 2 < th->nact)
+        __builtin_prefetch(&th->act[c->pc[t] + 2]);
+    pp_trav_queue_push(c, t);
 }
 
 void pp_trav_block(tctx *c, int t)
@@ -72,7 +71,7 @@ void pp_trav_wake(tctx *c, int t, double at)
     c->state[t] = TS_RUN;
     c->pc[t]++;
     c->active++;
-    pp_trav_heap_push(c, t);
+    pp_trav_ready(c, t);
 }
 
 /* The real machine: a thread that went to sleep waiting resumes a wake-up
@@ -173,29 +172,13 @@ static int step(tctx *c, int t)
     case PP_A_LOOP_OPEN:
     case PP_A_LOOP_CLOSE:
         c->pc[t]++;
-        pp_trav_heap_push(c, t);
+        pp_trav_ready(c, t);
         return 0;
     case PP_A_LOOP_WORK:
-    case PP_A_WORK: {
-        int act = c->active > 0 ? c->active : 1;
-        /* MPI ranks spread over nodes slow down only their node's others */
-        if (c->mach && c->mpi && c->mach->net.ranks_per_node > 0 && act > c->mach->net.ranks_per_node)
-            act = c->mach->net.ranks_per_node;
-        double s = 1.0;
-        if (c->mach) {
-            if (c->scale_of[act] <= 0)
-                c->scale_of[act] = pp_machine_compute_scale(c->mach, act);
-            s = c->scale_of[act];
-        }
-        double ns = a->ns * s;
-        if (ns < 0)
-            ns = 0;
-        c->clock[t] += ns;
-        c->out->busy[t] += ns;
-        c->pc[t]++;
-        pp_trav_heap_push(c, t);
+    case PP_A_WORK:
+        do_work(c, t, a);
+        pp_trav_ready(c, t);
         return 0;
-    }
     case PP_A_FORK: {
         team_st *tm = &c->teams[a->key];
         double half = cost(c, c->mach ? pp_machine_fork_join_ns(c->mach, a->n) / 2 : 0, t);
@@ -206,7 +189,7 @@ static int step(tctx *c, int t)
             pp_trav_wake(c, tm->waiters.v[i], tm->fork_time);
         tm->waiters.n = 0;
         c->pc[t]++;
-        pp_trav_heap_push(c, t);
+        pp_trav_ready(c, t);
         return 0;
     }
     case PP_A_TEAM_WAIT: {
@@ -215,7 +198,7 @@ static int step(tctx *c, int t)
             if (tm->fork_time > now)
                 c->clock[t] = tm->fork_time;
             c->pc[t]++;
-            pp_trav_heap_push(c, t);
+            pp_trav_ready(c, t);
         } else {
             pp_trav_block(c, t);
             return ilist_push(&tm->waiters, t);
@@ -228,7 +211,7 @@ static int step(tctx *c, int t)
         if (now > tm->done_max)
             tm->done_max = now;
         c->pc[t]++;
-        pp_trav_heap_push(c, t);
+        pp_trav_ready(c, t);
         if (tm->master >= 0 && tm->done_count >= c->in->team_size[a->key] - 1) {
             int ms = tm->master;
             tm->master = -1;
@@ -246,7 +229,7 @@ static int step(tctx *c, int t)
             c->out->wait[t] += at - now;
             c->clock[t] = at + half;
             c->pc[t]++;
-            pp_trav_heap_push(c, t);
+            pp_trav_ready(c, t);
         } else {
             tm->master = t;
             pp_trav_block(c, t);
@@ -262,7 +245,7 @@ static int step(tctx *c, int t)
         if (c->state[ch] == TS_BLOCKED)
             pp_trav_wake(c, ch, c->create_time[ch]);
         c->pc[t]++;
-        pp_trav_heap_push(c, t);
+        pp_trav_ready(c, t);
         return 0;
     }
     case PP_A_START:
@@ -270,7 +253,7 @@ static int step(tctx *c, int t)
             if (c->create_time[t] > now)
                 c->clock[t] = c->create_time[t];
             c->pc[t]++;
-            pp_trav_heap_push(c, t);
+            pp_trav_ready(c, t);
         } else
             pp_trav_block(c, t);
         return 0;
@@ -281,7 +264,7 @@ static int step(tctx *c, int t)
             c->out->wait[t] += at - now;
             c->clock[t] = at + cost(c, c->mach ? pp_machine_join_ns(c->mach) : 0, t);
             c->pc[t]++;
-            pp_trav_heap_push(c, t);
+            pp_trav_ready(c, t);
             return 0;
         }
         pp_trav_block(c, t);
@@ -320,7 +303,7 @@ static int step(tctx *c, int t)
             o->owner = t;
             c->clock[t] = now + cost(c, c->mach ? pp_machine_lock_ns(c->mach) : 0, t);
             c->pc[t]++;
-            pp_trav_heap_push(c, t);
+            pp_trav_ready(c, t);
             return 0;
         }
         pp_trav_block(c, t);
@@ -339,7 +322,7 @@ static int step(tctx *c, int t)
             c->out->wait[nx] -= hc;
         }
         c->pc[t]++;
-        pp_trav_heap_push(c, t);
+        pp_trav_ready(c, t);
         return 0;
     }
     default:
@@ -373,7 +356,6 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     c.done_time = calloc((size_t)n + 1, sizeof(double));
     c.pc = calloc((size_t)n + 1, sizeof(int));
     c.state = calloc((size_t)n + 1, sizeof(int));
-    c.heap = calloc((size_t)n + 1, sizeof(int));
     c.created = calloc((size_t)n + 1, sizeof(int));
     c.joiners = calloc((size_t)n + 1, sizeof(ilist));
     c.teams = calloc((size_t)in->nteams + 1, sizeof(team_st));
@@ -386,8 +368,9 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
     if (errlen)
         err[0] = '\0';
     if (!out->busy || !out->wait || !out->sync || !out->finish || !c.clock || !c.blocked_at ||
-        !c.create_time || !c.done_time || !c.pc || !c.state || !c.heap || !c.created || !c.joiners ||
-        !c.teams || !c.objs || !c.omp_key || !c.scale_of || !out->mpi || (m->pkind == PP_P_MPI && pp_trav_mpi_init(&c))) {
+        !c.create_time || !c.done_time || !c.pc || !c.state || !c.created || !c.joiners ||
+        !c.teams || !c.objs || !c.omp_key || !c.scale_of || !out->mpi || pp_trav_queue_init(&c) ||
+        (m->pkind == PP_P_MPI && pp_trav_mpi_init(&c))) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
@@ -400,11 +383,12 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
         for (int t = 0; t < n; t++) {
             c.state[t] = TS_RUN;
             c.active++;
-            pp_trav_heap_push(&c, t);
+            pp_trav_ready(&c, t);
         }
-        while (c.nheap > 0 && rc == 0) {
-            int t = heap_pop(&c);
+        for (int t; rc == 0 && (t = pp_trav_first(&c)) >= 0;) {
+            c.cur = t;
             rc = step(&c, t);
+            pp_trav_settle(&c, t);
         }
         if (rc) {
             if (!err[0])
@@ -433,7 +417,8 @@ int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach,
         }
     }
     free(c.clock); free(c.blocked_at); free(c.create_time); free(c.done_time);
-    free(c.pc); free(c.state); free(c.heap); free(c.created);
+    free(c.pc); free(c.state); free(c.created);
+    pp_trav_queue_free(&c);
     for (int t = 0; c.joiners && t < n; t++)
         free(c.joiners[t].v);
     free(c.joiners);

@@ -1,0 +1,442 @@
+/* inst-code.c - the instantiation's expression evaluation: each (expression,
+ * function) is compiled once into a short stack program, with its symbols
+ * resolved to argument and loop slots and what cannot change while it is
+ * used (the parameters, P, the rank being unrolled) folded into constants,
+ * and run on every evaluation after that.  A rank or size in a named
+ * communicator, (rank NAME) and (nprocs NAME), is read when the program
+ * runs: the variable is bound (MPI_Comm_split, MPI_Comm_dup) and unbound
+ * (MPI_Comm_free) as the rank is unrolled.
+ *
+ * Unrolling a thousand MPI ranks evaluates the same few loop counts, guards
+ * and peers millions of times; walking the tree each time (a call, a kind
+ * test and a symbol lookup per node) was most of the instantiation.  The
+ * program gives what pp_expr_eval_i64 gives with the frame's values: the
+ * same short-circuits (cond, and, or evaluate only what they need), the
+ * same int64 arithmetic (pp_expr_op2_i64, with its overflow checks), and a
+ * failure wherever the tree walk would fail (an unknown symbol, a ?, a
+ * constant beyond int64, an operator with the wrong number of operands).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "inst-internal.h"
+#include "sym-i64.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    I_END,        /* the value is on the stack                      */
+    I_K,          /* push v                                         */
+    I_FAIL,       /* the expression has no value                    */
+    I_ARG,        /* push argument a (if known)                     */
+    I_IV,         /* push loop a's induction variable (if known)    */
+    I_NTHREADS,   /* push the team size (inside a team)             */
+    I_TID,        /* push the thread number (inside a team)         */
+    I_SHARED,     /* push the shared value named name (if known)    */
+    I_COMM,       /* push the rank (a = 0) or size (a = 1) in the
+                     communicator variable name (if bound)          */
+    I_NEG,
+    I_NOT,
+    I_AND,        /* pop x; x == 0: push 0, jump to a               */
+    I_OR,         /* pop x; x != 0: push 1, jump to a               */
+    I_JZ,         /* pop x; x == 0: jump to a                       */
+    I_JMP,        /* jump to a                                      */
+    /* binary operators, one code per kind k from PP_E_ADD to PP_E_NE (so
+     * that the arithmetic, inline, is specialised to it): */
+    I_BIN = 32,   /* + k - PP_E_ADD: pop b, a; push a k b           */
+    I_BINK = 64   /* + k - PP_E_ADD: pop a; push a k v              */
+};
+_Static_assert(PP_E_NE - PP_E_ADD < 32, "the binary operators' codes overlap");
+
+/* ---- symbols ------------------------------------------------------------ */
+
+/* An ARG, VAR, GLOBAL or SYM atom's slot in function mf: the argument
+ * position or the parameter index; -2 for P; -1: no value there. */
+static int resolve_atom(const pp_prog *m, const pp_mfunc *mf, const pp_expr *a)
+{
+    const pp_dfunc *d = mf->d;
+    if (!a->name)
+        return -1;
+    switch (a->kind) {
+    case PP_E_ARG:
+        for (int i = 0; i < d->nargs; i++)
+            if (strcmp(d->argnames[i], a->name) == 0)
+                return i;
+        return -1;
+    case PP_E_VAR:
+        for (int i = 0; i < d->nparams; i++)
+            if (strcmp(d->params[i].var, a->name) == 0 && mf->param_of[i] >= 0)
+                return mf->param_of[i];
+        return -1;
+    case PP_E_GLOBAL:
+    case PP_E_SYM:
+        for (int i = 0; i < m->nparams; i++)
+            if ((m->params[i].is_global && strcmp(m->params[i].src, a->name) == 0) ||
+                (a->kind == PP_E_SYM && strcmp(m->params[i].name, a->name) == 0))
+                return i;
+        if (a->kind == PP_E_SYM && strcmp(a->name, "P") == 0)
+            return -2;
+        return -1;
+    default:
+        return -1;
+    }
+}
+
+/* ---- compilation -------------------------------------------------------- */
+
+/* Append an instruction; its index, or -1 when memory runs out. */
+static int emit(ictx *c, int op, int a, int64_t v, const char *name)
+{
+    if (c->ncode == c->capcode) {
+        int cap = c->capcode ? c->capcode * 2 : 256;
+        pp_icode *nc = realloc(c->code, sizeof *nc * (size_t)cap);
+        if (!nc)
+            return -1;
+        c->code = nc;
+        c->capcode = cap;
+    }
+    c->code[c->ncode] = (pp_icode){.op = op, .a = a, .v = v, .name = name};
+    return c->ncode++;
+}
+
+/* An atom's instruction in function mf. */
+static int emit_atom(ictx *c, const pp_mfunc *mf, const pp_expr *e)
+{
+    switch (e->kind) {
+    case PP_E_ARG: {
+        int i = resolve_atom(c->m, mf, e);
+        return i < 0 ? emit(c, I_FAIL, 0, 0, NULL) : emit(c, I_ARG, i, 0, NULL);
+    }
+    case PP_E_VAR:
+    case PP_E_GLOBAL:
+    case PP_E_SYM: {
+        /* the parameters and P do not change during an instantiation */
+        int i = resolve_atom(c->m, mf, e);
+        if (i == -2)
+            return emit(c, I_K, 0, c->P, NULL);
+        return i < 0 ? emit(c, I_FAIL, 0, 0, NULL) : emit(c, I_K, 0, c->m->params[i].value, NULL);
+    }
+    case PP_E_SHARED:
+        return e->name ? emit(c, I_SHARED, 0, 0, e->name) : emit(c, I_FAIL, 0, 0, NULL);
+    case PP_E_IV:
+        if (e->ival < 0 || e->ival > mf->max_loop_id)
+            return emit(c, I_FAIL, 0, 0, NULL);
+        return emit(c, I_IV, (int)e->ival, 0, NULL);
+    case PP_E_NTHREADS:
+        return emit(c, I_NTHREADS, 0, 0, NULL);
+    case PP_E_TID:
+        return emit(c, I_TID, 0, 0, NULL);
+    case PP_E_RANK:
+    case PP_E_NPROCS:
+        if (!c->mpi)
+            return emit(c, I_FAIL, 0, 0, NULL);
+        /* a communicator variable's: its binding changes as the rank runs */
+        if (e->name)
+            return emit(c, I_COMM, e->kind == PP_E_NPROCS, 0, e->name);
+        /* the world's (the programs are forgotten when the rank changes) */
+        return emit(c, I_K, 0, e->kind == PP_E_RANK ? c->rank : c->P, NULL);
+    default:        /* addr, call, load, critical: no value */
+        return emit(c, I_FAIL, 0, 0, NULL);
+    }
+}
+
+static inline int run(const ictx *c, const frame *fr, int pc, int64_t *out);
+
+/* Does instruction op give the same value in every frame? */
+static int constant_op(int op)
+{
+    return op == I_K || op == I_FAIL;
+}
+
+/* e's code from start on depends on no frame: replace it by its value (or
+ * by a failure where it has none: reached only where the walk would reach
+ * it).  0, or -1 when memory runs out. */
+static int fold(ictx *c, int start)
+{
+    if (emit(c, I_END, 0, 0, NULL) < 0)
+        return -1;
+    int64_t v = 0;
+    int ok = run(c, NULL, start, &v) == 0;
+    c->ncode = start;
+    return emit(c, ok ? I_K : I_FAIL, 0, v, NULL) < 0 ? -1 : 1;
+}
+
+/* Code that leaves e's value at stack slot sp; *depth: the most slots
+ * used.  1 when the code depends on no frame, 0 when it does, -1 when
+ * memory runs out. */
+static int comp(ictx *c, const pp_mfunc *mf, const pp_expr *e, int sp, int *depth)
+{
+    if (sp + 1 > *depth)
+        *depth = sp + 1;
+    if (c->capstack < *depth) {
+        int64_t *ns = realloc(c->stack, sizeof *ns * (size_t)*depth);
+        if (!ns)
+            return -1;
+        c->stack = ns;
+        c->capstack = *depth;
+    }
+    int start = c->ncode, at, k;
+    if (e->kind == PP_E_INT) {
+        long v = 0;
+        int fits = pp_expr_is_int(e, &v) && sizeof(long) >= sizeof(int64_t);
+        at = emit(c, fits ? I_K : I_FAIL, 0, v, NULL);
+    } else if (e->kind == PP_E_UNKNOWN || e->kind == PP_E_LIST || (!pp_expr_is_atom(e) &&
+                                                                    !pp_expr_arity_ok(e->kind, e->nkids)))
+        at = emit(c, I_FAIL, 0, 0, NULL);
+    else if (pp_expr_is_atom(e))
+        at = emit_atom(c, mf, e);
+    else
+        at = -2;
+    if (at != -2)
+        return at < 0 ? -1 : constant_op(c->code[at].op);
+    int cst = 1;
+    switch (e->kind) {
+    case PP_E_NEG:
+    case PP_E_NOT:
+        if ((cst = comp(c, mf, e->kids[0], sp, depth)) < 0 ||
+            emit(c, e->kind == PP_E_NEG ? I_NEG : I_NOT, 0, 0, NULL) < 0)
+            return -1;
+        break;
+    case PP_E_AND:
+    case PP_E_OR: {
+        /* each operand's test jumps to the end with the result; the jumps
+         * are patched when the end is known */
+        for (int i = 0; i < e->nkids; i++) {
+            if ((k = comp(c, mf, e->kids[i], sp, depth)) < 0 ||
+                emit(c, e->kind == PP_E_AND ? I_AND : I_OR, -1, 0, NULL) < 0)
+                return -1;
+            cst &= k;
+        }
+        int end = emit(c, I_K, 0, e->kind == PP_E_AND, NULL);
+        if (end < 0)
+            return -1;
+        for (int i = start; i < end; i++)
+            if ((c->code[i].op == I_AND || c->code[i].op == I_OR) && c->code[i].a == -1)
+                c->code[i].a = end + 1;
+        break;
+    }
+    case PP_E_COND: {
+        if ((cst = comp(c, mf, e->kids[0], sp, depth)) < 0)
+            return -1;
+        int jz = emit(c, I_JZ, 0, 0, NULL);
+        if (jz < 0 || (k = comp(c, mf, e->kids[1], sp, depth)) < 0)
+            return -1;
+        cst &= k;
+        int jmp = emit(c, I_JMP, 0, 0, NULL);
+        if (jmp < 0)
+            return -1;
+        c->code[jz].a = c->ncode;
+        if ((k = comp(c, mf, e->kids[2], sp, depth)) < 0)
+            return -1;
+        cst &= k;
+        c->code[jmp].a = c->ncode;
+        break;
+    }
+    default:
+        /* binary operators, and add, mul, min, max as a left fold */
+        if ((cst = comp(c, mf, e->kids[0], sp, depth)) < 0)
+            return -1;
+        for (int i = 1; i < e->nkids; i++) {
+            int kid = c->ncode;
+            if ((k = comp(c, mf, e->kids[i], sp + 1, depth)) < 0)
+                return -1;
+            cst &= k;
+            /* a constant operand goes into the instruction (a jump to the
+             * constant then runs both, as before) */
+            if (c->ncode == kid + 1 && c->code[kid].op == I_K)
+                c->code[kid].op = I_BINK + e->kind - PP_E_ADD;
+            else if (emit(c, I_BIN + e->kind - PP_E_ADD, 0, 0, NULL) < 0)
+                return -1;
+        }
+        break;
+    }
+    return cst ? fold(c, start) : 0;
+}
+
+/* ---- running ------------------------------------------------------------ */
+
+static inline int run(const ictx *c, const frame *fr, int pc, int64_t *out)
+{
+    const pp_icode *code = c->code;
+    int64_t *st = c->stack;
+    int sp = 0;         /* st[sp - 1] is the top */
+    for (;; pc++) {
+        const pp_icode *in = &code[pc];
+        switch (in->op) {
+        case I_END:
+            *out = st[0];
+            return 0;
+        case I_K:
+            st[sp++] = in->v;
+            break;
+        case I_FAIL:
+            return -1;
+        case I_ARG:
+            if (!fr->args_known || !fr->args_known[in->a])
+                return -1;
+            st[sp++] = fr->args[in->a];
+            break;
+        case I_IV:
+            if (!fr->iv_known[in->a])
+                return -1;
+            st[sp++] = fr->iv[in->a];
+            break;
+        case I_NTHREADS:
+        case I_TID:
+            if (!fr->omp)
+                return -1;
+            st[sp++] = in->op == I_TID ? fr->tid : fr->nthreads;
+            break;
+        case I_SHARED: {
+            const shared_val *sv = fr->shared;
+            int i = 0;
+            while (sv && i < sv->n && strcmp(sv->name[i], in->name) != 0)
+                i++;
+            if (!sv || i == sv->n || !sv->known[i])
+                return -1;
+            st[sp++] = sv->val[i];
+            break;
+        }
+        case I_COMM: {
+            int64_t rank, size;
+            if (pp_inst_comm_lookup(c, in->name, c->rank, &rank, &size))
+                return -1;
+            st[sp++] = in->a ? size : rank;
+            break;
+        }
+        case I_NEG:
+            if (st[sp - 1] == INT64_MIN)
+                return -1;
+            st[sp - 1] = -st[sp - 1];
+            break;
+        case I_NOT:
+            st[sp - 1] = st[sp - 1] == 0;
+            break;
+        case I_AND:
+        case I_OR:
+            if ((st[sp - 1] != 0) != (in->op == I_AND)) {
+                st[sp - 1] = in->op == I_OR;
+                pc = in->a - 1;
+            } else
+                sp--;
+            break;
+        case I_JZ:
+            if (st[--sp] == 0)
+                pc = in->a - 1;
+            break;
+        case I_JMP:
+            pc = in->a - 1;
+            break;
+#define BIN(k)                                                                  \
+        case I_BIN + (k) - PP_E_ADD:                                            \
+            sp--;                                                               \
+            if (pp_expr_op2_i64((k), st[sp - 1], st[sp], &st[sp - 1]))          \
+                return -1;                                                      \
+            break;                                                              \
+        case I_BINK + (k) - PP_E_ADD:                                           \
+            if (pp_expr_op2_i64((k), st[sp - 1], in->v, &st[sp - 1]))           \
+                return -1;                                                      \
+            break;
+        BIN(PP_E_ADD) BIN(PP_E_MUL) BIN(PP_E_SUB) BIN(PP_E_DIV) BIN(PP_E_MOD) BIN(PP_E_FDIV)
+        BIN(PP_E_CDIV) BIN(PP_E_MIN) BIN(PP_E_MAX) BIN(PP_E_SHL) BIN(PP_E_SHR) BIN(PP_E_LT)
+        BIN(PP_E_LE) BIN(PP_E_GT) BIN(PP_E_GE) BIN(PP_E_EQ) BIN(PP_E_NE)
+#undef BIN
+        default:        /* not emitted */
+            return -1;
+        }
+    }
+}
+
+/* ---- the cache ---------------------------------------------------------- */
+
+static size_t hash(const pp_expr *e, int fi)
+{
+    uintptr_t x = (uintptr_t)e >> 4;
+    x ^= (uintptr_t)fi * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    return (size_t)x;
+}
+
+/* The start of e's program in function fi, compiled when first asked
+ * for; -1 when memory runs out. */
+/* Compile e for function fi and enter it: its start, or -1.  Out of line
+ * (and cold): the evaluations that find their program stay short. */
+static int __attribute__((noinline, cold)) compile(ictx *c, const pp_expr *e, int fi)
+{
+    if (!c->ec || c->ecn * 2 >= c->ecmask + 1) {
+        size_t cap = c->ec ? (c->ecmask + 1) * 2 : 256;
+        icache_ent *n = calloc(cap, sizeof *n);
+        if (!n)
+            return -1;
+        for (size_t k = 0; c->ec && k <= c->ecmask; k++)
+            if (c->ec[k].e) {
+                size_t j = hash(c->ec[k].e, c->ec[k].fi) & (cap - 1);
+                while (n[j].e)
+                    j = (j + 1) & (cap - 1);
+                n[j] = c->ec[k];
+            }
+        free(c->ec);
+        c->ec = n;
+        c->ecmask = cap - 1;
+    }
+    int start = c->ncode, depth = 0;
+    if (comp(c, &c->m->funcs[fi], e, 0, &depth) < 0 || emit(c, I_END, 0, 0, NULL) < 0)
+        return -1;
+    size_t i = hash(e, fi) & c->ecmask;
+    while (c->ec[i].e)
+        i = (i + 1) & c->ecmask;
+    c->ec[i] = (icache_ent){e, fi, start};
+    c->ecn++;
+    return start;
+}
+
+static inline int program(ictx *c, const pp_expr *e, int fi)
+{
+    if (c->ec) {
+        size_t i = hash(e, fi) & c->ecmask;
+        while (c->ec[i].e) {
+            if (c->ec[i].e == e && c->ec[i].fi == fi)
+                return c->ec[i].pc;
+            i = (i + 1) & c->ecmask;
+        }
+    }
+    return compile(c, e, fi);
+}
+
+int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out)
+{
+    if (!e)
+        return -1;
+    int pc = program(c, e, fr->fi);
+    if (pc < 0) {
+        c->oom = 1;
+        return -1;
+    }
+    if (c->code[pc].op == I_K && c->code[pc + 1].op == I_END) {
+        *out = c->code[pc].v;       /* a constant: most loop bounds */
+        return 0;
+    }
+    int64_t v;
+    if (run(c, fr, pc, &v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+void pp_inst_code_reset(ictx *c)
+{
+    if (c->ec)
+        memset(c->ec, 0, sizeof *c->ec * (c->ecmask + 1));
+    c->ecn = 0;
+    c->ncode = 0;
+}
+
+void pp_inst_code_free(ictx *c)
+{
+    free(c->ec);
+    free(c->code);
+    free(c->stack);
+    c->ec = NULL;
+    c->code = NULL;
+    c->stack = NULL;
+}

@@ -1,0 +1,262 @@
+/* inst-events.c - what each event of the thread graph makes while the
+ * model is unrolled (instantiate.c): a fork's team on the forking thread's
+ * pool of logical threads, a create's new thread and its FIFO of threads
+ * to join, and the interned object keys of barriers and locks with their
+ * parties; MPI events go to inst-mpi.c.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "inst-internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Render an object expression as a key: "bar", "locks[3]", "critical". */
+static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int fi);
+
+/* A site's object key: cached when the object has no index (the common
+ * "bar" or "critical"), which saves a format and a search per event. */
+static long object_key(ictx *c, const frame *fr, const pp_devent *ev, int fi)
+{
+    const pp_expr *o = ev->obj;
+    int constant = !(o && o->kind == PP_E_ADDR && o->nkids > 0);
+    int idx = (int)(ev - c->m->funcs[fi].d->events);
+    if (constant && c->keycache && c->keycache[fi] && c->keycache[fi][idx])
+        return c->keycache[fi][idx] - 1;
+    long k = object_key_slow(c, fr, ev, fi);
+    if (constant && k >= 0 && c->keycache && c->keycache[fi])
+        c->keycache[fi][idx] = k + 1;
+    return k;
+}
+
+static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int fi)
+{
+    char buf[256];
+    const pp_expr *o = ev->obj;
+    if (o && o->kind == PP_E_ADDR && o->name) {
+        int64_t ix;
+        if (o->nkids > 0 && pp_inst_eval(c, fr, o->kids[0], &ix) == 0)
+            snprintf(buf, sizeof buf, "%s[%lld]", o->name, (long long)ix);
+        else if (o->nkids > 0)
+            snprintf(buf, sizeof buf, "%s[?]", o->name);
+        else
+            snprintf(buf, sizeof buf, "%s", o->name);
+    } else if (o && o->kind == PP_E_CRITICAL)
+        snprintf(buf, sizeof buf, "critical%s%s", o->name ? ":" : "", o->name ? o->name : "");
+    else if (ev->callee && strstr(ev->callee, "GOMP_atomic"))
+        snprintf(buf, sizeof buf, "omp-atomic");
+    else if (ev->callee && strstr(ev->callee, "GOMP_critical"))
+        snprintf(buf, sizeof buf, "critical");
+    else
+        snprintf(buf, sizeof buf, "site:%s:%d", c->m->funcs[fi].d->name, ev->id);
+    return pp_inst_intern(c, buf);
+}
+
+static int pool_thread(ictx *c, int owner, int tid, int cfi)
+{
+    for (int i = 0; i < c->npool; i++)
+        if (c->pool_owner[i] == owner && c->pool_tid[i] == tid)
+            return c->pool_thread[i];
+    int id = pp_inst_new_thread(c, PP_IT_OMP, owner, tid, cfi);
+    if (id < 0)
+        return -1;
+    int *a = realloc(c->pool_owner, sizeof *a * (size_t)(c->npool + 1));
+    if (a) c->pool_owner = a;
+    int *b = realloc(c->pool_tid, sizeof *b * (size_t)(c->npool + 1));
+    if (b) c->pool_tid = b;
+    int *d = realloc(c->pool_thread, sizeof *d * (size_t)(c->npool + 1));
+    if (d) c->pool_thread = d;
+    if (!a || !b || !d)
+        return pp_inst_fail(c, "out of memory");
+    c->pool_owner[c->npool] = owner;
+    c->pool_tid[c->npool] = tid;
+    c->pool_thread[c->npool++] = id;
+    return id;
+}
+
+static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
+{
+    const pp_mfunc *mf = fr->mf;
+    int cfi = mf->ev_child[idx];
+    int64_t n = 0;
+    if (ev->nthreads)
+        pp_inst_eval(c, fr, ev->nthreads, &n);
+    if (n <= 0)
+        n = pp_prog_team_size(c->m, c->P);
+    if (n < 1)
+        n = 1;
+    pp_instance *in = c->in;
+    int team = in->nteams++;
+    int *ts = realloc(in->team_size, sizeof *ts * (size_t)in->nteams);
+    if (!ts)
+        return pp_inst_fail(c, "out of memory");
+    in->team_size = ts;
+    ts[team] = (int)n;
+    if (pp_inst_sync_action(c, t, PP_A_FORK, team, (int)n, fr->fi, ev->id))
+        return -1;
+    if (cfi < 0)
+        return pp_inst_sync_action(c, t, PP_A_JOIN_TEAM, team, (int)n, fr->fi, ev->id);
+    /* the shared data block, evaluated in the parent */
+    shared_val sv = {0};
+    sv.n = ev->ndata;
+    sv.name = ev->data_name;
+    sv.val = calloc((size_t)sv.n + 1, sizeof *sv.val);
+    sv.known = calloc((size_t)sv.n + 1, 1);
+    if (!sv.val || !sv.known) {
+        free(sv.val);
+        free(sv.known);
+        return pp_inst_fail(c, "out of memory");
+    }
+    for (int i = 0; i < sv.n; i++)
+        sv.known[i] = ev->data_val[i] && pp_inst_eval(c, fr, ev->data_val[i], &sv.val[i]) == 0;
+    int rc = 0;
+    for (int64_t tid = 0; tid < n && rc == 0; tid++) {
+        int wt = t;
+        if (tid > 0) {
+            wt = pool_thread(c, t, (int)tid, cfi);
+            if (wt < 0) {
+                rc = -1;
+                break;
+            }
+            if (pp_inst_sync_action(c, wt, PP_A_TEAM_WAIT, team, (int)n, fr->fi, ev->id)) {
+                rc = -1;
+                break;
+            }
+        }
+        frame cf;
+        if (pp_inst_frame_init(&cf, c->m, cfi)) {
+            rc = pp_inst_fail(c, "out of memory");
+            break;
+        }
+        cf.shared = &sv;
+        cf.omp = 1;
+        cf.nthreads = n;
+        cf.tid = tid;
+        cf.team = team;
+        rc = pp_inst_exec_func(c, wt, &cf, 1, 1, NULL);
+        pp_inst_frame_free(&cf);
+        if (rc == 0 && tid > 0)
+            rc = pp_inst_sync_action(c, wt, PP_A_TEAM_DONE, team, (int)n, fr->fi, ev->id);
+    }
+    free(sv.val);
+    free(sv.known);
+    if (rc)
+        return rc;
+    return pp_inst_sync_action(c, t, PP_A_JOIN_TEAM, team, (int)n, fr->fi, ev->id);
+}
+
+static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
+{
+    int cfi = fr->mf->ev_child[idx];
+    int order = 0;
+    for (int i = 0; i < c->in->nthreads; i++)
+        order += c->in->threads[i].kind == PP_IT_PTHREAD;
+    int nt = pp_inst_new_thread(c, PP_IT_PTHREAD, t, order, cfi);
+    if (nt < 0)
+        return -1;
+    if (pp_inst_sync_action(c, t, PP_A_CREATE, nt, 0, fr->fi, ev->id))
+        return -1;
+    /* FIFO of threads this thread created and has not joined yet */
+    c->next_unjoined = realloc(c->next_unjoined, sizeof(int) * (size_t)c->in->nthreads);
+    if (!c->next_unjoined)
+        return pp_inst_fail(c, "out of memory");
+    c->next_unjoined[nt] = -1;
+    if (c->unjoined[t] < 0)
+        c->unjoined[t] = nt;
+    else {
+        int q = c->unjoined[t];
+        while (c->next_unjoined[q] >= 0)
+            q = c->next_unjoined[q];
+        c->next_unjoined[q] = nt;
+    }
+    if (pp_inst_push_action(c, nt, (pp_action){.kind = PP_A_START, .key = t, .func = fr->fi, .site = ev->id}))
+        return -1;
+    if (cfi < 0)
+        return 0;
+    frame cf;
+    if (pp_inst_frame_init(&cf, c->m, cfi))
+        return pp_inst_fail(c, "out of memory");
+    int64_t a;
+    if (ev->arg && pp_inst_eval(c, fr, ev->arg, &a) == 0 && cf.mf->d->nargs > 0) {
+        cf.args[0] = a;
+        cf.args_known[0] = 1;
+    }
+    int rc = pp_inst_exec_func(c, nt, &cf, 1, 1, NULL);
+    pp_inst_frame_free(&cf);
+    if (rc == 0)
+        rc = pp_inst_flush(c, nt);
+    return rc;
+}
+
+int pp_inst_graph_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
+{
+    switch (ev->kind) {
+    case PP_EV_FORK:
+        return exec_fork(c, t, fr, ev, idx);
+    case PP_EV_CREATE:
+        return exec_create(c, t, fr, ev, idx);
+    case PP_EV_JOIN: {
+        int q = c->unjoined[t];
+        if (q < 0)
+            return 0;   /* joins a thread the model did not create */
+        c->unjoined[t] = c->next_unjoined[q];
+        return pp_inst_sync_action(c, t, PP_A_JOIN_THREAD, q, 0, fr->fi, ev->id);
+    }
+    case PP_EV_BARRIER: {
+        long key;
+        char buf[64];
+        if (fr->omp && (!ev->obj || (ev->callee && strncmp(ev->callee, "GOMP_", 5) == 0))) {
+            snprintf(buf, sizeof buf, "team:%d", fr->team);
+            key = pp_inst_intern(c, buf);
+        } else
+            key = object_key(c, fr, ev, fr->fi);
+        if (key < 0)
+            return -1;
+        c->nbarriers++;
+        return pp_inst_sync_action(c, t, PP_A_BARRIER, key, 0, fr->fi, ev->id);
+    }
+    case PP_EV_LOCK:
+    case PP_EV_UNLOCK: {
+        long key = object_key(c, fr, ev, fr->fi);
+        if (key < 0)
+            return -1;
+        return pp_inst_sync_action(c, t, ev->kind == PP_EV_LOCK ? PP_A_LOCK : PP_A_UNLOCK, key, 0, fr->fi, ev->id);
+    }
+    default:
+        if (c->mpi && pp_evkind_is_mpi(ev->kind))
+            return pp_inst_mpi_event(c, t, fr, ev, idx);
+        return 0;   /* atomic, single, loop_end: no ordering in the graph */
+    }
+}
+
+/* Barrier parties: the number of distinct threads that wait on a key
+ * (a team barrier: the team size). */
+void pp_inst_count_parties(ictx *c)
+{
+    pp_instance *in = c->in;
+    if (c->nbarriers == 0)
+        return;         /* every count stays 0: no need to read every action */
+    int *last = malloc(sizeof *last * (size_t)(in->nkeys + 1));
+    if (!last)
+        return;
+    for (int k = 0; k < in->nkeys; k++) {
+        last[k] = -1;
+        in->key_parties[k] = 0;
+    }
+    for (int t = 0; t < in->nthreads; t++)
+        for (int a = 0; a < in->threads[t].nact; a++) {
+            pp_action *ac = &in->threads[t].act[a];
+            if (ac->kind != PP_A_BARRIER)
+                continue;
+            if (last[ac->key] != t) {
+                last[ac->key] = t;
+                in->key_parties[ac->key]++;
+            }
+        }
+    for (int t = 0; t < in->nthreads; t++)
+        for (int a = 0; a < in->threads[t].nact; a++)
+            if (in->threads[t].act[a].kind == PP_A_BARRIER)
+                in->threads[t].act[a].n = in->key_parties[in->threads[t].act[a].key];
+    free(last);
+}

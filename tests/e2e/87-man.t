@@ -1,0 +1,60 @@
+#!/usr/bin/perl
+# 87-man.t - every command has --help and a man page: the pages in
+# docs/man are what tools/md2man makes from docs/commands.md now, one per
+# command `perfpred --help` lists (and no other), groff formats each
+# without a warning, and each page names every option its command's
+# --help shows.
+#
+# Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+use strict;
+use warnings;
+use Test::More;
+use FindBin;
+use File::Temp qw(tempdir);
+
+chdir "$FindBin::Bin/../.." or die "chdir: $!";
+my $B = $ENV{PERFPRED_BUILD} || 'build';
+plan skip_all => "$B/perfpred is not built (make all)" unless -x "$B/perfpred";
+my $TMP = tempdir('pp-man-XXXXXX', TMPDIR => 1, CLEANUP => 1);
+
+my $help = `$B/perfpred --help`;
+is($?, 0, 'perfpred --help: exit 0');
+my @cmds = $help =~ /^  ([a-z][a-z-]*)  /mg;
+ok(@cmds >= 8, 'perfpred --help lists the commands: ' . join(' ', @cmds));
+
+# up to date with docs/commands.md
+is(system("tools/md2man docs/commands.md analysis/main.c $TMP/man"), 0, 'tools/md2man runs');
+for my $f (sort glob("$TMP/man/*.1")) {
+    (my $name = $f) =~ s{.*/}{};
+    is(system("cmp -s $f docs/man/$name"), 0, "docs/man/$name is what docs/commands.md makes (run make man)");
+}
+my %made = map { s{.*/}{}r => 1 } glob("$TMP/man/*.1");
+for my $f (glob('docs/man/*.1')) {
+    (my $name = $f) =~ s{.*/}{};
+    ok($made{$name}, "docs/man/$name comes from docs/commands.md");
+}
+
+my $groff = system('command -v groff >/dev/null 2>&1') == 0;
+for my $c ('', @cmds) {
+    my $page = $c eq '' ? 'docs/man/perfpred.1' : "docs/man/perfpred-$c.1";
+    ok(-e $page, "$page exists") or next;
+    my $usage = '';
+    if ($c ne '') {
+        $usage = `$B/perfpred $c --help 2>&1`;
+        is($? >> 8, 0, "perfpred $c --help: exit 0");
+        like($usage, qr/^usage: perfpred \Q$c\E/m, "perfpred $c --help prints its usage");
+    }
+    SKIP: {
+        skip 'groff is not installed (apt-get install groff-base)', 2 unless $groff;
+        my $warn = `groff -t -man -Tutf8 -ww -z $page 2>&1`;
+        # a long table cell that cannot be justified is layout, not an error
+        $warn = join '', grep { !/cannot adjust line|can't break line/ } split /^/, $warn;
+        is($warn, '', "$page: groff formats it without warnings");
+        my $text = `groff -t -man -Tascii -P-cbou $page 2>/dev/null`;
+        $text =~ s/-\n\s+//g;   # hyphenated at a line's end
+        my @opts = $usage =~ /(--[a-z][a-z-]*)/g;
+        my @missing = grep { index($text, $_) < 0 } do { my %s; grep { !$s{$_}++ } @opts };
+        is("@missing", '', "$page names every option of perfpred $c --help");
+    }
+}
+done_testing();
