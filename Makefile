@@ -18,9 +18,11 @@ CXX := g++
 endif
 B        := build
 PREFIX   ?= /usr/local
+# chromium: tests/e2e/96-report-html.t opens perfpred report's pages in it
+# (headless); it brings its fonts through fontconfig's dependencies.
 DEBIAN_PACKAGES := gcc-12-plugin-dev libgmp-dev libgraphviz-dev graphviz libgsl-dev \
                    gnuplot-nox libcmocka-dev libopenmpi-dev openmpi-bin mpich libmpich-dev \
-                   pkg-config groff-base
+                   pkg-config groff-base chromium
 
 PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
 OPT      ?= -O2

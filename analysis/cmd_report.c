@@ -334,6 +334,7 @@ static int run(pp_cli *c, rep_opts *o)
     char err[2048];
     if (pp_rep_gnuplot_check(err, sizeof err)) {
         fprintf(stderr, "perfpred report: %s\n", err);
+        pp_cli_free(c);
         return 2;
     }
     pp_session s;
@@ -346,10 +347,13 @@ static int run(pp_cli *c, rep_opts *o)
     memset(&x, 0, sizeof x);
     x.c = c;
     x.s = &s;
-    x.tag = "perfpred report";
     x.draws = c->has_draws ? c->draws : PP_DRAWS_AUTO;
     if (c->nP) {
-        x.nP = c->nP;
+        /* sorted, each once: the plots draw lines through them in order */
+        qsort(c->P, (size_t)c->nP, sizeof *c->P, cmp_int);
+        for (int i = 0; i < c->nP; i++)
+            if (!x.nP || c->P[i] != c->P[x.nP - 1])
+                c->P[x.nP++] = c->P[i];
         x.P = c->P;
     } else {
         x.nP = default_P(m, Pdef);
@@ -366,11 +370,15 @@ static int run(pp_cli *c, rep_opts *o)
         free(sP);
         free(x.pred);
         pp_session_close(&s);
+        pp_cli_free(c);
         fprintf(stderr, "perfpred report: out of memory\n");
         return 1;
     }
     if (o->nsP) {
-        x.nsP = o->nsP;
+        qsort(o->sP, (size_t)o->nsP, sizeof *o->sP, cmp_int);
+        for (int i = 0; i < o->nsP; i++)
+            if (!x.nsP || o->sP[i] != o->sP[x.nsP - 1])
+                o->sP[x.nsP++] = o->sP[i];
         x.sP = o->sP;
     } else {
         for (int i = 0; i < x.nP; i++)

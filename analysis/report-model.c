@@ -2,8 +2,8 @@
  * problem and the machine, the model's quality (every loop's count rule
  * checked against the run and its fitted cost, as `perfpred show` lists
  * them), and the two hooks for the sections other commands will fill: the
- * breakdown by loop and function (`predict --by`) and the symbolic
- * equations (`perfpred equations`).
+ * breakdown by loop and function (`predict --by`; the symbolic equations
+ * are in report-equations.c).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -280,15 +280,5 @@ int pp_rep_sec_breakdown(pp_rep_ctx *x)
     pp_rep_h3(d, "By loop and by function");
     pp_rep_para(d, "Not available in this build (`perfpred predict --by loop|function|event`, issue 5 point 1, is "
                    "not part of it).");
-    return 0;
-}
-
-/* HOOK: the symbolic execution-time equations of every block (`perfpred
- * equations`, issue 5 point 2), not in this build; when it lands, its
- * readable equations go here. */
-int pp_rep_sec_equations(pp_rep_ctx *x)
-{
-    pp_rep_h2(x->doc, "equations", "Symbolic equations");
-    pp_rep_para(x->doc, "Not available in this build (`perfpred equations`, issue 5 point 2, is not part of it).");
     return 0;
 }

@@ -9,13 +9,18 @@
 #include "tgraph.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(pp_rep_ctx *x, int rc, const char *fmt, const char *a, const char *b)
+static int fail(pp_rep_ctx *x, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(pp_rep_ctx *x, int rc, const char *fmt, ...)
 {
-    snprintf(x->err, sizeof x->err, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->err, sizeof x->err, fmt, ap);
+    va_end(ap);
     x->rc = rc;
     return -1;
 }
@@ -205,7 +210,7 @@ int pp_rep_sec_plots(pp_rep_ctx *x)
     char err[1024];
     if (pp_rep_table_csv(x->tpred, x->dir, err, sizeof err) ||
         (x->tmpi && pp_rep_table_csv(x->tmpi, x->dir, err, sizeof err)))
-        return fail(x, 2, "%s%s", err, "");
+        return fail(x, 2, "%s", err);
     pp_rep_h2(d, "plots", "Plots against P");
     if (pp_rep_plot_times(x))
         return -1;
@@ -246,9 +251,9 @@ int pp_rep_sec_graph(pp_rep_ctx *x)
     snprintf(path, sizeof path, "%s/thread-graph.svg", x->dir);
     pp_rep_note_file("thread-graph.svg");
     if (!g)
-        rc = fail(x, 1, "the thread graph: %s%s", err, "");
+        rc = fail(x, 1, "the thread graph: %s", err);
     else if (pp_tgraph_write(g, PP_FMT_SVG, path, err, sizeof err))
-        rc = fail(x, 1, "the thread graph: %s%s", err, "");
+        rc = fail(x, 1, "the thread graph: %s", err);
     pp_tgraph_free(g);
     pp_instance_free(&in);
     if (rc)
@@ -313,9 +318,9 @@ static int scale_params(pp_rep_ctx *x, int *sp)
         if (sp[i] < 0)
             return fail(x, 2, "--scale %s: no such parameter in %s", nm, x->s->rec.path);
         if (m->pkind == PP_P_PARAM && sp[i] == m->p_param)
-            return fail(x, 2, "--scale %s: that parameter is the thread count P%s", nm, "");
+            return fail(x, 2, "--scale %s: that parameter is the thread count P", nm);
         if (m->params[sp[i]].value <= 0)
-            return fail(x, 2, "--scale %s: its value is not positive%s", nm, "");
+            return fail(x, 2, "--scale %s: its value is not positive", nm);
     }
     return 0;
 }
@@ -327,14 +332,14 @@ int pp_rep_scale_compute(pp_rep_ctx *x)
     pp_prog *m = &x->s->prog;
     int sp[32];
     if (x->c->nscale > 32)
-        return fail(x, 2, "at most 32 --scale parameters%s%s", "", "");
+        return fail(x, 2, "at most 32 --scale parameters");
     if (scale_params(x, sp))
         return -1;
     /* the report's problem size is the start of the path (as scale does
      * with --set), its recorded values are kept for the other sections */
     long *rec = malloc(sizeof *rec * (size_t)(m->nparams + 1));
     if (!rec)
-        return fail(x, 1, "out of memory%s%s", "", "");
+        return fail(x, 1, "out of memory");
     for (int i = 0; i < m->nparams; i++) {
         rec[i] = m->params[i].recorded;
         m->params[i].recorded = m->params[i].value;
@@ -404,7 +409,7 @@ int pp_rep_sec_scale(pp_rep_ctx *x)
         }
     }
     if (pp_rep_table_csv(t, x->dir, err, sizeof err))
-        return fail(x, 2, "%s%s", err, "");
+        return fail(x, 2, "%s", err);
     if (pp_rep_plot_latency(x))
         return -1;
     pp_rep_figure(d, "plot-latency.svg", "Algorithmic latency L_a (at E_a) and parallel latency L (at E) against "
@@ -437,7 +442,7 @@ int pp_rep_sec_sensitivity(pp_rep_ctx *x)
             which[n++] = i;
     pp_sens *sv = calloc((size_t)n + 1, sizeof *sv);
     if (!sv)
-        return fail(x, 1, "out of memory%s%s", "", "");
+        return fail(x, 1, "out of memory");
     char err[1536];
     double t;
     pp_rep_progress("sensitivity at P = %d (%d parameters)", x->sens_P, n);

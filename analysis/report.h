@@ -133,7 +133,6 @@ typedef struct {
     pp_session *s;
     pp_rep_doc *doc;
     const char *dir;     /* the temporary directory written into           */
-    const char *tag;     /* "perfpred report" for messages                 */
     int nP, *P;          /* the predictions' P list                        */
     int nsP, *sP;        /* the scale tables' P list                       */
     int graph_P, sens_P;
