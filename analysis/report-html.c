@@ -33,8 +33,9 @@ static const char *style =
     "figcaption a{margin-left:8px;font-size:12px;color:#2b6cb0}\n"
     "figure.plot img{display:block;max-width:100%;height:auto;border:1px solid #e2e6ec}\n"
     "code{background:#f1f3f6;padding:0 3px;border-radius:3px;font-size:90%}\n"
-    "pre{background:#f6f8fa;border:1px solid #dde2e8;border-radius:4px;padding:8px 10px;overflow-x:auto;"
-    "font-size:13px}\n"
+    "td code{white-space:pre-wrap;overflow-wrap:anywhere}td{max-width:560px}\n"
+    "pre{background:#f6f8fa;border:1px solid #dde2e8;border-radius:4px;padding:8px 10px;font-size:13px;"
+    "white-space:pre-wrap;overflow-wrap:anywhere}\n"
     "footer{margin-top:40px;color:#777;font-size:12.5px;border-top:1px solid #ddd;padding-top:8px}\n";
 
 /* Runs once the page (and so every data: image) has loaded. */

@@ -73,6 +73,15 @@ int pp_rep_predict_all(pp_rep_ctx *x)
     return 0;
 }
 
+/* "I = 48, J = 48": the problem size of table column j. */
+static void chi_text(const pp_prog *m, const pp_scale_table *tb, int j, char *buf, size_t n)
+{
+    buf[0] = 0;
+    for (int k = 0; k < tb->nscale; k++)
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s = %ld", k ? ", " : "", m->params[tb->scale_param[k]].name,
+                 tb->chi[j][k]);
+}
+
 /* What limits the program at the largest P (as tools/report-helper.pl's
  * index says): E = E_a (E/E_a), the algorithm's part and the machine's. */
 int pp_rep_sec_summary(pp_rep_ctx *x)
@@ -117,16 +126,18 @@ int pp_rep_sec_summary(pp_rep_ctx *x)
                     j0 = j;
             }
         const char *ef = tb->kind == PP_SCALE_ALGORITHMIC ? "E_a" : "E";
-        const char *pn = x->s->prog.params[tb->scale_param[0]].name;
-        char at[160] = "";
-        if (n && j1 != j0)
-            snprintf(at, sizeof at, " and %s = %ld at P = %d", pn, tb->chi[j1][0], tb->P[j1]);
-        if (!n)
+        if (!n) {
             pp_rep_para(d, "Holding %s = %g is not possible at any P of the table on this scaling path.", ef,
                         tb->target);
-        else
-            pp_rep_para(d, "Holding %s = %g needs %s = %ld at P = %d%s (%d of %d P reach it; see the scalability "
-                           "tables).", ef, tb->target, pn, tb->chi[j0][0], tb->P[j0], at, n, tb->nP);
+            continue;
+        }
+        char at0[256], at1[256], and[300] = "";
+        chi_text(&x->s->prog, tb, j0, at0, sizeof at0);
+        chi_text(&x->s->prog, tb, j1, at1, sizeof at1);
+        if (j1 != j0)
+            snprintf(and, sizeof and, " and %s at P = %d", at1, tb->P[j1]);
+        pp_rep_para(d, "Holding %s = %g needs %s at P = %d%s (%d of %d P reach it; see the scalability tables).", ef,
+                    tb->target, at0, tb->P[j0], and, n, tb->nP);
     }
     return 0;
 }
