@@ -329,6 +329,19 @@ static int build(pp_rep_ctx *x)
     return 0;
 }
 
+/* The tables' CSV files, report.md, then index.html, into tmp_dir. */
+static int write_all(const pp_rep_doc *doc, char *err, size_t errlen)
+{
+    char path[PATH_MAX + 32];
+    if (pp_rep_write_csv(doc, tmp_dir, err, errlen))
+        return -1;
+    snprintf(path, sizeof path, "%s/report.md", tmp_dir);
+    if (pp_rep_write_md(doc, path, err, errlen))
+        return -1;
+    snprintf(path, sizeof path, "%s/index.html", tmp_dir);
+    return pp_rep_write_html(doc, tmp_dir, path, err, errlen);
+}
+
 static int run(pp_cli *c, rep_opts *o)
 {
     char err[2048];
@@ -401,19 +414,20 @@ static int run(pp_cli *c, rep_opts *o)
     if (!o->title)
         snprintf(title, sizeof title, "perfpred report: %s", strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog);
     pp_rep_doc_init(&doc, title);
+    char sub[1024] = "", args[512] = "";
+    for (int i = 0; i < s.rec.argc; i++)
+        snprintf(args + strlen(args), sizeof args - strlen(args), "%s%s", i ? " " : "", s.rec.argv[i]);
+    snprintf(sub, sizeof sub, "From the record%s `%.300s`%s (`%.300s`), predicted on %s%.300s%s by perfpred 0.1.",
+             c->nrec > 1 ? "s" : "", c->rec[0], c->nrec > 1 ? " and others" : "", args, c->machine ? "`" : "",
+             c->machine ? c->machine : "the built-in default machine", c->machine ? "`" : "");
+    doc.subtitle = strdup(sub);
     x.doc = &doc;
     x.dir = tmp_dir;
     if (rc == 0) {
-        char path[PATH_MAX + 32];
         if (build(&x)) {
             fprintf(stderr, "perfpred report: %s\n", x.err);
             rc = x.rc ? x.rc : 2;
-        } else if (pp_rep_write_csv(&doc, tmp_dir, err, sizeof err) ||
-                   (snprintf(path, sizeof path, "%s/report.md", tmp_dir),
-                    pp_rep_write_md(&doc, path, err, sizeof err)) ||
-                   (snprintf(path, sizeof path, "%s/index.html", tmp_dir),
-                    pp_rep_write_html(&doc, tmp_dir, path, err, sizeof err)) ||
-                   commit(c->out, fresh, err, sizeof err)) {
+        } else if (write_all(&doc, err, sizeof err) || commit(c->out, fresh, err, sizeof err)) {
             fprintf(stderr, "perfpred report: %s\n", err);
             rc = 2;
         } else
