@@ -38,6 +38,11 @@ static void text_variant(FILE *f, const pp_xrun *r, int v)
     fprintf(f, "\nvariant %s:", xv->v->name);
     for (int i = 0; i < xv->v->nrec; i++)
         fprintf(f, " %s", xv->v->rec[i]);
+    if (xv->s.has_with) {
+        char w[1024];
+        pp_whatif_text(&xv->with, w, sizeof w);
+        fprintf(f, " (machine with %s)", w);
+    }
     fprintf(f, "\n");
     for (int j = 0; j < r->nord; j++)
         fprintf(f, "%8s", r->x.step[r->ord[j]].name);
@@ -339,7 +344,14 @@ static void print_json(FILE *f, const pp_xrun *r)
             fprintf(f, "%s", i ? "," : "");
             pp_json_str(f, xv->v->rec[i]);
         }
-        fprintf(f, "],\"points\":[");
+        fprintf(f, "],\"with\":");
+        if (xv->s.has_with) {
+            char w[1024];
+            pp_whatif_text(&xv->with, w, sizeof w);
+            pp_json_str(f, w);
+        } else
+            fprintf(f, "null");
+        fprintf(f, ",\"points\":[");
         for (int i = 0; i < r->npts; i++) {
             fprintf(f, "%s\n", i ? "," : "");
             json_point(f, r, xv, i);
