@@ -44,7 +44,7 @@ for my $c ([4000000, 8], [1000000, 64]) {
     is($l{'main:L0'}{predicted}, 3 * $P, "n=$n P=$P: the repetition loop runs REPS x P times (every rank)");
     is($l{'main._omp_fn.0:L1'}{predicted}, 3 * $P * 2, "n=$n P=$P: REPS x P x 2 team members enter the region");
 }
-my $j = json_in($TMP, "$PP predict $TMP/rec --machine docs/examples/cluster.machine --set n=40000000 --P 2,8,64 "
+my $j = json_in($TMP, "$PP predict $TMP/rec --machine docs/examples/cluster.machine --set n=400000000 --P 2,8,64 "
                     . "--draws 0 --format json", 'hybrid: predict at P = 2, 8, 64');
 for my $p (@{ $j || [] }) {
     is($p->{threads}, 2 * $p->{P}, "P=$p->{P}: 2P threads (each rank keeps its recorded team of 2)");
