@@ -233,6 +233,13 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
         } else if (!strcmp(key, "with")) {
             if (pp_whatif_parse(&c->with, val, err, errlen))
                 return -1;
+        } else if (!strcmp(key, "plot")) {
+            size_t n = strlen(val);
+            if (n < 5 || strcmp(val + n - 4, ".svg")) {
+                snprintf(err, errlen, "--plot: '%s' is not a file name ending in .svg", val);
+                return -1;
+            }
+            c->plot = val;
         } else if (!strcmp(key, "param")) {
             free(c->params);
             c->params = strdup(val);

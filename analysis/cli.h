@@ -48,6 +48,7 @@ typedef struct {
     pp_whatif with;       /* --with NAME=VALUE,... (repeatable): what-if   */
     char *params;         /* sensitivity --param NAME,...                  */
     char *along;          /* sensitivity --along NAME=V1,V2,...            */
+    const char *plot;     /* validate --plot FILE.svg                      */
     int quiet_default;    /* no notice on stderr for the built-in machine
                              (run-experiment says it once)               */
     int help;

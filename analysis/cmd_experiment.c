@@ -202,6 +202,11 @@ static int open_variants(pp_xrun *r, char *err, size_t errlen)
         c.cost_quantile = -1;
         c.insitu_off = x->insitu_off;
         c.quiet_default = 1;
+        /* the experiment's what-if changes, then the variant's */
+        c.with = x->with;
+        for (int k = 0; k < xv->v->with.n && c.with.n < PP_WHATIF_MAX; k++)
+            c.with.ov[c.with.n++] = xv->v->with.ov[k];
+        xv->with = c.with;
         char e[2048];
         if (pp_session_open(&xv->s, &c, 1, e, sizeof e)) {
             snprintf(err, errlen, "%s:%ld: variant %s: %s", x->path, xv->v->rec_line, xv->v->name, e);

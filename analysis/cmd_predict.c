@@ -216,10 +216,16 @@ int pp_cmd_predict(int argc, char **argv)
             printf("  L_a = %s   L = %s\n", pp_fmt_time(mt.La, b1, sizeof b1), pp_fmt_time(mt.L, b4, sizeof b4));
             printf("  E_a = %.4f   E = %.4f\n", mt.Ea, mt.E);
             double tot = mt.busy + mt.wait + mt.sync;
+            /* hybrid MPI + OpenMP: the ranks' teams are threads too */
+            char who[64];
+            if (m->mpi && mt.nthreads != P)
+                snprintf(who, sizeof who, "%d threads of the %d ranks", mt.nthreads, P);
+            else
+                snprintf(who, sizeof who, "%d %s", mt.nthreads, m->mpi ? "ranks" : "threads");
             if (tot > 0)
-                printf("  real machine, all %d %s: computation %.1f%%, waiting %.1f%%, "
+                printf("  real machine, all %s: computation %.1f%%, waiting %.1f%%, "
                        "synchronisation cost %.1f%%\n",
-                       mt.nthreads, m->mpi ? "ranks" : "threads", 100 * mt.busy / tot, 100 * mt.wait / tot, 100 * mt.sync / tot);
+                       who, 100 * mt.busy / tot, 100 * mt.wait / tot, 100 * mt.sync / tot);
             if (m->mpi)
                 mpi_text(m, &s.mach, &mt);
             if (mt.approx)

@@ -6,6 +6,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "experiment-run.h"
+#include "plot.h"
 #include "point.h"
 
 #include <errno.h>
@@ -37,6 +38,11 @@ static void text_variant(FILE *f, const pp_xrun *r, int v)
     fprintf(f, "\nvariant %s:", xv->v->name);
     for (int i = 0; i < xv->v->nrec; i++)
         fprintf(f, " %s", xv->v->rec[i]);
+    if (xv->s.has_with) {
+        char w[1024];
+        pp_whatif_text(&xv->with, w, sizeof w);
+        fprintf(f, " (machine with %s)", w);
+    }
     fprintf(f, "\n");
     for (int j = 0; j < r->nord; j++)
         fprintf(f, "%8s", r->x.step[r->ord[j]].name);
@@ -338,7 +344,14 @@ static void print_json(FILE *f, const pp_xrun *r)
             fprintf(f, "%s", i ? "," : "");
             pp_json_str(f, xv->v->rec[i]);
         }
-        fprintf(f, "],\"points\":[");
+        fprintf(f, "],\"with\":");
+        if (xv->s.has_with) {
+            char w[1024];
+            pp_whatif_text(&xv->with, w, sizeof w);
+            pp_json_str(f, w);
+        } else
+            fprintf(f, "null");
+        fprintf(f, ",\"points\":[");
         for (int i = 0; i < r->npts; i++) {
             fprintf(f, "%s\n", i ? "," : "");
             json_point(f, r, xv, i);
@@ -448,45 +461,6 @@ static int write_file(const pp_xrun *r, const char *dir, const char *name, wkind
     return 0;
 }
 
-/* gnuplot's single-quoted string */
-static void gp_str(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', f);
-        fputc(*s, f);
-    }
-    fputc('\'', f);
-}
-
-/* Run gnuplot on dir/script (stdout and stderr to dir/gnuplot.log):
- * 0, 127 when gnuplot is not there, or its exit status. */
-static int gnuplot(const char *dir, const char *script)
-{
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        if (chdir(dir) != 0)
-            _exit(126);
-        int fd = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND, 0666);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 static const char *const plot_kind[3] = {"time", "speedup", "efficiency"};
 
 /* The plots of the points that share the other coordinates of point
@@ -549,15 +523,15 @@ static int write_plots(const pp_xrun *r, const char *dir, int first, int *missin
         fprintf(f, "# %s: %s against %s, one curve per variant (perfpred run-experiment)\n", r->x.name,
                 plot_kind[kind], xs->name);
         fprintf(f, "set terminal svg size 640,420 font 'Helvetica,11' background rgb 'white'\nset output ");
-        gp_str(f, svg);
+        pp_gp_str(f, svg);
         char title[512];
         snprintf(title, sizeof title, "%s: %s%s%s%s", r->x.name,
                  kind == 0 ? "predicted T_real" : kind == 1 ? "speedup" : "efficiency", label[0] ? " (" : "", label,
                  label[0] ? ")" : "");
         fprintf(f, "\nset title ");
-        gp_str(f, title);
+        pp_gp_str(f, title);
         fprintf(f, " noenhanced\nset xlabel ");
-        gp_str(f, isP ? "P (processors)" : xs->name);
+        pp_gp_str(f, isP ? "P (processors)" : xs->name);
         fprintf(f, " noenhanced\nset ylabel '%s'\n",
                 kind == 0 ? "time (s)" : kind == 1 ? "speedup" : "efficiency = speedup / P");
         fprintf(f, "set datafile missing 'nan'\nset key top left\nset grid\n");
@@ -578,7 +552,7 @@ static int write_plots(const pp_xrun *r, const char *dir, int first, int *missin
                 fprintf(f, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead dashtype 3 lc 'gray'\n",
                         l->x[c].at, l->x[c].at);
                 fprintf(f, "set label ");
-                gp_str(f, lab);
+                pp_gp_str(f, lab);
                 fprintf(f, " at %.6g, graph %.2f right noenhanced font ',9' tc 'gray40'\n", l->x[c].at,
                         0.95 - 0.05 * (i % 4));
             }
@@ -586,9 +560,9 @@ static int write_plots(const pp_xrun *r, const char *dir, int first, int *missin
         fprintf(f, "plot ");
         for (int v = 0; v < r->nvar; v++) {
             fprintf(f, "%s", v ? ", \\\n     " : "");
-            gp_str(f, data);
+            pp_gp_str(f, data);
             fprintf(f, " using 1:%d with linespoints title ", 2 + 3 * v + kind);
-            gp_str(f, vname(r, v));
+            pp_gp_str(f, vname(r, v));
             fprintf(f, " noenhanced");
         }
         if (kind == 1 && isP && !r->x.baseline)
@@ -600,7 +574,7 @@ static int write_plots(const pp_xrun *r, const char *dir, int first, int *missin
         }
         if (*missing)
             continue;
-        int st = gnuplot(dir, gp);
+        int st = pp_gnuplot(dir, gp);
         if (st == 127) {
             *missing = 1;
             fprintf(stderr, "perfpred run-experiment: gnuplot not found (apt-get install gnuplot-nox): the .gp "

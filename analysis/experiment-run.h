@@ -34,6 +34,8 @@ typedef struct {
     double *t1;          /* [group]: T_PRAM at P = 1 (0: none)            */
     double *treal1;      /* [group]: T_real at P = 1 (NaN: none)          */
     char base_err[2048]; /* why there is no prediction at P = 1           */
+    pp_whatif with;      /* the machine's changes: the experiment's, then
+                            the variant's `with` lines                   */
 } pp_xvar;
 
 /* Where T_real of two variants crosses along one stepped parameter, the

@@ -471,6 +471,14 @@ static int parse_line(pp_experiment *x, char *s, pp_where *w, long *seen)
                                  "'step NAME = LIST'");
     *eq = 0;
     char *key = trim(s), *val = trim(eq + 1);
+    if (!strcmp(key, "with")) {
+        /* what-if changes (docs/commands.md, "What-if machines"): the
+         * experiment's before the variants, else the variant's */
+        char e[1024];
+        if (pp_whatif_parse(v ? &v->with : &x->with, val, e, sizeof e))
+            return pp_where_error(w, "%s", strncmp(e, "--with: ", 8) ? e : e + 8);
+        return 0;
+    }
     if (!strcmp(key, "records")) {
         if (!v)
             return pp_where_error(w, "records: outside a variant (write 'variant NAME' before it)");

@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "whatif.h"
+
 #define PP_EXP_MAXSTEP 4        /* stepped parameters                     */
 #define PP_EXP_MAXVALUES 4096   /* values of one stepped parameter        */
 #define PP_EXP_MAXPOINTS 100000 /* points of the cross product            */
@@ -38,6 +40,8 @@ typedef struct {
     long rec_line;       /* of its first `records` line                   */
     int nset;
     pp_exp_set *set;
+    pp_whatif with;      /* `with` lines in the variant: the machine     */
+                         /* changed so for it, after the experiment's    */
 } pp_exp_variant;
 
 typedef struct {
@@ -75,6 +79,7 @@ typedef struct {
     int insitu_off;      /* `insitu = off`                                */
     int nset;            /* `set` lines before the first variant: every   */
     pp_exp_set *set;     /* variant's, before its own                     */
+    pp_whatif with;      /* `with` lines before the first variant         */
     int nvar;
     pp_exp_variant *var;
     int nstep;

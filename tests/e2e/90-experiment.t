@@ -208,6 +208,43 @@ like($text, qr/^variant_a,variant_b,along,at,from,to,crossing,faster_below,faste
                fixed,grows,P,,6,7,6\.\d+,grows,fixed,[-.\de]+,[-.\de]+$/m,
      'synthetic: the crossover in CSV');
 
+# ---------------------------------------------------------------- what-if
+# one program on the machine as it is and with a processor twice as fast:
+# the same records, `with = speed=2` in one variant
+open my $wf, '>', "$tmp/whatif.experiment" or die;
+print $wf <<'EOF';
+perfpred-experiment 1
+machine = host.machine
+cache-rule = off
+outputs = time, machines
+variant now
+  records = matmul_rows.ppr
+variant fast
+  records = matmul_rows.ppr
+  with = speed=2
+step P = 1,4
+EOF
+close $wf;
+my $wj = json_in($tmp, "$pp run-experiment $tmp/whatif.experiment --format json", 'what-if experiment (JSON)') || {};
+my %wv = map { $_->{name} => $_ } @{ $wj->{variants} || [] };
+is($wv{fast}{with}, 'speed=2', 'what-if: the variant names its change');
+ok(exists $wv{now}{with} && !defined $wv{now}{with}, 'what-if: the other variant has none');
+for my $i (0, 1) {
+    my ($a, $b) = ($wv{now}{points}[$i], $wv{fast}{points}[$i]);
+    ok($a && $b && abs($b->{T1} - $a->{T1} / 2) <= 1e-8 * $a->{T1}, "what-if P=$a->{P}: speed=2 halves T1");
+    ok($a && $b && $b->{time}{real} < $a->{time}{real}, "what-if P=$a->{P}: and T_real is shorter");
+}
+my $wp = json_in($tmp, "$pp predict $tmp/matmul_rows.ppr --machine $tmp/host.machine --cache-rule off --P 4 "
+                     . "--with speed=2 --format json", 'what-if: predict --with speed=2 at P=4');
+ok($wp && $wv{fast}{points}[1] && close_to($wv{fast}{points}[1]{time}{real}, $wp->{time}{real}),
+   'what-if: the variant predicts what predict --with does');
+open my $wb, '>', "$tmp/badwith.experiment" or die;
+print $wb "perfpred-experiment 1\nvariant a\n  records = matmul_rows.ppr\n  with = barier=1us\n";
+close $wb;
+my ($wrc, $wout, $werr) = run_in($tmp, "$pp run-experiment $tmp/badwith.experiment");
+is($wrc, 2, 'a bad with: exit 2');
+like($werr, qr/badwith.experiment:4: 'barier=1us': unknown parameter 'barier'/, 'a bad with: file, line and item');
+
 # ---------------------------------------------------------------- errors
 open my $bf, '>', "$tmp/bad.experiment" or die;
 print $bf "perfpred-experiment 1\nvariant a\n  records = matmul_rows.ppr\nstep N = 64,32\n";

@@ -1,0 +1,19 @@
+/* plot.h - running gnuplot (gnuplot-nox) on a script the analyser wrote,
+ * for the SVG plots of run-experiment and validate.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#ifndef PERFPRED_PLOT_H
+#define PERFPRED_PLOT_H
+
+#include <stdio.h>
+
+/* Run `gnuplot SCRIPT` in directory dir, its stdout and stderr appended to
+ * dir/gnuplot.log.  Returns 0, 127 when gnuplot is not installed, -1 when
+ * it cannot be started, or gnuplot's exit status (128 + signal). */
+int pp_gnuplot(const char *dir, const char *script);
+
+/* s as a gnuplot single-quoted string ('' for a quote). */
+void pp_gp_str(FILE *f, const char *s);
+
+#endif
