@@ -6,8 +6,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+const char *pp_gnuplot_prog(void)
+{
+    const char *g = getenv("PERFPRED_GNUPLOT");
+    return g && *g ? g : "gnuplot";
+}
 
 void pp_gp_str(FILE *f, const char *s)
 {
@@ -29,18 +38,32 @@ int pp_gnuplot(const char *dir, const char *script)
     if (pid == 0) {
         if (chdir(dir) != 0)
             _exit(126);
+        int in = open("/dev/null", O_RDONLY);
+        if (in >= 0)
+            dup2(in, 0);
         int fd = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND, 0666);
         if (fd >= 0) {
             dup2(fd, 1);
             dup2(fd, 2);
             close(fd);
         }
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        execlp(pp_gnuplot_prog(), pp_gnuplot_prog(), script, (char *)NULL);
         _exit(127);
     }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
+    /* a script that makes gnuplot wait (pause, a terminal it cannot open)
+     * must not hang the command: polled, killed after the limit */
+    int st = 0;
+    struct timespec nap = {0, 20 * 1000 * 1000};
+    for (long i = 0; i < PP_GNUPLOT_SECONDS * 50L; i++) {
+        pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r == pid)
+            return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        if (r < 0 && errno != EINTR)
             return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        nanosleep(&nap, NULL);
+    }
+    kill(pid, SIGKILL);
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    return 124;
 }

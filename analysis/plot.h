@@ -10,8 +10,15 @@
 
 /* Run `gnuplot SCRIPT` in directory dir, its stdout and stderr appended to
  * dir/gnuplot.log.  Returns 0, 127 when gnuplot is not installed, -1 when
- * it cannot be started, or gnuplot's exit status (128 + signal). */
+ * it cannot be started, 124 when it did not finish within
+ * PP_GNUPLOT_SECONDS (it is killed), or gnuplot's exit status (128 +
+ * signal). */
 int pp_gnuplot(const char *dir, const char *script);
+
+#define PP_GNUPLOT_SECONDS 60
+
+/* The gnuplot run: $PERFPRED_GNUPLOT when set, else gnuplot on PATH. */
+const char *pp_gnuplot_prog(void);
 
 /* s as a gnuplot single-quoted string ('' for a quote). */
 void pp_gp_str(FILE *f, const char *s);

@@ -1,36 +1,26 @@
 /* report-plot.c - the report's plots: a gnuplot script per plot, written
  * into the report's directory beside the CSV tables it reads, run there
- * (`set terminal svg`) with a time limit; `cd DIR && gnuplot NAME.gp`
- * draws it again.  PERFPRED_GNUPLOT names another gnuplot.
+ * (`set terminal svg`) by pp_gnuplot (plot.h: a time limit,
+ * PERFPRED_GNUPLOT names another gnuplot); `cd DIR && gnuplot NAME.gp`
+ * draws it again.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "report.h"
 #include "desc.h"
+#include "plot.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-#define GNUPLOT_SECONDS 60
-
-static const char *gnuplot_prog(void)
-{
-    const char *g = getenv("PERFPRED_GNUPLOT");
-    return g && *g ? g : "gnuplot";
-}
 
 int pp_rep_gnuplot_check(char *err, size_t errlen)
 {
-    const char *g = gnuplot_prog();
+    const char *g = pp_gnuplot_prog();
     if (strchr(g, '/')) {
         if (access(g, X_OK) == 0)
             return 0;
@@ -75,7 +65,7 @@ static int run_plot(pp_rep_ctx *x, const char *name, const char *script)
     snprintf(svgname, sizeof svgname, "%s.svg", name);
     snprintf(gp, sizeof gp, "%s/%s", x->dir, gpname);
     snprintf(svg, sizeof svg, "%s/%s", x->dir, svgname);
-    snprintf(log, sizeof log, "%s/.%s.log", x->dir, name);
+    snprintf(log, sizeof log, "%s/gnuplot.log", x->dir);
     pp_rep_note_file(gpname);
     pp_rep_note_file(svgname);
     FILE *f = fopen(gp, "w");
@@ -84,55 +74,23 @@ static int run_plot(pp_rep_ctx *x, const char *name, const char *script)
         x->rc = 2;
         return -1;
     }
-    pp_rep_note_file(log + strlen(x->dir) + 1);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(x->err, sizeof x->err, "cannot start gnuplot: %s", strerror(errno));
-        x->rc = 1;
-        return -1;
-    }
-    if (pid == 0) {
-        int in = open("/dev/null", O_RDONLY);
-        int out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (in < 0 || out < 0 || chdir(x->dir) != 0)
-            _exit(126);
-        dup2(in, 0);
-        dup2(out, 1);
-        dup2(out, 2);
-        execlp(gnuplot_prog(), gnuplot_prog(), gpname, (char *)NULL);
-        _exit(127);
-    }
-    int st = 0, done = 0;
-    struct timespec nap = {0, 20 * 1000 * 1000};
-    for (int i = 0; i < GNUPLOT_SECONDS * 50 && !done; i++) {
-        pid_t r = waitpid(pid, &st, WNOHANG);
-        if (r == pid)
-            done = 1;
-        else if (r < 0 && errno != EINTR)
-            break;
-        else
-            nanosleep(&nap, NULL);
-    }
-    if (!done) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &st, 0);
-    }
+    pp_rep_note_file("gnuplot.log");
+    int st = pp_gnuplot(x->dir, gpname);
     char why[512];
     last_line(log, why, sizeof why);
     unlink(log);
     struct stat sb;
-    if (!done) {
-        snprintf(x->err, sizeof x->err, "%.2000s: gnuplot did not finish within %d s", gp, GNUPLOT_SECONDS);
-    } else if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
-        snprintf(x->err, sizeof x->err, "%.2000s: cannot run gnuplot ('%s')", gp, gnuplot_prog());
+    if (st == 124)
+        snprintf(x->err, sizeof x->err, "%.2000s: gnuplot did not finish within %d s", gp, PP_GNUPLOT_SECONDS);
+    else if (st == 127 || st == 126 || st < 0) {
+        snprintf(x->err, sizeof x->err, "%.2000s: cannot run gnuplot ('%s')", gp, pp_gnuplot_prog());
         x->rc = 2;
         return -1;
-    } else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    } else if (st != 0)
         snprintf(x->err, sizeof x->err, "%.2000s: gnuplot failed%s%s", gp, why[0] ? ": " : "", why);
-    } else if (stat(svg, &sb) != 0 || sb.st_size < 100) {
+    else if (stat(svg, &sb) != 0 || sb.st_size < 100)
         snprintf(x->err, sizeof x->err, "%.2000s: gnuplot wrote no %s", gp, svgname);
-    } else
+    else
         return 0;
     x->rc = 1;
     return -1;

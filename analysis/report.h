@@ -166,8 +166,8 @@ int pp_rep_sec_sensitivity(pp_rep_ctx *x);
 
 /* ---- gnuplot (report-plot.c) ------------------------------------------ */
 
-/* The gnuplot to run ($PERFPRED_GNUPLOT, else gnuplot on PATH) and
- * whether it is there: 0, or -1 with a message naming it. */
+/* Whether the gnuplot to run (pp_gnuplot_prog: $PERFPRED_GNUPLOT, else
+ * gnuplot on PATH) is there: 0, or -1 with a message naming it. */
 int pp_rep_gnuplot_check(char *err, size_t errlen);
 /* The plots of the page, each NAME.gp and NAME.svg in x->dir, reading the
  * tables' CSV files (already written): returns 0 or -1 (x->err). */
