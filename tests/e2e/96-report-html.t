@@ -13,9 +13,10 @@
 # failures (a missing record, no gnuplot, a hang, --timeout) exit 2 and
 # leave nothing behind, and progress goes to a terminal only.
 #
-# Chromium is Debian's `chromium` (make deps installs it as root); without
-# it the browser part is skipped with the command to install it, except
-# under CI=true, where it must run.
+# Chromium is Debian's `chromium` (make deps installs it as root;
+# PERFPRED_CHROMIUM names another binary); without it the browser part is
+# skipped with the command to install it, except under CI=true, where it
+# must run.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -35,7 +36,8 @@ for my $f ("$B/perfpred", "$B/perfpred.so", "$B/libperfpred-rt.a") {
 }
 plan skip_all => 'gnuplot is not installed (apt-get install -y gnuplot-nox)'
     if system('command -v gnuplot >/dev/null 2>&1') != 0;
-my $CHROMIUM = `command -v chromium 2>/dev/null`;
+# PERFPRED_CHROMIUM: another browser binary (chromium-browser, a path)
+my $CHROMIUM = `command -v '@{[ $ENV{PERFPRED_CHROMIUM} // 'chromium' ]}' 2>/dev/null`;
 chomp $CHROMIUM;
 my $INSTALL = 'apt-get install -y chromium';
 my $CI = ($ENV{CI} // '') eq 'true';
