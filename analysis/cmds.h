@@ -13,5 +13,6 @@ int pp_cmd_graph(int argc, char **argv);
 int pp_cmd_calibrate(int argc, char **argv);
 int pp_cmd_validate(int argc, char **argv);
 int pp_cmd_fit(int argc, char **argv);
+int pp_cmd_equations(int argc, char **argv);
 
 #endif

@@ -15,6 +15,8 @@ static const char *usage =
     "  predict    times on the MIRACLE, PRAM and real machines, latencies, efficiencies\n"
     "  scale      algorithmic and combination scalability tables\n"
     "  graph      the thread graph for a given P, as DOT or SVG\n"
+    "  equations  the execution time of the program and of each function and loop as\n"
+    "             equations in the parameters and P (text, SymPy, Maxima, JSON)\n"
     "  validate   run the program at given sizes and compare with the predictions\n"
     "  fit        fit the linear machine model (ns per operation) over runs\n"
     "'perfpred COMMAND --help' describes a command.\n";
@@ -42,6 +44,8 @@ int main(int argc, char **argv)
         return pp_cmd_scale(argc - 1, argv + 1);
     if (!strcmp(cmd, "graph"))
         return pp_cmd_graph(argc - 1, argv + 1);
+    if (!strcmp(cmd, "equations"))
+        return pp_cmd_equations(argc - 1, argv + 1);
     if (!strcmp(cmd, "fit"))
         return pp_cmd_fit(argc - 1, argv + 1);
     if (!strcmp(cmd, "validate"))
