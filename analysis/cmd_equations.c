@@ -35,6 +35,7 @@ typedef struct {
     pp_equations q;
     int P_rec, P_ask, asked;
     long double *v[2][2];    /* [recorded|asked][comp|sync][block]       */
+    long double **tv[2];     /* [recorded|asked][block][term]: counts    */
     int approx;
     char *sel;               /* blocks chosen by --block (1)              */
 } eqout;
@@ -116,6 +117,18 @@ static int evaluate(eqout *o)
             for (int i = 0; i < o->q.nblocks; i++)
                 o->v[pt][y][i] = pp_eqblock_eval(&o->q.blocks[i], y, m, pt ? o->P_ask : o->P_rec, &o->approx);
         }
+        o->tv[pt] = calloc((size_t)o->q.nblocks + 1, sizeof *o->tv[pt]);
+        if (!o->tv[pt])
+            return -1;
+        pp_cx_env env = {m, pt ? o->P_ask : o->P_rec, 0, 0, NULL, 0};
+        for (int i = 0; i < o->q.nblocks; i++) {
+            o->tv[pt][i] = calloc((size_t)o->q.blocks[i].nterms + 1, sizeof **o->tv[pt]);
+            if (!o->tv[pt][i])
+                return -1;
+            for (int t = 0; t < o->q.blocks[i].nterms && o->sel[i]; t++)
+                o->tv[pt][i][t] = pp_cx_eval(o->q.blocks[i].terms[t].count, &env);
+        }
+        free(env.b);
     }
     pp_prog_params_restore(m, asked);
     return 0;
@@ -406,6 +419,10 @@ static void json(eqout *o)
             printf(",\"count\":");
             pp_json_str(stdout, e);
             free(e);
+            for (int pt = 0; pt < 2; pt++) {
+                printf(",\"count_%s\":", pt ? "asked" : "recorded");
+                pp_json_num(stdout, (double)o->tv[pt][i][t]);
+            }
             printf("}");
         }
         printf("]");
@@ -471,9 +488,13 @@ int pp_cmd_equations(int argc, char **argv)
         cas(&o, c.format == PP_FMT_MAXIMA);
     else
         text(&o);
-    for (int pt = 0; pt < 2; pt++)
+    for (int pt = 0; pt < 2; pt++) {
         for (int y = 0; y < 2; y++)
             free(o.v[pt][y]);
+        for (int i = 0; o.tv[pt] && i < o.q.nblocks; i++)
+            free(o.tv[pt][i]);
+        free(o.tv[pt]);
+    }
     free(o.sel);
     pp_equations_free(&o.q);
     pp_session_close(&s);
