@@ -137,12 +137,15 @@ static pp_expr *subst(wctx *w, const eqframe *fr, const pp_expr *e)
     return t;
 }
 
+/* (k a b) simplified; takes a and b */
 static pp_expr *op2(pp_ekind k, pp_expr *a, pp_expr *b)
 {
     pp_expr *kids[2] = {a, b};
     pp_expr *e = pp_expr_op(k, 2, kids);
     pp_expr *r = pp_expr_simplify(e);
     pp_expr_free(e);
+    pp_expr_free(a);
+    pp_expr_free(b);
     return r;
 }
 
