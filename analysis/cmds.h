@@ -15,5 +15,6 @@ int pp_cmd_validate(int argc, char **argv);
 int pp_cmd_fit(int argc, char **argv);
 int pp_cmd_sensitivity(int argc, char **argv);
 int pp_cmd_experiment(int argc, char **argv);
+int pp_cmd_equations(int argc, char **argv);
 
 #endif
