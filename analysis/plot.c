@@ -5,9 +5,21 @@
 #include "plot.h"
 
 #include <errno.h>
+#include <string.h>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+int pp_plot_dir_ok(const char *svg, char *err, size_t errlen)
+{
+    char d[900];
+    const char *sl = strrchr(svg, '/');
+    snprintf(d, sizeof d, "%.*s", sl ? (int)(sl - svg) : 1, sl ? (sl == svg ? "/" : svg) : ".");
+    if (access(d, W_OK) == 0)
+        return 0;
+    snprintf(err, errlen, "--plot %s: the directory %s is not writable: %s", svg, d, strerror(errno));
+    return -1;
+}
 
 void pp_gp_str(FILE *f, const char *s)
 {
