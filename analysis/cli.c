@@ -148,13 +148,18 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
             else if (!strcmp(val, "json")) c->format = PP_FMT_JSON;
             else if (!strcmp(val, "dot")) c->format = PP_FMT_DOT;
             else if (!strcmp(val, "svg")) c->format = PP_FMT_SVG;
+            else if (!strcmp(val, "sympy") && allowed_opt(allowed, "casfmt")) c->format = PP_FMT_SYMPY;
+            else if (!strcmp(val, "maxima") && allowed_opt(allowed, "casfmt")) c->format = PP_FMT_MAXIMA;
             else {
-                snprintf(err, errlen, "--format: '%s' is not one of text, csv, json%s", val,
+                snprintf(err, errlen, "--format: '%s' is not one of %s%s", val,
+                         allowed_opt(allowed, "casfmt") ? "text, sympy, maxima, json" : "text, csv, json",
                          allowed_opt(allowed, "graphfmt") ? ", dot, svg" : "");
                 return -1;
             }
         } else if (!strcmp(key, "o"))
             c->out = val;
+        else if (!strcmp(key, "block"))
+            c->block = val;
         else if (!strcmp(key, "scale")) {
             char *dup = strdup(val);
             for (char *tok = strtok(dup, ","); tok; tok = strtok(NULL, ",")) {

@@ -406,17 +406,12 @@ int pp_cmd_validate(int argc, char **argv)
     int st = pp_cli_start(argc, argv, "validate", "set,machine,format,point,run,repeat,draws,cache-rule,insitu,model-error,cost-quantile,plot", usage, &c);
     if (st >= 0)
         return st;
-    if (c.plot) {
+    char perr[1200];
+    if (c.plot && pp_plot_dir_ok(c.plot, perr, sizeof perr)) {
         /* before the runs: a plot that cannot be written fails now */
-        char d[900];
-        const char *sl = strrchr(c.plot, '/');
-        snprintf(d, sizeof d, "%.*s", sl ? (int)(sl - c.plot) : 1, sl ? (sl == c.plot ? "/" : c.plot) : ".");
-        if (access(d, W_OK) != 0) {
-            fprintf(stderr, "perfpred validate: --plot %s: the directory %s is not writable: %s\n", c.plot, d,
-                    strerror(errno));
-            pp_cli_free(&c);
-            return 2;
-        }
+        fprintf(stderr, "perfpred validate: %s\n", perr);
+        pp_cli_free(&c);
+        return 2;
     }
     if (!c.npoints) {
         fprintf(stderr, "perfpred validate: give at least one --point (e.g. --point N=512,P=2)\n%s", usage);

@@ -16,5 +16,6 @@ int pp_cmd_fit(int argc, char **argv);
 int pp_cmd_sensitivity(int argc, char **argv);
 int pp_cmd_experiment(int argc, char **argv);
 int pp_cmd_report(int argc, char **argv);
+int pp_cmd_equations(int argc, char **argv);
 
 #endif

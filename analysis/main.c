@@ -15,6 +15,7 @@ static const char *usage =
     "  predict    times on the MIRACLE, PRAM and real machines, latencies, efficiencies\n"
     "  scale      algorithmic and combination scalability tables\n"
     "  graph      the thread graph for a given P, as DOT or SVG\n"
+    "  equations  the time of the program, each function and loop as an equation in the parameters and P\n"
     "  validate   run the program at given sizes and compare with the predictions\n"
     "  fit        fit the linear machine model (ns per operation) over runs\n"
     "  sensitivity  dT/dbeta of the predicted time for every machine parameter\n"
@@ -49,6 +50,8 @@ int main(int argc, char **argv)
         return pp_cmd_sensitivity(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))
         return pp_cmd_report(argc - 1, argv + 1);
+    if (!strcmp(cmd, "equations"))
+        return pp_cmd_equations(argc - 1, argv + 1);
     if (!strcmp(cmd, "fit"))
         return pp_cmd_fit(argc - 1, argv + 1);
     if (!strcmp(cmd, "validate"))

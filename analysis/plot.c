@@ -5,6 +5,7 @@
 #include "plot.h"
 
 #include <errno.h>
+#include <string.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -16,6 +17,17 @@ const char *pp_gnuplot_prog(void)
 {
     const char *g = getenv("PERFPRED_GNUPLOT");
     return g && *g ? g : "gnuplot";
+}
+
+int pp_plot_dir_ok(const char *svg, char *err, size_t errlen)
+{
+    char d[900];
+    const char *sl = strrchr(svg, '/');
+    snprintf(d, sizeof d, "%.*s", sl ? (int)(sl - svg) : 1, sl ? (sl == svg ? "/" : svg) : ".");
+    if (access(d, W_OK) == 0)
+        return 0;
+    snprintf(err, errlen, "--plot %s: the directory %s is not writable: %s", svg, d, strerror(errno));
+    return -1;
 }
 
 void pp_gp_str(FILE *f, const char *s)

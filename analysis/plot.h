@@ -19,6 +19,9 @@ int pp_gnuplot(const char *dir, const char *script);
 
 /* The gnuplot run: $PERFPRED_GNUPLOT when set, else gnuplot on PATH. */
 const char *pp_gnuplot_prog(void);
+/* Before any work: 0 when the directory of FILE.svg is writable, else -1
+ * with "--plot FILE: the directory D is not writable: why" in err. */
+int pp_plot_dir_ok(const char *svg, char *err, size_t errlen);
 
 /* s as a gnuplot single-quoted string ('' for a quote). */
 void pp_gp_str(FILE *f, const char *s);
