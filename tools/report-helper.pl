@@ -351,7 +351,7 @@ sub index_html {
         . (defined $g->{seconds} ? ", in $g->{seconds} s" : '') . ".</p>\n";
     $h .= "<p>Each sample was compiled with the plugin, run once at a reduced size and predicted at 8 times it; "
         . "its page (one self-contained HTML file) has the predictions, the plots, the scalability tables, the "
-        . "sensitivity, the thread graph and the model's quality. Machine file: <a href=\"host.machine\">host.machine</a> ("
+        . "sensitivity, the thread graph, the symbolic equations and the model's quality. Machine file: <a href=\"host.machine\">host.machine</a> ("
         . html_esc($g->{machine_note} // '') . "); the same summary in Markdown with every file: "
         . "<a href=\"index.md\">index.md</a>.</p>\n";
     $h .= "<table>\n<thead><tr><th>sample</th><th>predicted at</th><th>what limits it</th><th>files</th></tr></thead>\n<tbody>\n";

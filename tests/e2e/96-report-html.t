@@ -69,7 +69,7 @@ is($so, '', 'nothing on stdout');
 unlike($se, qr/perfpred report: (predicting|plot|wrote)/, 'no progress lines when stderr is not a terminal');
 my @svg = qw(plot-time plot-speedup plot-efficiency plot-latency thread-graph);
 my @csv = qw(parameters machine predictions breakdown scale-algorithmic scale-combination latency sensitivity
-             model-quality);
+             equations model-quality);
 ok(-s "$out/$_", "$_ written") for 'index.html', 'report.md', (map { "$_.svg" } @svg), (map { "table-$_.csv" } @csv);
 ok(-s "$out/$_.gp", "$_.gp written (the plot's gnuplot script)") for grep { /^plot-/ } @svg;
 my @left = grep { /^\./ } map { s{.*/}{}r } glob("$tmp/.* $out/.*");
@@ -99,7 +99,8 @@ for my $sec ('Summary', 'Predictions per P', 'Plots against P', 'Where the time 
     like($html, qr{<h2 id="[^"]+">\Q$sec\E</h2>}, "section: $sec");
 }
 like($html, qr/T_real 90% low/, 'the predictions have the interval');
-like($html, qr/Not available in this build|perfpred equations/, 'the equations section says what it has');
+like($html, qr{<pre>T      = .*\bN\b.*\nT_sync = .*\bP\b}, 'the equations: T and T_sync of the program in N and P');
+like($html, qr{<td>worker:L\d+</td><td>ge_pthreads\.c:\d+</td><td><code>}, '... and of every loop');
 
 my $md = slurp("$out/report.md");
 my @mdlinks = $md =~ /\]\(([^)#][^)]*)\)/g;
