@@ -3,10 +3,6 @@
  * expression in the parameters and P (Clement & Quinn, section 3.1), as
  * `perfpred equations` prints them readably (equations.h).
  *
- * HOOK: this build may not have the equations yet (issue 5, point 2, is
- * being written beside the report): the section is then a note.  It turns
- * itself on when equations.h is there.
- *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "report.h"
@@ -16,23 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__has_include)
-#if __has_include("equations.h")
-#define PP_REP_EQUATIONS 1
 #include "equations.h"
-#endif
-#endif
 
-#ifndef PP_REP_EQUATIONS
-
-int pp_rep_sec_equations(pp_rep_ctx *x)
-{
-    pp_rep_h2(x->doc, "equations", "Symbolic equations");
-    pp_rep_para(x->doc, "Not available in this build (`perfpred equations`, issue 5 point 2, is not part of it).");
-    return 0;
-}
-
-#else
 
 /* "12.5*(N*N) + 3.1*N": the block's terms as `perfpred equations` writes
  * them (malloc'd). */
@@ -122,5 +103,3 @@ int pp_rep_sec_equations(pp_rep_ctx *x)
     pp_equations_free(&q);
     return 0;
 }
-
-#endif
