@@ -18,9 +18,15 @@ CXX := g++
 endif
 B        := build
 PREFIX   ?= /usr/local
+# chromium: tests/e2e/96-report-html.t opens perfpred report's pages in it
+# (headless); it brings its fonts through fontconfig's dependencies.
 DEBIAN_PACKAGES := gcc-12-plugin-dev libgmp-dev libgraphviz-dev graphviz libgsl-dev \
                    gnuplot-nox libcmocka-dev libopenmpi-dev openmpi-bin mpich libmpich-dev \
-                   pkg-config groff-base
+                   pkg-config groff-base chromium
+# For tests only: tests/e2e/91-equations.t evaluates `perfpred equations`'
+# SymPy and Maxima output with them; installed without their recommended
+# packages (Maxima's would bring a GUI toolkit).
+DEBIAN_PACKAGES_NOREC := python3-sympy maxima
 
 PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
 OPT      ?= -O2
@@ -78,13 +84,19 @@ deps:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
-	if [ -n "$$missing" ]; then \
+	norec=""; for p in $(DEBIAN_PACKAGES_NOREC); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || norec="$$norec $$p"; \
+	done; \
+	if [ -n "$$missing$$norec" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "perfpred: installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	    echo "perfpred: installing:$$missing$$norec"; \
+	    apt-get update -qq || exit 1; \
+	    if [ -n "$$missing" ]; then DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; fi; \
+	    if [ -n "$$norec" ]; then DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$norec >/dev/null || exit 1; fi; \
 	  else \
 	    echo "perfpred: missing Debian packages; run:"; \
-	    echo "  sudo apt-get install -y$$missing"; exit 1; \
+	    [ -z "$$missing" ] || echo "  sudo apt-get install -y$$missing"; \
+	    [ -z "$$norec" ] || echo "  sudo apt-get install -y --no-install-recommends$$norec"; exit 1; \
 	  fi; \
 	fi
 

@@ -156,13 +156,18 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
             else if (!strcmp(val, "json")) c->format = PP_FMT_JSON;
             else if (!strcmp(val, "dot")) c->format = PP_FMT_DOT;
             else if (!strcmp(val, "svg")) c->format = PP_FMT_SVG;
+            else if (!strcmp(val, "sympy") && allowed_opt(allowed, "casfmt")) c->format = PP_FMT_SYMPY;
+            else if (!strcmp(val, "maxima") && allowed_opt(allowed, "casfmt")) c->format = PP_FMT_MAXIMA;
             else {
-                snprintf(err, errlen, "--format: '%s' is not one of text, csv, json%s", val,
+                snprintf(err, errlen, "--format: '%s' is not one of %s%s", val,
+                         allowed_opt(allowed, "casfmt") ? "text, sympy, maxima, json" : "text, csv, json",
                          allowed_opt(allowed, "graphfmt") ? ", dot, svg" : "");
                 return -1;
             }
         } else if (!strcmp(key, "o"))
             c->out = val;
+        else if (!strcmp(key, "block"))
+            c->block = val;
         else if (!strcmp(key, "scale")) {
             char *dup = strdup(val);
             for (char *tok = strtok(dup, ","); tok; tok = strtok(NULL, ",")) {
@@ -266,6 +271,13 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
                 return -1;
             }
             c->max_events = v;
+        } else if (!strcmp(key, "plot")) {
+            size_t n = strlen(val);
+            if (n < 5 || strcmp(val + n - 4, ".svg")) {
+                snprintf(err, errlen, "--plot: '%s' is not a file name ending in .svg", val);
+                return -1;
+            }
+            c->plot = val;
         } else if (!strcmp(key, "param")) {
             free(c->params);
             c->params = strdup(val);
@@ -395,8 +407,9 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
             }
         } else {
             pp_machine_default(&s->mach);
-            fprintf(stderr, "perfpred: no --machine given: the real machine uses built-in default costs "
-                            "(run 'perfpred calibrate -o host.machine' for this host's)\n");
+            if (!c->quiet_default)
+                fprintf(stderr, "perfpred: no --machine given: the real machine uses built-in default costs "
+                                "(run 'perfpred calibrate -o host.machine' for this host's)\n");
         }
         s->have_machine = 1;
     }

@@ -14,7 +14,7 @@
 #include "insitu.h"
 #include "whatif.h"
 
-typedef enum { PP_FMT_TEXT, PP_FMT_CSV, PP_FMT_JSON, PP_FMT_DOT, PP_FMT_SVG } pp_format;
+typedef enum { PP_FMT_TEXT, PP_FMT_CSV, PP_FMT_JSON, PP_FMT_DOT, PP_FMT_SVG, PP_FMT_SYMPY, PP_FMT_MAXIMA } pp_format;
 
 typedef struct {
     int nrec;
@@ -42,6 +42,7 @@ typedef struct {
     double cost_quantile; /* --cost-quantile Q|mean (negative: not given) */
     double model_error;   /* --model-error K (negative: not given)       */
     int view_model;       /* show --view model: an MPI run's model       */
+    const char *block;    /* equations --block NAME|FILE:LINE             */
     int insitu_off;       /* --insitu off: the machine file's
                              synchronisation costs as they are           */
     int has_draws;
@@ -53,6 +54,9 @@ typedef struct {
     int threads;          /* predict --threads: every thread, not a summary */
     int on;               /* timeline --on real|pram: 1 real, 2 pram, 0 not given */
     long max_events;      /* timeline --max-events K (0: the default)      */
+    const char *plot;     /* validate --plot FILE.svg                      */
+    int quiet_default;    /* no notice on stderr for the built-in machine
+                             (run-experiment says it once)               */
     int help;
 } pp_cli;
 

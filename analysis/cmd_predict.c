@@ -9,6 +9,7 @@
 #include "cmds.h"
 #include "metrics.h"
 #include "net.h"
+#include "point.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -45,31 +46,6 @@ static const char *usage =
     "  (a function, or a loop as 'main:L2') or FILE:LINE: only the time spent in\n"
     "  that function or loop and what it calls and contains.  With --format csv,\n"
     "  the breakdown's table replaces the prediction's.\n";
-
-/* The P parameter is shown as P, not with its recorded value. */
-static int is_p_param(const pp_prog *m, int i)
-{
-    return m->pkind == PP_P_PARAM && strcmp(m->params[i].name, m->params[m->p_param].name) == 0;
-}
-
-static void print_problem_json(const pp_prog *m)
-{
-    printf("{");
-    for (int i = 0, first = 1; i < m->nparams; i++) {
-        if (is_p_param(m, i))
-            continue;
-        int dup = 0;
-        for (int j = 0; j < i; j++)
-            dup |= strcmp(m->params[j].name, m->params[i].name) == 0;
-        if (dup)
-            continue;
-        printf("%s", first ? "" : ",");
-        pp_json_str(stdout, m->params[i].name);
-        printf(":%ld", m->params[i].value);
-        first = 0;
-    }
-    printf("}");
-}
 
 /* MPI: the kinds of call the program makes that take time (columns). */
 static int mpi_kinds(const pp_prog *m, int *kinds)
@@ -167,23 +143,15 @@ int pp_cmd_predict(int argc, char **argv)
     for (int i = 0; i < nP && rc == 0; i++) {
         int P = c.nP ? c.P[i] : pp_prog_default_P(m);
         pp_metrics mt;
-        if (pp_predict(m, &s.mach, P, &mt, err, sizeof err)) {
-            fprintf(stderr, "perfpred predict: %s: %s\n", s.rec.path, err);
-            rc = 2;
-            break;
-        }
         int draws = c.has_draws ? c.draws : PP_DRAWS_AUTO;
-        double ilo = 1, ihi = 0;
-        pp_interval iv = {0};
-        if (pp_interval_wanted(draws) && pp_predict_interval(m, &s.mach, P, &mt, draws, &iv, err, sizeof err)) {
+        pp_interval iv;
+        int has_iv;
+        if (pp_point_predict(m, &s.mach, P, 0, draws, &mt, &iv, &has_iv, err, sizeof err)) {
             fprintf(stderr, "perfpred predict: %s: %s\n", s.rec.path, err);
             rc = 2;
             break;
         }
-        if (pp_interval_wanted(draws)) {
-            ilo = iv.lo;
-            ihi = iv.hi;
-        }
+        double ilo = has_iv ? iv.lo : 1, ihi = has_iv ? iv.hi : 0;
         double tbase = 0;
         if (s.has_with && pp_session_baseline_real(&s, P, &tbase, err, sizeof err)) {
             fprintf(stderr, "perfpred predict: %s: without --with: %s\n", s.rec.path, err);
@@ -211,7 +179,7 @@ int pp_cmd_predict(int argc, char **argv)
             pp_breakdown_csv(stdout, &bd, 3, c.threads);
         } else if (c.format == PP_FMT_JSON) {
             printf("%s{\"problem\":", i ? "," : "");
-            print_problem_json(m);
+            pp_problem_json(stdout, m);
             printf(",\"P\":%d,\"time\":{\"miracle\":", P);
             pp_json_num(stdout, mt.t_mir / 1e9);
             printf(",\"pram\":");
@@ -276,15 +244,7 @@ int pp_cmd_predict(int argc, char **argv)
         } else {
             char b1[32], b2[32], b3[32], b4[32], b5[32];
             printf("problem:");
-            for (int k = 0; k < m->nparams; k++) {
-                if (is_p_param(m, k))
-                    continue;
-                int dup = 0;
-                for (int j = 0; j < k; j++)
-                    dup |= strcmp(m->params[j].name, m->params[k].name) == 0;
-                if (!dup)
-                    printf(" %s=%ld", m->params[k].name, m->params[k].value);
-            }
+            pp_problem_text(stdout, m);
             printf("   P=%d   machine: %s%s%s%s\n", P, c.machine ? c.machine : "built-in defaults",
                    s.mach.source == PP_MACHINE_DEFAULT ? " (not measured)" : "", s.has_with ? " with " : "",
                    withtxt);
@@ -305,10 +265,16 @@ int pp_cmd_predict(int argc, char **argv)
             printf("  L_a = %s   L = %s\n", pp_fmt_time(mt.La, b1, sizeof b1), pp_fmt_time(mt.L, b4, sizeof b4));
             printf("  E_a = %.4f   E = %.4f\n", mt.Ea, mt.E);
             double tot = mt.busy + mt.wait + mt.sync;
+            /* hybrid MPI + OpenMP: the ranks' teams are threads too */
+            char who[64];
+            if (m->mpi && mt.nthreads != P)
+                snprintf(who, sizeof who, "%d threads of the %d ranks", mt.nthreads, P);
+            else
+                snprintf(who, sizeof who, "%d %s", mt.nthreads, m->mpi ? "ranks" : "threads");
             if (tot > 0)
-                printf("  real machine, all %d %s: computation %.1f%%, waiting %.1f%%, "
+                printf("  real machine, all %s: computation %.1f%%, waiting %.1f%%, "
                        "synchronisation cost %.1f%%\n",
-                       mt.nthreads, m->mpi ? "ranks" : "threads", 100 * mt.busy / tot, 100 * mt.wait / tot, 100 * mt.sync / tot);
+                       who, 100 * mt.busy / tot, 100 * mt.wait / tot, 100 * mt.sync / tot);
             if (m->mpi)
                 mpi_text(m, &s.mach, &mt);
             if (mt.approx)

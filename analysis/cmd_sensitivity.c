@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cmds.h"
 #include "metrics.h"
+#include "plot.h"
 #include "sensitivity.h"
 
 #include <errno.h>
@@ -15,11 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *usage =
     "usage: perfpred sensitivity RECORD... [--machine FILE] [--set NAME=VALUE]... [--P P[,P...]]\n"
     "                            [--along NAME=V1,V2,...] [--param NAME[,NAME...]]\n"
     "                            [--with NAME=VALUE,...] [--format text|csv|json]\n"
+    "                            [--plot FILE.svg]\n"
     "  How the predicted time on the real machine moves with each machine\n"
     "  parameter: dT/dbeta (for a cost, the times it lies on the critical path; for\n"
     "  the network's G, the bytes on it) and the elasticity (beta/T) dT/dbeta, the\n"
@@ -29,7 +32,9 @@ static const char *usage =
     "  parameters (names as for --with, and 'computation'); by default every one\n"
     "  the time can be differentiated by, and those it does not move are listed\n"
     "  apart.  The elasticities of the times (costs, L, o, g, G, gamma and the\n"
-    "  computation) sum to 1: the output checks it.\n";
+    "  computation) sum to 1: the output checks it.\n"
+    "  --plot FILE.svg (one --param): dT/dbeta against the --along parameter, one\n"
+    "  line per P (or against P without --along): Clement & Quinn's Figure 7.\n";
 
 typedef struct {
     char name[64];
@@ -263,17 +268,130 @@ static void emit(const pp_cli *c, const pp_session *s, int P, double t, pp_sens 
                "them%s)\n", esum, m->cache_rule ? "; the cache rule's memory time beyond the record is not" : "");
 }
 
+/* The y of --plot for a slope: T per 1 us of a time (s), bytes for G,
+ * seconds otherwise. */
+static double plot_y(const pp_par_info *p, double dT)
+{
+    if (p->kind != PP_PAR_SPEED && p->unit == PP_UNIT_NS)
+        return dT * 1e3 / 1e9;
+    if (p->kind != PP_PAR_SPEED && p->unit == PP_UNIT_NS_PER_BYTE)
+        return dT;
+    return dT / 1e9;
+}
+
+static const char *plot_ylabel(const pp_par_info *p, char *buf, size_t n)
+{
+    if (p->kind == PP_PAR_SPEED)
+        snprintf(buf, n, "computation on the critical path (s)");
+    else if (p->unit == PP_UNIT_NS)
+        snprintf(buf, n, "increase of T (s) per 1 us of %s", p->name);
+    else if (p->unit == PP_UNIT_NS_PER_BYTE)
+        snprintf(buf, n, "bytes on the critical path (dT/d %s)", p->name);
+    else
+        snprintf(buf, n, "dT/d %s (s)", p->name);
+    return buf;
+}
+
+/* --plot: y[a * nP + i] at along value a (x) and P index i, one line per
+ * P; without --along, x = P and one line.  FILE.dat, FILE.gp beside. */
+static int write_plot(const pp_cli *c, const along_t *al, const pp_par_info *par, const double *y, char *err,
+                      size_t errlen)
+{
+    char dir[900], base[500], path[1420], name[520], lab[200];
+    const char *svg = c->plot, *slash = strrchr(svg, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - svg) : 1, slash ? (slash == svg ? "/" : svg) : ".");
+    snprintf(base, sizeof base, "%.*s", (int)strlen(slash ? slash + 1 : svg) - 4, slash ? slash + 1 : svg);
+    int nP = c->nP ? c->nP : 1, na = c->along ? al->n : 1;
+    snprintf(path, sizeof path, "%s/%s.dat", dir, base);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "--plot: %s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    if (c->along) {
+        /* one block per P, separated by two blank lines (gnuplot's index) */
+        for (int i = 0; i < nP; i++) {
+            fprintf(f, "# P=%d: %s dT/dbeta\n", c->nP ? c->P[i] : 0, al->name);
+            for (int a = 0; a < na; a++)
+                fprintf(f, "%ld %.9g\n", al->v[a], y[a * nP + i]);
+            fprintf(f, "\n\n");
+        }
+    } else
+        for (int i = 0; i < nP; i++)
+            fprintf(f, "%d %.9g\n", c->nP ? c->P[i] : 0, y[i]);
+    if (fclose(f) != 0) {
+        snprintf(err, errlen, "--plot: %s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/%s.gp", dir, base);
+    f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "--plot: %s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "set terminal svg size 720,480 dynamic background rgb 'white'\nset output ");
+    snprintf(name, sizeof name, "%s.svg", base);
+    pp_gp_str(f, name);
+    snprintf(lab, sizeof lab, "Sensitivity of the predicted time to %s", par->kind == PP_PAR_SPEED ? "computation" : par->name);
+    fprintf(f, "\nset title ");
+    pp_gp_str(f, lab);
+    fprintf(f, "\nset xlabel ");
+    pp_gp_str(f, c->along ? al->name : "P (processors)");
+    fprintf(f, "\nset ylabel ");
+    pp_gp_str(f, plot_ylabel(par, lab, sizeof lab));
+    fprintf(f, "\nset key top left\nset grid\nset logscale x 2\n");
+    snprintf(name, sizeof name, "%s.dat", base);
+    if (c->along) {
+        fprintf(f, "plot ");
+        for (int i = 0; i < nP; i++) {
+            fprintf(f, "%s", i ? ", \\\n     " : "");
+            pp_gp_str(f, name);
+            fprintf(f, " index %d using 1:2 with linespoints pt 7 title 'P = %d'", i, c->nP ? c->P[i] : 0);
+        }
+        fprintf(f, "\n");
+    } else {
+        fprintf(f, "plot ");
+        pp_gp_str(f, name);
+        fprintf(f, " using 1:2 with linespoints pt 7 notitle\n");
+    }
+    if (fclose(f) != 0) {
+        snprintf(err, errlen, "--plot: %s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    snprintf(name, sizeof name, "%s.gp", base);
+    int st = pp_gnuplot(dir, name);
+    struct stat sb;
+    if (st == 127) {
+        snprintf(err, errlen, "--plot: gnuplot is not installed (apt-get install gnuplot-nox); %s is written", path);
+        return -1;
+    }
+    if (st != 0 || stat(svg, &sb) != 0 || sb.st_size == 0) {
+        snprintf(err, errlen, "--plot: gnuplot %s failed (exit %d): see gnuplot.log beside it", path, st);
+        return -1;
+    }
+    return 0;
+}
+
 int pp_cmd_sensitivity(int argc, char **argv)
 {
     pp_cli c;
     char err[2048];
     int st = pp_cli_start(argc, argv, "sensitivity",
-                          "set,machine,P,format,cache-rule,insitu,cost-quantile,with,param,along", usage, &c);
+                          "set,machine,P,format,cache-rule,insitu,cost-quantile,with,param,along,plot", usage, &c);
     if (st >= 0)
         return st;
     int which[64];
     int nw = pick(c.params, which, err, sizeof err);
     along_t al = {0};
+    if (nw == 0 && c.plot) {
+        nw = -1;
+        snprintf(err, sizeof err, "--plot draws one parameter: give it with --param");
+    } else if (nw > 1 && c.plot) {
+        nw = -1;
+        snprintf(err, sizeof err, "--plot draws one parameter: give one with --param (e.g. --param mpi.latency)");
+    }
+    if (nw >= 0 && c.plot && pp_plot_dir_ok(c.plot, err, sizeof err))
+        nw = -1;
     if (nw < 0 || (c.along && parse_along(c.along, &al, err, sizeof err))) {
         fprintf(stderr, "perfpred sensitivity: %s\n%s", err, usage);
         pp_cli_free(&c);
@@ -297,6 +415,11 @@ int pp_cmd_sensitivity(int argc, char **argv)
     }
     int nP = c.nP ? c.nP : 1;
     int na = c.along ? al.n : 1;
+    double *ys = c.plot ? calloc((size_t)(nP * na), sizeof *ys) : NULL;
+    if (c.plot && !ys) {
+        fprintf(stderr, "perfpred sensitivity: out of memory\n");
+        rc = 1;
+    }
     if (rc == 0 && c.format == PP_FMT_CSV)
         printf("problem,P,t_real_s,parameter,value,unit,dT_dbeta,elasticity,one_sided\n");
     if (rc == 0 && c.format == PP_FMT_JSON)
@@ -316,11 +439,18 @@ int pp_cmd_sensitivity(int argc, char **argv)
                 rc = 2;
                 break;
             }
+            if (ys)
+                ys[a * nP + i] = plot_y(sv[0].par, sv[0].dT);
             emit(&c, &s, P, t, sv, nw, a == 0 && i == 0);
         }
     }
     if (c.format == PP_FMT_JSON && rc == 0)
         printf("]\n");
+    if (rc == 0 && c.plot && write_plot(&c, &al, pp_par_get(which[0]), ys, err, sizeof err)) {
+        fprintf(stderr, "perfpred sensitivity: %s\n", err);
+        rc = 2;
+    }
+    free(ys);
     free(sv);
     free(al.v);
     pp_session_close(&s);

@@ -7,6 +7,7 @@
  */
 #include "calibrate.h"
 #include "cli.h"
+#include "plot.h"
 #include "cmds.h"
 #include "metrics.h"
 #include "mpirun.h"
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,7 +28,7 @@
 static const char *usage =
     "usage: perfpred validate RECORD --point NAME=V[,NAME=V...][,P=N] [--point ...]\n"
     "                         [--run 'COMMAND'] [--repeat K] [--machine FILE]\n"
-    "                         [--format text|csv|json]\n"
+    "                         [--format text|csv|json] [--plot FILE.svg]\n"
     "  Runs the program at every point (problem size and P), K times (default 3;\n"
     "  the median counts), predicts the same points from RECORD on the real\n"
     "  machine, and prints predicted against actual time with the error\n"
@@ -45,7 +47,9 @@ static const char *usage =
     "  slopes, or --draws K draws, 0: none; the host's noise; --model-error E per doubling of\n"
     "  the work).\n"
     "  --cost-quantile Q: the costs sit at the Q-quantile of the segments' slowdown\n"
-    "  against their least-squares fit (default 'mean': the fit as it is).\n";
+    "  against their least-squares fit (default 'mean': the fit as it is).\n"
+    "  --plot FILE.svg: predicted against measured time, with the intervals and\n"
+    "  the line of perfect prediction (gnuplot; FILE.gp and FILE.dat beside it).\n";
 
 typedef struct {
     long *val;            /* per model parameter                          */
@@ -317,12 +321,98 @@ static int parse_point(const pp_prog *m, const char *spec, vpoint_in *p, char *e
     return rc;
 }
 
+/* --plot: predicted against actual time on log axes, the intervals as
+ * error bars, y = x and +-25% (Zhang & Xu, Figures 7-9, as one scatter).
+ * FILE.dat and FILE.gp are written beside FILE.svg. */
+static int write_plot(const char *svg, const vpoint_in *in, const pp_vpoint *out, int n, char *err, size_t errlen)
+{
+    char dir[900], base[500], path[900 + 500 + 8];
+    const char *slash = strrchr(svg, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - svg) : 1, slash ? svg : ".");
+    if (slash && slash == svg)
+        snprintf(dir, sizeof dir, "/");
+    snprintf(base, sizeof base, "%.*s", (int)strlen(slash ? slash + 1 : svg) - 4, slash ? slash + 1 : svg);
+    snprintf(path, sizeof path, "%s/%s.dat", dir, base);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "--plot: %s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    double lo = INFINITY, hi = 0;
+    fprintf(f, "# actual_s predicted_s lo_s hi_s point\n");
+    for (int i = 0; i < n; i++) {
+        double l = out[i].lo <= out[i].hi ? out[i].lo : out[i].predicted;
+        double h = out[i].lo <= out[i].hi ? out[i].hi : out[i].predicted;
+        fprintf(f, "%.9g %.9g %.9g %.9g \"%s\"\n", out[i].actual, out[i].predicted, l, h, in[i].label);
+        double v[3] = {out[i].actual, l, h};
+        for (int k = 0; k < 3; k++)
+            if (v[k] > 0) {
+                lo = v[k] < lo ? v[k] : lo;
+                hi = v[k] > hi ? v[k] : hi;
+            }
+    }
+    if (fclose(f) != 0) {
+        snprintf(err, errlen, "--plot: %s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!(hi > 0) || !isfinite(lo)) {
+        lo = 1e-6;
+        hi = 1;
+    }
+    snprintf(path, sizeof path, "%s/%s.gp", dir, base);
+    f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "--plot: %s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    char name[520];
+    fprintf(f, "set terminal svg size 720,600 dynamic background rgb 'white'\nset output ");
+    snprintf(name, sizeof name, "%s.svg", base);
+    pp_gp_str(f, name);
+    fprintf(f, "\nset title 'Predicted against measured time (90%% intervals)'\n"
+               "set logscale xy\nset xlabel 'measured (s)'\nset ylabel 'predicted (s)'\n"
+               "set key top left\nset grid\nset xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n",
+            lo / 1.5, hi * 1.5, lo / 1.5, hi * 1.5);
+    snprintf(name, sizeof name, "%s.dat", base);
+    fprintf(f, "plot x title 'predicted = measured' lt rgb '#444444', 1.25*x title '+-25%%' dt 2 lt rgb '#999999', "
+               "0.8*x notitle dt 2 lt rgb '#999999', \\\n  ");
+    pp_gp_str(f, name);
+    fprintf(f, " using 1:2:3:4 with yerrorbars title 'points' pt 7 lt rgb '#1f77b4', \\\n  ");
+    pp_gp_str(f, name);
+    fprintf(f, " using 1:2:5 with labels offset 1,0.6 left font ',9' notitle\n");
+    if (fclose(f) != 0) {
+        snprintf(err, errlen, "--plot: %s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    snprintf(name, sizeof name, "%s.gp", base);
+    snprintf(path, sizeof path, "%s/%s", dir, base);
+    int st = pp_gnuplot(dir, name);
+    struct stat sb;
+    if (st == 127) {
+        snprintf(err, errlen, "--plot: gnuplot is not installed (apt-get install gnuplot-nox); %s/%s.gp is written",
+                 dir, base);
+        return -1;
+    }
+    if (st != 0 || stat(svg, &sb) != 0 || sb.st_size == 0) {
+        snprintf(err, errlen, "--plot: gnuplot %s.gp failed (exit %d): see gnuplot.log beside it", path, st);
+        return -1;
+    }
+    return 0;
+}
+
 int pp_cmd_validate(int argc, char **argv)
 {
     pp_cli c;
-    int st = pp_cli_start(argc, argv, "validate", "set,machine,format,point,run,repeat,draws,cache-rule,insitu,model-error,cost-quantile", usage, &c);
+    int st = pp_cli_start(argc, argv, "validate", "set,machine,format,point,run,repeat,draws,cache-rule,insitu,model-error,cost-quantile,plot", usage, &c);
     if (st >= 0)
         return st;
+    char perr[1200];
+    if (c.plot && pp_plot_dir_ok(c.plot, perr, sizeof perr)) {
+        /* before the runs: a plot that cannot be written fails now */
+        fprintf(stderr, "perfpred validate: %s\n", perr);
+        pp_cli_free(&c);
+        return 2;
+    }
     if (!c.npoints) {
         fprintf(stderr, "perfpred validate: give at least one --point (e.g. --point N=512,P=2)\n%s", usage);
         pp_cli_free(&c);
@@ -502,6 +592,10 @@ int pp_cmd_validate(int argc, char **argv)
                    pp_fmt_time(sm.experiment_s * 1e9, b1, sizeof b1),
                    pp_fmt_time(sm.prediction_s * 1e9, b2, sizeof b2), sm.reduction);
         }
+    }
+    if (rc == 0 && c.plot && write_plot(c.plot, in, out, n, err, sizeof err)) {
+        fprintf(stderr, "perfpred validate: %s\n", err);
+        rc = 2;
     }
     for (int i = 0; in && i < n; i++)
         free(in[i].val);

@@ -14,6 +14,9 @@ int pp_cmd_calibrate(int argc, char **argv);
 int pp_cmd_validate(int argc, char **argv);
 int pp_cmd_fit(int argc, char **argv);
 int pp_cmd_sensitivity(int argc, char **argv);
+int pp_cmd_experiment(int argc, char **argv);
+int pp_cmd_report(int argc, char **argv);
+int pp_cmd_equations(int argc, char **argv);
 int pp_cmd_timeline(int argc, char **argv);
 
 #endif

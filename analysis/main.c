@@ -15,10 +15,13 @@ static const char *usage =
     "  predict    times on the MIRACLE, PRAM and real machines, latencies, efficiencies\n"
     "  scale      algorithmic and combination scalability tables\n"
     "  graph      the thread graph for a given P, as DOT or SVG\n"
+    "  timeline   the predicted execution as a trace for Perfetto (Chrome JSON)\n"
+    "  equations  the time of the program, each function and loop as an equation in the parameters and P\n"
     "  validate   run the program at given sizes and compare with the predictions\n"
     "  fit        fit the linear machine model (ns per operation) over runs\n"
     "  sensitivity  dT/dbeta of the predicted time for every machine parameter\n"
-    "  timeline   the predicted execution as a trace for Perfetto (Chrome JSON)\n"
+    "  run-experiment  time, speedup and efficiency of variants over P and the size, and their crossovers\n"
+    "  report     one self-contained HTML page (and Markdown, CSV, SVG) on a program\n"
     "'perfpred COMMAND --help' describes a command.\n";
 
 int main(int argc, char **argv)
@@ -48,10 +51,16 @@ int main(int argc, char **argv)
         return pp_cmd_sensitivity(argc - 1, argv + 1);
     if (!strcmp(cmd, "timeline"))
         return pp_cmd_timeline(argc - 1, argv + 1);
+    if (!strcmp(cmd, "report"))
+        return pp_cmd_report(argc - 1, argv + 1);
+    if (!strcmp(cmd, "equations"))
+        return pp_cmd_equations(argc - 1, argv + 1);
     if (!strcmp(cmd, "fit"))
         return pp_cmd_fit(argc - 1, argv + 1);
     if (!strcmp(cmd, "validate"))
         return pp_cmd_validate(argc - 1, argv + 1);
+    if (!strcmp(cmd, "run-experiment"))
+        return pp_cmd_experiment(argc - 1, argv + 1);
     if (!strcmp(cmd, "calibrate"))
         return pp_cmd_calibrate(argc - 1, argv + 1);
     fprintf(stderr, "perfpred: unknown command '%s'\n%s", cmd, usage);

@@ -82,6 +82,14 @@ char *pp_expr_to_infix(const pp_expr *e);   /* malloc'd, for people:
                                                iv 2 -> i2 or its name,
                                                nthreads -> P, tid -> tid,
                                                rank -> rank, nprocs -> P) */
+/* Input for a computer algebra system, with the same meaning as the
+ * engine's (C division and remainder, floor, ceiling, min, max,
+ * conditions as 0/1): SymPy (Piecewise, floor, ceiling, Min, Max, Mod,
+ * Abs, Eq, Ne, And, Or, Not) or Maxima (truncate, floor, ceiling, min,
+ * max, charfun, if-then-else).  as_cond: print e as a condition (true
+ * when non-zero).  Atoms print as identifiers (docs/symbolic.md). */
+typedef enum { PP_CAS_SYMPY, PP_CAS_MAXIMA } pp_cas;
+char *pp_expr_to_cas(const pp_expr *e, pp_cas cas, int as_cond);   /* malloc'd */
 int  pp_expr_equal(const pp_expr *a, const pp_expr *b);   /* structural     */
 int  pp_expr_is_int(const pp_expr *e, long *v);           /* constant fits  */
 int  pp_expr_has_unknown(const pp_expr *e); /* contains ?, call, load       */
@@ -159,6 +167,28 @@ int pp_poly_eval_q(const pp_poly *p, pp_lookup_fn lookup, void *ctx, mpq_t out);
 /* Added: 1 if p takes integer values at every integer point (so that
  * pp_poly_to_expr is exact), 0 if not or too large to decide. */
 int pp_poly_is_integer_valued(const pp_poly *p);
+
+/* ---- simplification under facts (sym-range.c) -------------------------- */
+
+/* Facts: polynomials f known to be >= 0 (inside a loop body: its variable
+ * between its first and last value; on one side of a branch). */
+typedef struct { int n, cap; pp_poly **f; } pp_facts;
+void pp_facts_init(pp_facts *F);
+void pp_facts_free(pp_facts *F);
+void pp_facts_pop(pp_facts *F, int mark);          /* back to F->n == mark */
+void pp_facts_add_ge0(pp_facts *F, const pp_expr *x);            /* x >= 0 */
+/* the linear facts of condition c (truth 1) or of its negation (truth 0):
+ * comparisons, and/or/not; a value as a condition: x == 0 when false */
+void pp_facts_add_cond(pp_facts *F, const pp_expr *c, int truth);
+/* 1 when x >= 0 follows from F (x minus a non-negative multiple of one
+ * fact or of two is a non-negative constant), else 0 */
+int pp_facts_nonneg(const pp_facts *F, const pp_expr *x);
+/* condition c under F: 1 true, 0 false, -1 not decided */
+int pp_facts_decide(const pp_facts *F, const pp_expr *c);
+/* e simplified, with conditions F decides resolved (cond, comparisons,
+ * and/or/not), and min/max operands that another always beats dropped;
+ * F (may be NULL) is used as scratch and left as it was. */
+pp_expr *pp_expr_simplify_under(const pp_expr *e, pp_facts *F);
 
 /* Convenience: the sum over var = lo..hi of expression e, simplified, or NULL
  * when e is not polynomial in var. */

@@ -9,7 +9,8 @@
 #       DIR/efficiency.gp (each one writes the SVG of the same name when run
 #       in DIR: `cd DIR && gnuplot latency.gp`).
 #   report-helper.pl index OUTDIR INFO...
-#       writes OUTDIR/index.md.  Each INFO is a file of `key=value` lines
+#       writes OUTDIR/index.md, and OUTDIR/index.html linking each sample's
+#       page (NAME/index.html, written by `perfpred report`).  Each INFO is a file of `key=value` lines
 #       (name, src, args, big, scale, plist, predP, seconds ...) that
 #       tools/make-report writes per sample in its temporary directory; the
 #       global one (host, date, ...) comes first.
@@ -243,14 +244,17 @@ sub index_md {
          . "keeps of E_a.\n\n";
 
     $md .= "## What limits each sample\n\n";
-    my (@sec, @lim);
+    my (@sec, @lim, @pages);
     for my $f (@infos) {
         my $i = read_info($f);
         my $n = $i->{name};
         my $d = "$outdir/$n";
         my $rows = read_predict_csv("$d/predict.csv");
         my $scale = read_json("$d/scale.json");
-        push @lim, "- **[$n](#$n)** ($i->{big}): " . limits($i, $rows, $scale);
+        my $lim = limits($i, $rows, $scale);
+        push @lim, "- **[$n](#$n)** ($i->{big}): " . $lim;
+        push @pages, { name => $n, big => $i->{big}, src => $i->{src}, limits => $lim,
+                       page => -e "$d/index.html", md => -e "$d/report.md" };
 
         my $s = "## $n\n\n";
         $s .= "`$i->{src}`, run as `$n $i->{args}` ($i->{run_s} s with the recorder); "
@@ -283,6 +287,8 @@ sub index_md {
             ['efficiency.gp', 'gnuplot script of efficiency.svg (reads predict.csv)'],
             ['bcast-share.csv', 'share of the time in the pivot broadcast against N and P (Clement & Quinn, Fig. 6)'],
             ['bcast-share.svg', 'the same, plotted'],
+            ['index.html', '`perfpred report`: the page on this sample (self-contained HTML)'],
+            ['report.md', 'the same page in Markdown (tables as table-*.csv, plots as plot-*.svg beside it)'],
             ['log.txt', 'standard error of every step (perfpred warnings)'],
         );
         for my $fl (@files) {
@@ -306,7 +312,61 @@ sub index_md {
         if -s "$outdir/host.txt";
     $md .= join('', @sec);
     spew("$outdir/index.md", $md);
+    index_html($outdir, $g, \@pages);
     return 0;
+}
+
+sub html_esc {
+    my ($s) = @_;
+    $s =~ s/&/&amp;/g;
+    $s =~ s/</&lt;/g;
+    $s =~ s/>/&gt;/g;
+    $s =~ s/"/&quot;/g;
+    return $s;
+}
+
+# Markdown's **bold** and `code` of the limits line, escaped
+sub md_inline {
+    my $s = html_esc($_[0]);
+    $s =~ s/\*\*(.+?)\*\*/<strong>$1<\/strong>/g;
+    $s =~ s/`([^`]+)`/<code>$1<\/code>/g;
+    return $s;
+}
+
+# index.html: one line per sample with its page, what limits it, and the
+# files of the run
+sub index_html {
+    my ($outdir, $g, $pages) = @_;
+    my $h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          . "<link rel=\"icon\" href=\"data:,\">\n<title>perfpred report</title>\n<style>\n"
+          . "body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:15px;line-height:1.45;color:#222;"
+          . "margin:0 auto;max-width:1180px;padding:0 24px 40px}\n"
+          . "h1{font-size:26px;margin:28px 0 6px}table{border-collapse:collapse;margin:12px 0}\n"
+          . "th,td{border:1px solid #c9d1dc;padding:5px 10px;vertical-align:top}th{background:#e8eef6;text-align:left}\n"
+          . "a{color:#2b6cb0}code{background:#f1f3f6;padding:0 3px;border-radius:3px}.sub{color:#555}\n"
+          . "</style>\n</head>\n<body>\n<h1>perfpred report</h1>\n";
+    $h .= "<p class=\"sub\">Written by <code>make report</code> (tools/make-report; docs/report.md) on host <code>"
+        . html_esc($g->{host}) . "</code>" . ($g->{commit} ? " at commit <code>" . html_esc($g->{commit}) . "</code>" : '')
+        . ", " . html_esc($g->{date}) . ($g->{quick} ? ", <strong>quick mode</strong>" : '')
+        . (defined $g->{seconds} ? ", in $g->{seconds} s" : '') . ".</p>\n";
+    $h .= "<p>Each sample was compiled with the plugin, run once at a reduced size and predicted at 8 times it; "
+        . "its page (one self-contained HTML file) has the predictions, the plots, the scalability tables, the "
+        . "sensitivity, the thread graph, the symbolic equations and the model's quality. Machine file: <a href=\"host.machine\">host.machine</a> ("
+        . html_esc($g->{machine_note} // '') . "); the same summary in Markdown with every file: "
+        . "<a href=\"index.md\">index.md</a>.</p>\n";
+    $h .= "<table>\n<thead><tr><th>sample</th><th>predicted at</th><th>what limits it</th><th>files</th></tr></thead>\n<tbody>\n";
+    for my $p (@$pages) {
+        my $n = html_esc($p->{name});
+        my $name = $p->{page} ? "<a href=\"$n/index.html\"><strong>$n</strong></a>" : "<strong>$n</strong>";
+        my @f;
+        push @f, "<a href=\"$n/index.html\">page</a>" if $p->{page};
+        push @f, "<a href=\"$n/report.md\">Markdown</a>" if $p->{md};
+        push @f, "<a href=\"$n/\">all files</a>";
+        $h .= "<tr><td>$name<br><code>" . html_esc($p->{src}) . "</code></td><td>" . html_esc($p->{big})
+            . "</td><td>" . md_inline($p->{limits}) . "</td><td>" . join('<br>', @f) . "</td></tr>\n";
+    }
+    $h .= "</tbody>\n</table>\n</body>\n</html>\n";
+    spew("$outdir/index.html", $h);
 }
 
 my $cmd = shift @ARGV // '';

@@ -65,7 +65,7 @@ is($so, '', 'nothing on stdout when it is not a terminal');
 ok($dt < 40, sprintf('quick mode takes under 40 s (%.1f s)', $dt));
 
 my $d = "$out/ge_pthreads";
-my @files = qw(ge_pthreads ge_pthreads.ppr run.txt show.txt show.json
+my @files = qw(ge_pthreads ge_pthreads.ppr run.txt show.txt show.json index.html report.md
                predict.txt predict.csv predict.json scale.txt scale.csv scale.json
                graph-P4.svg graph-P4.dot latency.svg times.svg efficiency.svg
                latency-algorithmic.dat latency-combination.dat latency.gp times.gp efficiency.gp log.txt);
@@ -77,6 +77,20 @@ ok(-s "$out/index.md", 'index.md written');
 ok(!-e "$out/ge_omp" && !-e "$out/apsp" && !-e "$out/em", 'quick mode: ge_pthreads only');
 is(slurp("$out/host.machine"), slurp($mach), 'PERFPRED_REPORT_MACHINE is used as given');
 like(slurp("$d/run.txt"), qr/^checksum 64$/m, 'the sample ran at N = 64');
+
+# the page perfpred report wrote for the sample, and the index of the pages
+for my $f (qw(index.html report.md table-predictions.csv plot-time.svg plot-latency.svg thread-graph.svg)) {
+    ok(-s "$d/$f", "ge_pthreads/$f written (perfpred report)");
+}
+like(slurp("$d/index.html"), qr{<title>ge_pthreads at N=512</title>}, 'the page is titled with the sample and its size');
+my @pp = grep { /\S/ } split /\n/, slurp("$d/table-predictions.csv");
+is_deeply([map { (split /,/)[0] } @pp[1 .. $#pp]], [2, 4, 8], 'the page predicts at P = 2,4,8 (quick mode)');
+ok(!glob("$d/.perfpred-report-*") && !glob("$out/.*.tmp-*"), 'no temporary directory of perfpred report left');
+my $ih = slurp("$out/index.html");
+like($ih, qr{<a href="ge_pthreads/index.html">}, 'index.html links the page of ge_pthreads');
+like($ih, qr{ge_pthreads.*(algorithm|machine|holds both)}s, 'index.html says what limits it');
+my @hrefs = $ih =~ /href="([^"#:]+)"/g;
+ok(-e "$out/$_", "index.html: $_ exists") for @hrefs;
 
 # SVGs complete and well-formed
 my $xmllint = system('command -v xmllint >/dev/null 2>&1') == 0;

@@ -56,6 +56,20 @@ ok($s->{reduction} > 0, 'time reduction reported');
 my $d = `$pp validate $tmp/tri300.ppr --point N=500 --repeat 1 --draws 0 2>&1`;
 is($?, 0, 'validate with the recorded command line');
 like($d, qr/\{N\}/, 'the command has the parameter as {N}');
+# --plot: predicted against measured, an SVG with both points, its data and script
+my $pl = `$pp validate $tmp/tri300.ppr --point N=500 --point N=800 --repeat 1 --draws 4 --plot $tmp/pv.svg 2>&1`;
+is($?, 0, 'validate --plot') or diag($pl);
+ok(-s "$tmp/pv.svg" && -s "$tmp/pv.gp", 'the SVG and its gnuplot script are written');
+my @dat = grep { !/^#/ } split /\n/, `cat $tmp/pv.dat`;
+is(scalar @dat, 2, 'the plot data has one line per point');
+like($dat[0] // '', qr/^\S+ \S+ \S+ \S+ "N=500"$/, 'a data line: actual, predicted, interval, point');
+my $svg = `cat $tmp/pv.svg`;
+like($svg, qr/<svg/, 'the SVG is an SVG');
+like($svg, qr/N=800/, 'the SVG labels the points');
+`$pp validate $tmp/tri300.ppr --point N=500 --plot $tmp/nodir/pv.svg 2>/dev/null`;
+is($? >> 8, 2, '--plot into a directory that does not exist: exit 2 before any run');
+`$pp validate $tmp/tri300.ppr --point N=500 --plot $tmp/pv.png 2>/dev/null`;
+is($? >> 8, 2, '--plot of a file not ending in .svg: exit 2');
 # bad input
 `$pp validate $tmp/tri300.ppr --point M=5 2>/dev/null`;
 is($? >> 8, 2, 'an unknown parameter in --point: exit 2');

@@ -146,6 +146,37 @@ for my $i (0, 1) {
 ($rc, $out, $err) = run("$PP predict $T --P 64 --draws 0 --with latency=500ns");
 like($out, qr/what-if: T_real .* with latency=500ns, .* without \(-[\d.]+%\)/, 'text: the what-if line prices the change');
 
+# Figure 7 of Clement & Quinn: Gaussian elimination's sensitivity to the
+# message start-up grows linearly with the size (one pivot broadcast per
+# column) and logarithmically with P (the binomial tree's depth)
+($rc, $out, $err) = run("mpicc -O2$SAN -fplugin=$B/perfpred.so samples/mpi_ge.c -o $TMP/ge.exe -L$B -lperfpred-rt -lm");
+is($rc, 0, 'mpi_ge builds') or BAIL_OUT($err);
+($rc, $out, $err) = run("env PERFPRED_RECORD=$TMP/ge timeout -k 5 120 mpirun -np 4 $TMP/ge.exe 128");
+is($rc, 0, 'mpi_ge records at 4 ranks') or BAIL_OUT($err);
+($rc, $out, $err) = run("$PP sensitivity $TMP/ge --machine $cl --param mpi.latency --along n=256,512,1024 "
+                        . "--P 16,64,256 --plot $TMP/fig7.svg --format json");
+is($rc, 0, 'mpi_ge: sensitivity to mpi.latency along n, --plot') or diag($err);
+my $g = eval { decode_json($out) } || [];
+my %d = map { ("$_->{problem}{n},$_->{P}" => $_->{params}[0]{dT_dbeta}) } @$g;
+my @slope;
+for my $P (16, 64, 256) {
+    my ($a, $b, $c) = map { $d{"$_,$P"} // 0 } (256, 512, 1024);
+    ok($c - $b > 0 && abs(($c - $b) - 2 * ($b - $a)) <= 0.01 * ($c - $b),
+       "mpi_ge P=$P: dT/dL grows linearly with n ($a, $b, $c)");
+    push @slope, ($c - $b) / 512;
+}
+ok(@slope == 3 && $slope[1] > $slope[0] && abs(($slope[2] - $slope[1]) - ($slope[1] - $slope[0])) <= 0.02 * $slope[2],
+   "mpi_ge: the latencies per column grow by the same step each time P is multiplied by 4 (log P): @slope");
+ok(-s "$TMP/fig7.svg", 'mpi_ge: the plot is written');
+my @blocks = split /\n\n\n/, `cat $TMP/fig7.dat`;
+is(scalar @blocks, 3, 'the plot data: one block per P');
+($rc, $out, $err) = run("$PP sensitivity $TMP/ge --machine $cl --along n=256,512 --P 16 --plot $TMP/f.svg");
+is($rc, 2, '--plot without one --param: exit 2');
+like($err, qr/--plot draws one parameter/, '--plot without one --param: says so');
+($rc, $out, $err) = run("$PP sensitivity $TMP/ge --machine $cl --param L --P 16 --plot $TMP/nodir/f.svg");
+is($rc, 2, '--plot into a missing directory: exit 2');
+like($err, qr/the directory .*nodir is not writable/, '--plot into a missing directory: says so');
+
 # ------------------------------------------------------------ bad input
 my @bad = (
     ['--with barier=2us', qr/unknown parameter 'barier'/],

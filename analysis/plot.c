@@ -1,0 +1,81 @@
+/* plot.c - see plot.h.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "plot.h"
+
+#include <errno.h>
+#include <string.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *pp_gnuplot_prog(void)
+{
+    const char *g = getenv("PERFPRED_GNUPLOT");
+    return g && *g ? g : "gnuplot";
+}
+
+int pp_plot_dir_ok(const char *svg, char *err, size_t errlen)
+{
+    char d[900];
+    const char *sl = strrchr(svg, '/');
+    snprintf(d, sizeof d, "%.*s", sl ? (int)(sl - svg) : 1, sl ? (sl == svg ? "/" : svg) : ".");
+    if (access(d, W_OK) == 0)
+        return 0;
+    snprintf(err, errlen, "--plot %s: the directory %s is not writable: %s", svg, d, strerror(errno));
+    return -1;
+}
+
+void pp_gp_str(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', f);
+        fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
+int pp_gnuplot(const char *dir, const char *script)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (chdir(dir) != 0)
+            _exit(126);
+        int in = open("/dev/null", O_RDONLY);
+        if (in >= 0)
+            dup2(in, 0);
+        int fd = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND, 0666);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        execlp(pp_gnuplot_prog(), pp_gnuplot_prog(), script, (char *)NULL);
+        _exit(127);
+    }
+    /* a script that makes gnuplot wait (pause, a terminal it cannot open)
+     * must not hang the command: polled, killed after the limit */
+    int st = 0;
+    struct timespec nap = {0, 20 * 1000 * 1000};
+    for (long i = 0; i < PP_GNUPLOT_SECONDS * 50L; i++) {
+        pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r == pid)
+            return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        if (r < 0 && errno != EINTR)
+            return -1;
+        nanosleep(&nap, NULL);
+    }
+    kill(pid, SIGKILL);
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    return 124;
+}
