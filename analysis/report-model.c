@@ -1,12 +1,13 @@
 /* report-model.c - the report's sections on the program and its model: the
  * problem and the machine, the model's quality (every loop's count rule
  * checked against the run and its fitted cost, as `perfpred show` lists
- * them), and the two hooks for the sections other commands will fill: the
- * breakdown by loop and function (`predict --by`; the symbolic equations
- * are in report-equations.c).
+ * them), and the breakdown, for the whole program and by loop and
+ * function (`predict --by`; the symbolic equations are in
+ * report-equations.c).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
+#include "breakdown.h"
 #include "report.h"
 #include "resolve.h"
 
@@ -248,11 +249,89 @@ int pp_rep_sec_quality(pp_rep_ctx *x)
     return 0;
 }
 
+/* One table of `predict --by` at P on the real machine: each site's
+ * categories as shares of all the threads' time, the largest first (at
+ * most 15 rows, the rest summed). */
+#define BD_ROWS 15
+static int breakdown_table(pp_rep_ctx *x, pp_by by, int P)
+{
+    pp_breakdown b;
+    int r = pp_breakdown_run(&x->s->prog, &x->s->mach, P, by, NULL, &b, x->err, sizeof x->err);
+    if (r) {
+        x->rc = r == -2 ? 1 : 2;
+        return -1;
+    }
+    const int k = PP_BD_REAL;
+    double all = b.time[k] * b.nthreads;
+    double (*sum)[PP_TR_NCAT + 1] = calloc((size_t)b.nrows + 1, sizeof *sum);
+    int *o = malloc(sizeof *o * ((size_t)b.nrows + 1));
+    if (!sum || !o) {
+        free(sum);
+        free(o);
+        pp_breakdown_free(&b);
+        snprintf(x->err, sizeof x->err, "out of memory");
+        x->rc = 1;
+        return -1;
+    }
+    for (int row = 0; row < b.nrows; row++) {
+        o[row] = row;
+        for (int t = 0; t < b.nthreads; t++)
+            for (int c = 0; c < PP_TR_NCAT; c++) {
+                double v = b.v[k][((size_t)t * (size_t)b.nrows + (size_t)row) * PP_TR_NCAT + c];
+                sum[row][c] += v;
+                sum[row][PP_TR_NCAT] += v;
+            }
+    }
+    for (int i = 1; i < b.nrows; i++)
+        for (int j = i; j > 0 && sum[o[j - 1]][PP_TR_NCAT] < sum[o[j]][PP_TR_NCAT]; j--) {
+            int tmp = o[j];
+            o[j] = o[j - 1];
+            o[j - 1] = tmp;
+        }
+    char id[32], cap[160];
+    snprintf(id, sizeof id, "breakdown-%s", pp_by_name(by));
+    snprintf(cap, sizeof cap, "By %s at P = %d, real machine: %% of the %d %s' time (%d x T_real)", pp_by_name(by),
+             P, b.nthreads, b.ranks ? "ranks" : "threads", b.nthreads);
+    pp_rep_table *t = pp_rep_table_new(x->doc, id, cap, 9);
+    static const char *const head[] = {"site", "where", "computation", "communication", "sync cost", "wait",
+                                       "idle", "share", "kind"};
+    for (int c = 0; c < 9; c++)
+        pp_rep_col(t, c, head[c], c < 2 || c == 8 ? 'l' : 'r');
+    double rest[PP_TR_NCAT + 1] = {0};
+    int nrest = 0;
+    for (int i = 0; i < b.nrows; i++) {
+        const double *v = sum[o[i]];
+        if (i >= BD_ROWS) {
+            for (int c = 0; c <= PP_TR_NCAT; c++)
+                rest[c] += v[c];
+            nrest++;
+            continue;
+        }
+        pp_rep_row(t);
+        pp_rep_cell_set(t, 0, NULL, "%s", b.rows[o[i]].name);
+        pp_rep_cell_set(t, 1, NULL, "%s", b.rows[o[i]].where);
+        for (int c = 0; c <= PP_TR_NCAT; c++)
+            pp_rep_cell_num(t, 2 + c, "%.1f", all > 0 ? 100 * v[c] / all : NAN);
+        pp_rep_cell_set(t, 8, NULL, "%s", b.rows[o[i]].kind);
+    }
+    if (nrest) {
+        pp_rep_row(t);
+        pp_rep_cell_set(t, 0, NULL, "(%d other sites)", nrest);
+        pp_rep_cell_set(t, 1, NULL, "%s", "");
+        for (int c = 0; c <= PP_TR_NCAT; c++)
+            pp_rep_cell_num(t, 2 + c, "%.1f", all > 0 ? 100 * rest[c] / all : NAN);
+        pp_rep_cell_set(t, 8, NULL, "%s", "");
+    }
+    free(sum);
+    free(o);
+    pp_breakdown_free(&b);
+    return 0;
+}
+
 /* The breakdown at the whole-program level (Parashar et al.'s first
  * level): computation, waiting and synchronisation on the real machine
- * from the predictions.  HOOK: per loop and per function is `predict
- * --by loop|function|event` (issue 5, point 1), not in this build; when it
- * lands, its table goes here. */
+ * from the predictions; then per loop and per function (`predict --by`)
+ * at the largest P. */
 int pp_rep_sec_breakdown(pp_rep_ctx *x)
 {
     pp_rep_doc *d = x->doc;
@@ -277,8 +356,19 @@ int pp_rep_sec_breakdown(pp_rep_ctx *x)
         pp_rep_cell_num(t, 3, "%.1f", tot > 0 ? 100 * mt->wait / tot : NAN);
         pp_rep_cell_num(t, 4, "%.1f", tot > 0 ? 100 * mt->sync / tot : NAN);
     }
+    int P = 0;
+    for (int i = 0; i < x->nP; i++)
+        if (x->P[i] > P)
+            P = x->P[i];
+    if (P < 1)
+        return 0;
     pp_rep_h3(d, "By loop and by function");
-    pp_rep_para(d, "Not available in this build (`perfpred predict --by loop|function|event`, issue 5 point 1, is "
-                   "not part of it).");
+    pp_rep_para(d, "At P = %d on the real machine, as `perfpred predict --by loop` and `--by function` give it "
+                   "(Parashar et al.'s unit level): each site's computation (with the machine's slowdown), "
+                   "communication, synchronisation cost, waiting and idle time, as shares of all the %s' time; "
+                   "a loop's row is its own statements, a function's its body and loops, `(idle)` the time the "
+                   "threads have no work.", P, m->mpi ? "ranks" : "threads");
+    if (breakdown_table(x, PP_BY_LOOP, P) || breakdown_table(x, PP_BY_FUNCTION, P))
+        return -1;
     return 0;
 }

@@ -68,7 +68,7 @@ is($rc, 0, 'perfpred report exits 0') or diag($se);
 is($so, '', 'nothing on stdout');
 unlike($se, qr/perfpred report: (predicting|plot|wrote)/, 'no progress lines when stderr is not a terminal');
 my @svg = qw(plot-time plot-speedup plot-efficiency plot-latency thread-graph);
-my @csv = qw(parameters machine predictions breakdown scale-algorithmic scale-combination latency sensitivity
+my @csv = qw(parameters machine predictions breakdown breakdown-loop breakdown-function scale-algorithmic scale-combination latency sensitivity
              equations model-quality);
 ok(-s "$out/$_", "$_ written") for 'index.html', 'report.md', (map { "$_.svg" } @svg), (map { "table-$_.csv" } @csv);
 ok(-s "$out/$_.gp", "$_.gp written (the plot's gnuplot script)") for grep { /^plot-/ } @svg;
