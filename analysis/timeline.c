@@ -6,7 +6,8 @@
  * the computation (the order inside one WORK action is the model's, not
  * necessarily the program's: the instance merges all the computation
  * between two events).  Slices are "X" events with ts and dur in
- * microseconds; a flow is a pair of "s" and "f" events with one id, each
+ * microseconds (ts and ts + dur rounded to 0.1 ns, so that slices meet
+ * exactly); a flow is a pair of "s" and "f" events with one id, each
  * at the start of the slice it leaves or reaches (with that slice's
  * category: Chrome's viewer binds a flow to the slice with the same ts
  * and cat, Perfetto to the slice that encloses ts, bp "e").
@@ -20,6 +21,7 @@
 #include "traverse.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,9 +215,17 @@ static long find_slice(const slice *s, const long *first, int t, double at, int 
     return !end && a < hi ? a : -1;
 }
 
+/* A time in microseconds as written (4 decimals): a slice's ts and its
+ * end are rounded, and its dur is their difference, so that the next
+ * slice starts exactly where it ends (viewers nest overlapping slices). */
+static double us(double ns)
+{
+    return round(ns * 10.0) / 1e4;
+}
+
 static void ts_us(FILE *f, const char *key, double ns)
 {
-    fprintf(f, ",\"%s\":%.4f", key, ns / 1e3);
+    fprintf(f, ",\"%s\":%.4f", key, us(ns));
 }
 
 /* ---- the run -------------------------------------------------------------- */
@@ -245,7 +255,7 @@ static int write_trace(FILE *f, const pp_prog *m, const pp_instance *in, tl_sink
         const slice *x = &k->s[i];
         fprintf(f, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%d", x->tid);
         ts_us(f, "ts", x->t0);
-        ts_us(f, "dur", x->t1 - x->t0);
+        fprintf(f, ",\"dur\":%.4f", us(x->t1) - us(x->t0));
         slice_json(f, m, in, x);
         fputc('}', f);
     }
@@ -281,7 +291,7 @@ static int write_trace(FILE *f, const pp_prog *m, const pp_instance *in, tl_sink
     }
     free(first);
     *nflows = id;
-    fprintf(f, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_us\":%.4f,\"threads\":%d}}\n", tr->time / 1e3,
+    fprintf(f, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_us\":%.4f,\"threads\":%d}}\n", us(tr->time),
             in->nthreads);
     return ferror(f) ? -1 : 0;
 }

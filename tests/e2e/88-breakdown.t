@@ -156,9 +156,13 @@ for my $c ([4, 50], [8, 50], [4, 80]) {
     ok(close_to($bar->{min}{sync}, $want, 1e-9 * $want) && close_to($bar->{max}{sync}, $want, 1e-9 * $want),
        "barriers P=$P B=$Bn: every thread pays B x barrier(P) = $want s at the barrier "
        . "($bar->{min}{sync} .. $bar->{max}{sync})");
-    is($bar->{max}{wait}, 0, "barriers P=$P B=$Bn: equal work, nobody waits at the barrier");
+    # (up to the rounding of the clocks: equal work reaches the barrier
+    # at times that differ in the last bits)
+    ok($bar->{max}{wait} <= 1e-9 * $m->{time}, "barriers P=$P B=$Bn: equal work, nobody waits at the barrier "
+       . "($bar->{max}{wait} s)");
     my ($pb) = grep { $_->{kind} eq 'barrier' } @{ $p->{breakdown}{machines}{pram}{sites} };
-    ok($pb && $pb->{sum}{total} == 0, "barriers P=$P B=$Bn: the PRAM's barrier costs nothing");
+    ok($pb && $pb->{sum}{sync} == 0 && $pb->{max}{wait} <= 1e-9 * $m->{time},
+       "barriers P=$P B=$Bn: the PRAM's barrier costs nothing, and nobody waits there");
 }
 
 # ----------------------------------------------------- regions, outputs (ge_omp)

@@ -4,8 +4,9 @@
 #  - the file's shape: traceEvents, displayTimeUnit ns, a named track per
 #    thread or rank, X slices with ts/dur in microseconds, s/f flows;
 #  - every slice lies in [0, T] with T predict's T_real (or T_PRAM with
-#    --on pram); each track's slices, summed per category, are the
-#    thread's breakdown (predict --by loop --threads), and cover T;
+#    --on pram), and the slices of a track do not overlap; each track's
+#    slices, summed per category, are the thread's breakdown (predict --by
+#    loop --threads), and cover T;
 #  - flows pair up (one s and one f per id, bp "e", each at the start of
 #    a slice of its thread), one per fork member, create, message and
 #    member of a broadcast;
@@ -71,6 +72,16 @@ sub check_timeline {
     }
     ok(!$bad, "$what: all $nx slices have dur >= 0, lie in [0, T = $T us] and have a category")
         or diag("$bad bad slices");
+    my %track;
+    push @{ $track{ $_->{tid} } }, $_ for grep { $_->{ph} eq 'X' } @$ev;
+    my $overlap = 0;
+    for my $sl (values %track) {
+        my @s = sort { $a->{ts} <=> $b->{ts} } @$sl;
+        for my $i (1 .. $#s) {
+            $overlap++ if $s[$i - 1]{ts} + $s[$i - 1]{dur} > $s[$i]{ts} + 1e-9;
+        }
+    }
+    is($overlap, 0, "$what: the slices of a track do not overlap (each starts where the one before ends or later)");
     my $worst = 0;
     my $pt = $bd->{machines}{$mk}{program}{per_thread};
     for my $t (0 .. $bd->{threads} - 1) {
