@@ -2,7 +2,8 @@
 # 88-breakdown.t - predict --by loop|function|event [--region] [--threads]
 # (Parashar et al.'s three levels) on real programs, against what can be
 # worked out by hand:
-#  - an embarrassingly parallel loop has no waiting, on either machine;
+#  - an embarrassingly parallel loop has no waiting, on either machine, and
+#    its computation on the real machine has the machine's slowdown;
 #  - a serial fraction is the workers' idle time: each worker of the
 #    pthreads program waits for its create while main runs its serial loop;
 #  - B barriers cost B x barrier(P) per thread at the barrier's site, the
@@ -107,6 +108,26 @@ for my $P (4, 8) {
         $par += $_->{sum}{computation} for grep { $_->{kind} eq 'loop' && $_->{function} =~ /_omp_fn/ } @{ $m->{sites} };
         ok($par >= 0.9 * $m->{program}{sum}{computation},
            "embar P=$P $mk: the parallel region's loops have 90% of it or more");
+    }
+}
+
+# the real machine's compute slowdown is in every loop's computation: with
+# scale.compute = 1 + 0.05 P the parallel loops run 1.2 times their PRAM
+# time at P = 4 (all four threads compute at once)
+{
+    my $slow = hand_machine("$TMP/slow.machine", compute => [1, 0.05]);
+    my $p = json_of("$PP predict $TMP/embar.ppr --machine $slow --insitu off --set N=96000 --set R=20 --P 4 "
+                    . "--draws 0 --by loop --format json", 'embar P=4, compute slowdown: predict --by loop');
+    if ($p) {
+        my $m = $p->{breakdown}{machines};
+        my %pram = map { $_->{site} => $_->{sum}{computation} } @{ $m->{pram}{sites} };
+        my @par = grep { $_->{kind} eq 'loop' && $_->{function} =~ /_omp_fn/ } @{ $m->{real}{sites} };
+        ok(@par >= 1, 'embar: the parallel region has loops');
+        for my $l (@par) {
+            my $r = $l->{sum}{computation} / $pram{ $l->{site} };
+            ok(abs($r - 1.2) <= 1e-6, "embar P=4: $l->{site} computes 1.2 times its PRAM time on the real machine "
+               . "(the slowdown of 4 threads): $r");
+        }
     }
 }
 
