@@ -165,8 +165,17 @@ for my $P (16, 64, 256) {
        "mpi_ge P=$P: dT/dL grows linearly with n ($a, $b, $c)");
     push @slope, ($c - $b) / 512;
 }
-ok(@slope == 3 && $slope[1] > $slope[0] && abs(($slope[2] - $slope[1]) - ($slope[1] - $slope[0])) <= 0.02 * $slope[2],
-   "mpi_ge: the latencies per column grow by the same step each time P is multiplied by 4 (log P): @slope");
+# per column, at least the depth of the pivot's binomial tree, log2 P, and
+# at most two more (the back substitution's broadcast of one value, and a
+# rank that waits for its own row); which ranks are critical depends on
+# the recorded costs, so the count is bounded, not fixed
+my @lg = (4, 6, 8);
+ok(@slope == 3 && $slope[0] < $slope[1] && $slope[1] < $slope[2],
+   "mpi_ge: the latencies per column grow with P: @slope");
+for my $i (0 .. 2) {
+    ok(defined $slope[$i] && $slope[$i] >= $lg[$i] - 1e-9 && $slope[$i] <= $lg[$i] + 2 + 1e-9,
+       "mpi_ge P=" . 4**($i + 2) . ": log2 P <= latencies per column <= log2 P + 2 ($slope[$i])");
+}
 ok(-s "$TMP/fig7.svg", 'mpi_ge: the plot is written');
 my @blocks = split /\n\n\n/, `cat $TMP/fig7.dat`;
 is(scalar @blocks, 3, 'the plot data: one block per P');
