@@ -9,6 +9,7 @@
 #include "cmds.h"
 #include "metrics.h"
 #include "plot.h"
+#include "point.h"
 #include "sensitivity.h"
 
 #include <errno.h>
@@ -16,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char *usage =
     "usage: perfpred sensitivity RECORD... [--machine FILE] [--set NAME=VALUE]... [--P P[,P...]]\n"
@@ -151,45 +151,6 @@ static void slope_text(const pp_sens *s, char *buf, size_t n)
         snprintf(buf, n, "%s per +1 of the factor", pp_fmt_time(s->dT, t, sizeof t));
 }
 
-static void problem_json(const pp_prog *m)
-{
-    printf("{");
-    int first = 1;
-    for (int i = 0; i < m->nparams; i++) {
-        if (m->pkind == PP_P_PARAM && i == m->p_param)
-            continue;
-        int dup = 0;
-        for (int j = 0; j < i; j++)
-            dup |= strcmp(m->params[j].name, m->params[i].name) == 0;
-        if (dup)
-            continue;
-        printf("%s", first ? "" : ",");
-        pp_json_str(stdout, m->params[i].name);
-        printf(":%ld", m->params[i].value);
-        first = 0;
-    }
-    printf("}");
-}
-
-static void problem_text(const pp_prog *m, char *buf, size_t n)
-{
-    size_t used = 0;
-    buf[0] = 0;
-    for (int i = 0; i < m->nparams && used + 1 < n; i++) {
-        if (m->pkind == PP_P_PARAM && i == m->p_param)
-            continue;
-        int dup = 0;
-        for (int j = 0; j < i; j++)
-            dup |= strcmp(m->params[j].name, m->params[i].name) == 0;
-        if (dup)
-            continue;
-        int k = snprintf(buf + used, n - used, " %s=%ld", m->params[i].name, m->params[i].value);
-        if (k < 0)
-            break;
-        used += (size_t)k;
-    }
-}
-
 /* One point's output. */
 static void emit(const pp_cli *c, const pp_session *s, int P, double t, pp_sens *sv, int n, int first)
 {
@@ -202,8 +163,13 @@ static void emit(const pp_cli *c, const pp_session *s, int P, double t, pp_sens 
             esum += sv[i].elasticity;
             ntime++;
         }
-    char prob[512];
-    problem_text(m, prob, sizeof prob);
+    /* " N=512 R=20", as predict prints it */
+    char prob[512] = "";
+    FILE *pf = fmemopen(prob, sizeof prob - 1, "w");
+    if (pf) {
+        pp_problem_text(pf, m);
+        fclose(pf);
+    }
     if (c->format == PP_FMT_CSV) {
         for (int i = 0; i < n; i++)
             printf("\"%s\",%d,%.9g,%s,%.10g,%s,%.10g,%.6f,%d\n", prob + (prob[0] == ' '), P, t / 1e9,
@@ -214,7 +180,7 @@ static void emit(const pp_cli *c, const pp_session *s, int P, double t, pp_sens 
     }
     if (c->format == PP_FMT_JSON) {
         printf("%s{\"problem\":", first ? "" : ",");
-        problem_json(m);
+        pp_problem_json(stdout, m);
         printf(",\"P\":%d,\"t_real\":", P);
         pp_json_num(stdout, t / 1e9);
         printf(",\"params\":[");
@@ -298,9 +264,8 @@ static int write_plot(const pp_cli *c, const along_t *al, const pp_par_info *par
                       size_t errlen)
 {
     char dir[900], base[500], path[1420], name[520], lab[200];
-    const char *svg = c->plot, *slash = strrchr(svg, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - svg) : 1, slash ? (slash == svg ? "/" : svg) : ".");
-    snprintf(base, sizeof base, "%.*s", (int)strlen(slash ? slash + 1 : svg) - 4, slash ? slash + 1 : svg);
+    const char *svg = c->plot;
+    pp_plot_names(svg, dir, sizeof dir, base, sizeof base);
     int nP = c->nP ? c->nP : 1, na = c->along ? al->n : 1;
     snprintf(path, sizeof path, "%s/%s.dat", dir, base);
     FILE *f = fopen(path, "w");
@@ -358,18 +323,7 @@ static int write_plot(const pp_cli *c, const along_t *al, const pp_par_info *par
         snprintf(err, errlen, "--plot: %s: cannot write: %s", path, strerror(errno));
         return -1;
     }
-    snprintf(name, sizeof name, "%s.gp", base);
-    int st = pp_gnuplot(dir, name);
-    struct stat sb;
-    if (st == 127) {
-        snprintf(err, errlen, "--plot: gnuplot is not installed (apt-get install gnuplot-nox); %s is written", path);
-        return -1;
-    }
-    if (st != 0 || stat(svg, &sb) != 0 || sb.st_size == 0) {
-        snprintf(err, errlen, "--plot: gnuplot %s failed (exit %d): see gnuplot.log beside it", path, st);
-        return -1;
-    }
-    return 0;
+    return pp_plot_render(svg, dir, base, err, errlen);
 }
 
 int pp_cmd_sensitivity(int argc, char **argv)

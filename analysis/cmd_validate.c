@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -327,11 +326,7 @@ static int parse_point(const pp_prog *m, const char *spec, vpoint_in *p, char *e
 static int write_plot(const char *svg, const vpoint_in *in, const pp_vpoint *out, int n, char *err, size_t errlen)
 {
     char dir[900], base[500], path[900 + 500 + 8];
-    const char *slash = strrchr(svg, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - svg) : 1, slash ? svg : ".");
-    if (slash && slash == svg)
-        snprintf(dir, sizeof dir, "/");
-    snprintf(base, sizeof base, "%.*s", (int)strlen(slash ? slash + 1 : svg) - 4, slash ? slash + 1 : svg);
+    pp_plot_names(svg, dir, sizeof dir, base, sizeof base);
     snprintf(path, sizeof path, "%s/%s.dat", dir, base);
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -384,20 +379,7 @@ static int write_plot(const char *svg, const vpoint_in *in, const pp_vpoint *out
         snprintf(err, errlen, "--plot: %s: cannot write: %s", path, strerror(errno));
         return -1;
     }
-    snprintf(name, sizeof name, "%s.gp", base);
-    snprintf(path, sizeof path, "%s/%s", dir, base);
-    int st = pp_gnuplot(dir, name);
-    struct stat sb;
-    if (st == 127) {
-        snprintf(err, errlen, "--plot: gnuplot is not installed (apt-get install gnuplot-nox); %s/%s.gp is written",
-                 dir, base);
-        return -1;
-    }
-    if (st != 0 || stat(svg, &sb) != 0 || sb.st_size == 0) {
-        snprintf(err, errlen, "--plot: gnuplot %s.gp failed (exit %d): see gnuplot.log beside it", path, st);
-        return -1;
-    }
-    return 0;
+    return pp_plot_render(svg, dir, base, err, errlen);
 }
 
 int pp_cmd_validate(int argc, char **argv)

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -19,11 +20,37 @@ const char *pp_gnuplot_prog(void)
     return g && *g ? g : "gnuplot";
 }
 
+void pp_plot_names(const char *svg, char *dir, size_t dn, char *base, size_t bn)
+{
+    const char *sl = strrchr(svg, '/');
+    const char *file = sl ? sl + 1 : svg;
+    snprintf(dir, dn, "%.*s", sl ? (int)(sl - svg) : 1, sl ? (sl == svg ? "/" : svg) : ".");
+    size_t n = strlen(file);
+    snprintf(base, bn, "%.*s", (int)(n >= 4 ? n - 4 : n), file);
+}
+
+int pp_plot_render(const char *svg, const char *dir, const char *base, char *err, size_t errlen)
+{
+    char gp[600];
+    snprintf(gp, sizeof gp, "%s.gp", base);
+    int st = pp_gnuplot(dir, gp);
+    struct stat sb;
+    if (st == 127) {
+        snprintf(err, errlen, "--plot: gnuplot is not installed (apt-get install gnuplot-nox); %.900s/%s is written",
+                 dir, gp);
+        return -1;
+    }
+    if (st != 0 || stat(svg, &sb) != 0 || sb.st_size == 0) {
+        snprintf(err, errlen, "--plot: gnuplot %.900s/%s failed (exit %d): see gnuplot.log beside it", dir, gp, st);
+        return -1;
+    }
+    return 0;
+}
+
 int pp_plot_dir_ok(const char *svg, char *err, size_t errlen)
 {
-    char d[900];
-    const char *sl = strrchr(svg, '/');
-    snprintf(d, sizeof d, "%.*s", sl ? (int)(sl - svg) : 1, sl ? (sl == svg ? "/" : svg) : ".");
+    char d[900], b[8];
+    pp_plot_names(svg, d, sizeof d, b, sizeof b);
     if (access(d, W_OK) == 0)
         return 0;
     snprintf(err, errlen, "--plot %s: the directory %s is not writable: %s", svg, d, strerror(errno));

@@ -1,5 +1,5 @@
 /* plot.h - running gnuplot (gnuplot-nox) on a script the analyser wrote,
- * for the SVG plots of run-experiment and validate.
+ * for the SVG plots of run-experiment, validate, sensitivity and report.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -22,6 +22,15 @@ const char *pp_gnuplot_prog(void);
 /* Before any work: 0 when the directory of FILE.svg is writable, else -1
  * with "--plot FILE: the directory D is not writable: why" in err. */
 int pp_plot_dir_ok(const char *svg, char *err, size_t errlen);
+
+/* The directory of FILE.svg ("." when none, "/" for /FILE.svg) and its
+ * name without ".svg": --plot writes base.gp and base.dat there. */
+void pp_plot_names(const char *svg, char *dir, size_t dn, char *base, size_t bn);
+
+/* Run gnuplot on dir/base.gp and check that svg was drawn (not empty).
+ * 0, or -1 with "--plot: ..." in err (gnuplot missing, failed, or drew
+ * nothing). */
+int pp_plot_render(const char *svg, const char *dir, const char *base, char *err, size_t errlen);
 
 /* s as a gnuplot single-quoted string ('' for a quote). */
 void pp_gp_str(FILE *f, const char *s);
