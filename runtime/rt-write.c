@@ -145,6 +145,25 @@ static int collect_funcs(struct pp_ftab *ft, struct pp_thread **th, size_t nth,
     return 0;
 }
 
+/* True when no instrumented code ran: no loop counted, no event, no
+ * parameter.  Such a process (a configure test, a helper the build runs)
+ * writes no record: it would hold nothing to analyse, and records left in
+ * every directory a build runs programs in are litter (docs/runtime.md). */
+static int recorded_nothing(struct pp_thread **th, size_t nth, size_t npar)
+{
+    if (npar)
+        return 0;
+    for (size_t i = 0; i < nth; i++) {
+        if (atomic_load_explicit(&th[i]->blocks, memory_order_acquire))
+            return 0;
+        struct ev_iter it;
+        ev_iter_init(&it, th[i]);
+        if (ev_next(&it))
+            return 0;
+    }
+    return 1;
+}
+
 /* ------------------------------------------------------------ printing */
 
 static void print_func(FILE *f, long idx, const struct pp_fdesc *d)
@@ -434,6 +453,18 @@ void pp_write_record(void)
         return;
     }
 
+    /* Notices (not errors) go to a terminal only: a test suite that compares
+     * a program's stderr must see the same with the runtime linked in. */
+    int tty = isatty(2);
+    if (recorded_nothing(th, nth, npar)) {
+        if (tty)
+            pp_warn("no instrumented code ran; no record written");
+        pp_ftab_free(&ft);
+        free(par);
+        free(th);
+        return;
+    }
+
     const char *path = getenv("PERFPRED_RECORD");
     char defpath[4096];
     int defaulted = !path || !*path;
@@ -469,7 +500,7 @@ void pp_write_record(void)
         if (pp_out_close(o) != 0)
             pp_warn("cannot write record '%s': %s (recording lost; the program's result is "
                     "unaffected)", path, strerror(errno));
-        else if (defaulted)
+        else if (defaulted && tty)
             pp_warn("record written to %s", path);
     }
     if (sig_saved)

@@ -165,9 +165,36 @@ ok(!-e "$TMP/off.ppr", 'PERFPRED_DISABLE: no record');
 
 mkdir "$TMP/def";
 ($rc, $out, $err) = run_in("$TMP/def", {}, "$TP 10 2");
-my ($name) = $err =~ /^perfpred-rt: record written to (t-pthread\.\d+\.ppr)$/m;
-ok($name && -s "$TMP/def/$name", 'default record name PROGRAM.PID.ppr in the cwd, named on stderr') or diag($err);
+my @def = map { s{.*/}{}r } glob("$TMP/def/t-pthread.*.ppr");
+my ($name) = grep { /^t-pthread\.\d+\.ppr$/ } @def;
+ok(@def == 1 && $name && -s "$TMP/def/$name", 'default record name PROGRAM.PID.ppr in the cwd') or diag("@def");
+is($err, '', 'default record: no notice when stderr is not a terminal');
 check_record("$TMP/def/$name", 'default name') if $name;
+# On a terminal the notice names the file (script(1) gives the program a pty).
+SKIP: {
+    skip 'script(1) not available', 2 unless -x '/usr/bin/script';
+    mkdir "$TMP/deftty";
+    my $log = `cd $TMP/deftty && env -u PERFPRED_RECORD script -qec '$TP 10 2' /dev/null 2>&1`;
+    my ($tn) = $log =~ /^perfpred-rt: record written to (t-pthread\.\d+\.ppr)\r?$/m;
+    ok($tn && -s "$TMP/deftty/$tn", 'default record on a terminal: named on stderr') or diag($log);
+    ok(!glob("$TMP/deftty/*.tmp.*"), 'default record on a terminal: no temporary file left');
+}
+
+# A process in which no instrumented code ran (a configure test) writes nothing.
+SKIP: {
+    skip 'shared runtime did not build', 3 unless $have_so;
+    open my $c, '>', "$B/t-empty.c" or die;
+    print $c "int main(void) { return 3; }\n";
+    close $c;
+    skip 't-empty did not build', 3
+        unless build('t-empty', "gcc $CF $B/t-empty.c -L$BD -Wl,--no-as-needed -l:libperfpred-rt.so.1 "
+                                . "-Wl,-rpath,$BD -o $B/t-empty");
+    mkdir "$TMP/empty";
+    ($rc, $out, $err) = run_in("$TMP/empty", {}, "$B/t-empty");
+    is($rc, 3, 'nothing instrumented ran: exit status');
+    is($err, '', 'nothing instrumented ran: silent');
+    ok(!glob("$TMP/empty/*"), 'nothing instrumented ran: no record');
+}
 
 SKIP: {
     skip 'fork test did not build', 4 unless $have_fork;
