@@ -3,6 +3,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "cmds.h"
+#include "record.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +27,21 @@ static const char *usage =
 
 int main(int argc, char **argv)
 {
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    /* --allow-incomplete applies to every command that reads records
+     * (analysis/record.h): taken out here, wherever it is */
+    int k = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--allow-incomplete"))
+            pp_record_allow_incomplete = 1;
+        else
+            argv[k++] = argv[i];
+    }
+    argc = k;
+    argv[argc] = NULL;
     if (argc < 2) {
         fputs(usage, stderr);
         return 2;

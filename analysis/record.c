@@ -494,6 +494,16 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
             pp_line_opt_str(&l, "host", &r->host);
         } else if (!strcmp(k, "mpi")) {
             rc = parse_mpi(r, &l, w);
+        } else if (!strcmp(k, "incomplete")) {
+            long sig;
+            if (pp_line_int(&l, "signal", &sig, w))
+                rc = -1;
+            else if (sig <= 0 || sig > 64)
+                rc = pp_where_error(w, "incomplete line: signal=%ld is not a signal number", sig);
+            else {
+                r->incomplete_sig = (int)sig;
+                pp_line_opt_str(&l, "name", &r->incomplete_name);
+            }
         } else if (!strcmp(k, "argv")) {
             r->argv = calloc((size_t)l.nf + 1, sizeof *r->argv);
             for (int j = 0; r->argv && j < l.nf; j++)
@@ -628,6 +638,8 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
     return check_threads(r, w);
 }
 
+int pp_record_allow_incomplete;
+
 int pp_record_load(const char *path, pp_record *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -646,6 +658,21 @@ int pp_record_load(const char *path, pp_record *r, char *err, size_t errlen)
     }
     free(lines);
     free(buf);
+    if (rc == 0 && r->incomplete_sig) {
+        /* a program killed mid-run: its counts stop where it died, so a
+         * model fitted on them describes another program */
+        const char *nm = r->incomplete_name ? r->incomplete_name : "?";
+        if (!pp_record_allow_incomplete) {
+            snprintf(err, errlen, "%s: incomplete record: the program was killed by signal %d (%s) "
+                     "before it finished; predictions from it would be wrong (--allow-incomplete "
+                     "uses it anyway)", path, r->incomplete_sig, nm);
+            pp_record_free(r);
+            free(w.err);
+            return -1;
+        }
+        fprintf(stderr, "perfpred: warning: %s: incomplete record (the program was killed by signal "
+                "%d, %s); used as --allow-incomplete asks\n", path, r->incomplete_sig, nm);
+    }
     if (rc) {
         snprintf(err, errlen, "%s", w.err ? w.err : "unknown error");
         pp_record_free(r);
@@ -677,7 +704,7 @@ void pp_record_free(pp_record *r)
         free(r->gparams[i].name);
     free(r->argv); free(r->env); free(r->gparams); free(r->params);
     free(r->funcs); free(r->threads); free(r->events);
-    free(r->path); free(r->program); free(r->host); free(r->mpi_lib);
+    free(r->path); free(r->program); free(r->host); free(r->mpi_lib); free(r->incomplete_name);
     memset(r, 0, sizeof *r);
 }
 

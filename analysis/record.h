@@ -92,7 +92,15 @@ typedef struct {
      * not recorded) */
     int mpi_any_source, mpi_any_tag, mpi_proc_null;
     char *mpi_lib;
+    /* the `incomplete` line: the signal that killed the program before it
+     * finished (0: a complete record) and its name */
+    int incomplete_sig;
+    char *incomplete_name;
 } pp_record;
+
+/* Set by `--allow-incomplete` (any command, analysis/main.c): load records
+ * marked incomplete, with a warning, instead of refusing them. */
+extern int pp_record_allow_incomplete;
 
 /* Read and check a record.  On error returns -1 and writes one line
  * "FILE:LINE: what" to err. */

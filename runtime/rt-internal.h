@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "perfpred-rt.h"
 
@@ -117,6 +118,10 @@ struct pp_thread {
     uint32_t ntail;
     /* ---- record writer scratch */
     uint32_t rid;
+    /* ---- the thread's CPU time when a fatal signal came (rt-signal.c),
+     * read by the handler: a forked writer cannot read the clocks of the
+     * program's threads */
+    uint64_t sig_cpu;
 };
 
 extern __thread struct pp_thread *pp_self __attribute__((tls_model("initial-exec")));
@@ -141,6 +146,9 @@ void pp_thread_close(struct pp_thread *t, uint64_t now);
 struct pp_thread **pp_threads_all(size_t *n);
 /* Thread key (exit destructor) and fork handlers, from pp_init_slow. */
 int pp_thread_init(void);
+/* From a signal handler: sig_cpu of every thread not closed yet (walks the
+ * registry without its lock; async-signal-safe). */
+void pp_sig_snapshot_cpu(void);
 
 /* ------------------------------------------------------------ rt-log.c */
 enum pp_evkind {
@@ -257,6 +265,17 @@ extern uint64_t pp_mpi_run, pp_mpi_pid0;
  * MPI_Get_library_version ("" when unknown). */
 extern int pp_mpi_any_source, pp_mpi_any_tag, pp_mpi_proc_null;
 extern char pp_mpi_lib[96];
+
+/* ------------------------------------------------------------ rt-signal.c */
+/* Install the fatal-signal handler where the program has the default
+ * action (from pp_init_slow; PERFPRED_SIGNALS=0: not at all). */
+void pp_signal_init(void);
+/* "SEGV" for SIGSEGV. */
+const char *pp_signal_name(int sig);
+/* In the writer forked by the handler: 1, the signal, the program's pid. */
+extern int pp_sig_child;
+extern int pp_incomplete_sig;
+extern pid_t pp_record_pid;
 
 /* ------------------------------------------------------------ rt-out.c */
 /* Create PATH atomically: pp_out_open gives a FILE on a temporary file in

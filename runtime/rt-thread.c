@@ -58,7 +58,8 @@ void pp_thread_publish(struct pp_thread *t)
 {
     pthread_mutex_lock(&pp_reg_lock);
     t->reg_next = pp_reg_head;
-    pp_reg_head = t;
+    /* release: the signal handler walks the list without the lock */
+    __atomic_store_n(&pp_reg_head, t, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&pp_reg_lock);
 }
 
@@ -99,6 +100,15 @@ void pp_thread_close(struct pp_thread *t, uint64_t now)
     t->end = now;
     t->cend = pp_cpu_now(t);
     atomic_store_explicit(&t->closed, 1, memory_order_release);
+}
+
+void pp_sig_snapshot_cpu(void)
+{
+    /* nodes are never freed; a thread being published may be missed (it
+     * then gets its start CPU time) */
+    for (struct pp_thread *t = __atomic_load_n(&pp_reg_head, __ATOMIC_ACQUIRE); t; t = t->reg_next)
+        if (!atomic_load_explicit(&t->closed, memory_order_acquire))
+            t->sig_cpu = pp_cpu_now(t);
 }
 
 struct pp_thread **pp_threads_all(size_t *n)

@@ -48,10 +48,13 @@ static int thread_cmp(const void *a, const void *b)
     return 0;
 }
 
+static void child_close(struct pp_thread *t, uint64_t now);
+
 /* Closed, live (not failed) threads sorted into record order, rid set. */
 static struct pp_thread **collect_threads(uint64_t now, size_t *n)
 {
-    pp_thread_close(pp_self, now);
+    if (!pp_sig_child)
+        pp_thread_close(pp_self, now);
     size_t all_n;
     struct pp_thread **all = pp_threads_all(&all_n);
     if (!all)
@@ -60,8 +63,14 @@ static struct pp_thread **collect_threads(uint64_t now, size_t *n)
     for (size_t i = 0; i < all_n; i++) {
         if (all[i]->failed)
             continue;
-        pp_thread_close(all[i], now);
-        wait_closed(all[i]);
+        if (pp_sig_child) {
+            /* no other thread runs here: nobody will finish a close */
+            if (!atomic_load_explicit(&all[i]->closed, memory_order_acquire))
+                child_close(all[i], now);
+        } else {
+            pp_thread_close(all[i], now);
+            wait_closed(all[i]);
+        }
         all[k++] = all[i];
     }
     qsort(all, k, sizeof *all, thread_cmp);
@@ -119,6 +128,51 @@ static struct pp_block **thread_blocks(const struct pp_thread *t, size_t *n)
         v[k++] = b;
     *n = k;
     return v;
+}
+
+/* In the writer forked by a fatal signal (rt-signal.c), close a thread
+ * that was stopped anywhere: perhaps inside pp_ev_begin (shadows advanced
+ * for an event never committed), inside its own close (tail half made), or
+ * with an event published open by a chunk change (t1 not set).  The shadows
+ * are rebuilt from the committed events, so that the tail then takes every
+ * increment the counters hold and counts = the deltas' sums + tail; open
+ * events end at `now`.  Deltas that do not name a block or slot of the
+ * thread (a half-written event) are skipped, not followed. */
+static void child_close(struct pp_thread *t, uint64_t now)
+{
+    size_t nb;
+    struct pp_block **b = thread_blocks(t, &nb);
+    for (size_t j = 0; j < nb; j++)
+        memset(b[j]->shadow, 0, b[j]->nslots * sizeof *b[j]->shadow);
+    uint64_t cend = t->sig_cpu > t->cstart ? t->sig_cpu : t->cstart;
+    struct ev_iter it;
+    ev_iter_init(&it, t);
+    for (const struct pp_ev *ce; (ce = ev_next(&it));) {
+        struct pp_ev *e = (struct pp_ev *)ce;
+        const struct pp_delta *d = (const struct pp_delta *)(e + 1);
+        for (uint32_t i = 0; i < e->ndelta; i++)
+            if (d[i].block < nb && b[d[i].block]->idx == d[i].block && d[i].slot < b[d[i].block]->nslots)
+                b[d[i].block]->shadow[d[i].slot] += d[i].inc;
+        if (e->t1 < e->t0)
+            e->t1 = now;
+        if (e->c1 > cend)
+            cend = e->c1;
+    }
+    free(b);
+    size_t cap = t->total_slots;
+    t->tail = cap ? malloc(cap * sizeof *t->tail) : NULL;
+    t->ntail = t->tail ? pp_snapshot(t, t->tail, cap) : 0;
+    t->end = now;
+    t->cend = cend;
+    if (t->has_cpuclock) {
+        /* the open events' c1, like their t1 */
+        ev_iter_init(&it, t);
+        for (const struct pp_ev *ce; (ce = ev_next(&it));)
+            if (ce->c1 < ce->c0)
+                ((struct pp_ev *)ce)->c1 = cend;
+    }
+    atomic_store_explicit(&t->closing, 1, memory_order_relaxed);
+    atomic_store_explicit(&t->closed, 1, memory_order_release);
 }
 
 /* ------------------------------------------------------------ functions */
@@ -216,7 +270,7 @@ static void print_program(FILE *f)
     host[sizeof host - 1] = 0;
     fprintf(f, "program path=");
     pp_out_quoted(f, exe);
-    fprintf(f, " pid=%ld host=", (long)getpid());
+    fprintf(f, " pid=%ld host=", (long)(pp_record_pid ? pp_record_pid : getpid()));
     pp_out_quoted(f, host);
     fprintf(f, " clock=monotonic_ns abi=%d runtime=\"%s\"\n", PP_ABI_VERSION, PP_RUNTIME_NAME);
     if (pp_mpi_rank >= 0) {
@@ -229,6 +283,9 @@ static void print_program(FILE *f)
         }
         fputc('\n', f);
     }
+    if (pp_incomplete_sig)
+        fprintf(f, "incomplete signal=%d name=SIG%s\n", pp_incomplete_sig,
+                pp_signal_name(pp_incomplete_sig));
 
     /* argv as the kernel has it (the program may have changed its argv[]) */
     fprintf(f, "argv");
@@ -472,7 +529,8 @@ void pp_write_record(void)
         snprintf(defpath, sizeof defpath, "%s.%ld.ppr",
                  program_invocation_short_name && *program_invocation_short_name
                      ? program_invocation_short_name : "program",
-                 pp_mpi_rank >= 0 ? (long)pp_mpi_pid0 : (long)getpid());
+                 pp_mpi_rank >= 0 ? (long)pp_mpi_pid0
+                                  : (long)(pp_record_pid ? pp_record_pid : getpid()));
         path = defpath;
     }
     char rankpath[4096];
@@ -500,6 +558,8 @@ void pp_write_record(void)
         if (pp_out_close(o) != 0)
             pp_warn("cannot write record '%s': %s (recording lost; the program's result is "
                     "unaffected)", path, strerror(errno));
+        else if (defaulted && tty && pp_incomplete_sig)
+            pp_warn("incomplete record (SIG%s) written to %s", pp_signal_name(pp_incomplete_sig), path);
         else if (defaulted && tty)
             pp_warn("record written to %s", path);
     }
