@@ -48,30 +48,33 @@ static int thread_cmp(const void *a, const void *b)
     return 0;
 }
 
-static void child_close(struct pp_thread *t, uint64_t now);
+static void writer_close(struct pp_thread *t, uint64_t now);
 
-/* Closed, live (not failed) threads sorted into record order, rid set. */
+/* Closed, live (not failed) threads sorted into record order, rid set.
+ * Threads that did not close themselves (the caller, main blocked in a
+ * join while another thread calls exit, parked OpenMP pool threads, every
+ * thread in the writer forked by a fatal signal) are closed here. */
 static struct pp_thread **collect_threads(uint64_t now, size_t *n)
 {
-    if (!pp_sig_child)
-        pp_thread_close(pp_self, now);
     size_t all_n;
     struct pp_thread **all = pp_threads_all(&all_n);
     if (!all)
         return NULL;
     size_t k = 0;
     for (size_t i = 0; i < all_n; i++) {
-        if (all[i]->failed)
+        struct pp_thread *t = all[i];
+        if (t->failed)
             continue;
         if (pp_sig_child) {
             /* no other thread runs here: nobody will finish a close */
-            if (!atomic_load_explicit(&all[i]->closed, memory_order_acquire))
-                child_close(all[i], now);
+            if (!atomic_load_explicit(&t->closed, memory_order_acquire))
+                writer_close(t, now);
+        } else if (!atomic_exchange_explicit(&t->closing, 1, memory_order_acq_rel)) {
+            writer_close(t, now);
         } else {
-            pp_thread_close(all[i], now);
-            wait_closed(all[i]);
+            wait_closed(t);     /* closing itself (key destructor) */
         }
-        all[k++] = all[i];
+        all[k++] = t;
     }
     qsort(all, k, sizeof *all, thread_cmp);
     for (size_t i = 0; i < k; i++)
@@ -130,15 +133,19 @@ static struct pp_block **thread_blocks(const struct pp_thread *t, size_t *n)
     return v;
 }
 
-/* In the writer forked by a fatal signal (rt-signal.c), close a thread
- * that was stopped anywhere: perhaps inside pp_ev_begin (shadows advanced
- * for an event never committed), inside its own close (tail half made), or
+/* Close a thread that did not close itself and may have stopped anywhere:
+ * inside an event (a join, a barrier: its shadows advanced for an event
+ * that will never be committed), in the writer forked by a fatal signal
+ * also inside pp_ev_begin or inside its own close (tail half made), or
  * with an event published open by a chunk change (t1 not set).  The shadows
  * are rebuilt from the committed events, so that the tail then takes every
  * increment the counters hold and counts = the deltas' sums + tail; open
  * events end at `now`.  Deltas that do not name a block or slot of the
- * thread (a half-written event) are skipped, not followed. */
-static void child_close(struct pp_thread *t, uint64_t now)
+ * thread (a half-written event) are skipped, not followed.  A thread still
+ * running at exit (docs/runtime.md, "Thread safety") races with this: its
+ * last segment may be read half-updated, never followed into freed memory.
+ * The caller holds t->closing. */
+static void writer_close(struct pp_thread *t, uint64_t now)
 {
     size_t nb;
     struct pp_block **b = thread_blocks(t, &nb);
@@ -163,6 +170,12 @@ static void child_close(struct pp_thread *t, uint64_t now)
     t->tail = cap ? malloc(cap * sizeof *t->tail) : NULL;
     t->ntail = t->tail ? pp_snapshot(t, t->tail, cap) : 0;
     t->end = now;
+    if (!pp_sig_child) {
+        /* the thread's own clock (it is alive, or it is us) */
+        uint64_t c = pp_cpu_now(t);
+        if (c > cend)
+            cend = c;
+    }
     t->cend = cend;
     if (t->has_cpuclock) {
         /* the open events' c1, like their t1 */

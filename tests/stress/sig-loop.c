@@ -24,7 +24,7 @@ static volatile int stop;
 static void *worker(void *arg)
 {
     long n = (long)arg;
-    for (long i = 0; i < n; i++)
+    for (long i = 0; i < n; i++)   /* L:work */
         sink += i;
     while (!stop)
         sink++;
@@ -55,7 +55,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < nt; i++)
         pthread_create(&th[i], NULL, worker, (void *)n);
     long s = 0;
-    for (long i = 0; i < n; i++)
+    for (long i = 0; i < n; i++)   /* L:main */
         s += i % 7;
     printf("main loop %ld\n", s);
     fflush(stdout);
