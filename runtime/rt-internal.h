@@ -118,6 +118,13 @@ struct pp_thread {
     uint32_t ntail;
     /* ---- record writer scratch */
     uint32_t rid;
+    /* a thread closed by the writer may still be running (docs/runtime.md,
+     * "Thread safety"): the events and start time the record shows are
+     * those of the moment it was closed */
+    int w_frozen;
+    struct pp_chunk *w_chunk;       /* last chunk then, and its used bytes */
+    size_t w_used;
+    uint64_t w_start;
     /* ---- the thread's CPU time when a fatal signal came (rt-signal.c),
      * read by the handler: a forked writer cannot read the clocks of the
      * program's threads */

@@ -50,6 +50,7 @@ struct pp_thread *pp_thread_new(int kind)
     if (t) {
         t->kind = kind;
         t->tid = -1;
+        t->rid = UINT32_MAX;    /* not in the record (yet) */
     }
     return t;
 }

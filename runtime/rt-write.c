@@ -86,23 +86,41 @@ static struct pp_thread **collect_threads(uint64_t now, size_t *n)
 /* ------------------------------------------------------------ events */
 
 struct ev_iter {
+    const struct pp_thread *t;
     struct pp_chunk *c;
     size_t off, used;
 };
 
+/* The committed bytes of chunk c: for a thread the writer froze, nothing
+ * past what was committed when it was frozen. */
+static size_t ev_used(const struct ev_iter *it)
+{
+    if (!it->c)
+        return 0;
+    if (it->t->w_frozen && it->c == it->t->w_chunk)
+        return it->t->w_used;
+    return atomic_load_explicit(&it->c->used, memory_order_acquire);
+}
+
 static void ev_iter_init(struct ev_iter *it, const struct pp_thread *t)
 {
+    it->t = t;
     it->c = atomic_load_explicit(&((struct pp_thread *)t)->chunks, memory_order_acquire);
+    if (t->w_frozen && !t->w_chunk)
+        it->c = NULL;
     it->off = 0;
-    it->used = it->c ? atomic_load_explicit(&it->c->used, memory_order_acquire) : 0;
+    it->used = ev_used(it);
 }
 
 static const struct pp_ev *ev_next(struct ev_iter *it)
 {
     while (it->c && it->off >= it->used) {
-        it->c = atomic_load_explicit(&it->c->next, memory_order_acquire);
+        if (it->t->w_frozen && it->c == it->t->w_chunk)
+            it->c = NULL;
+        else
+            it->c = atomic_load_explicit(&it->c->next, memory_order_acquire);
         it->off = 0;
-        it->used = it->c ? atomic_load_explicit(&it->c->used, memory_order_acquire) : 0;
+        it->used = ev_used(it);
     }
     if (!it->c)
         return NULL;
@@ -147,6 +165,16 @@ static struct pp_block **thread_blocks(const struct pp_thread *t, size_t *n)
  * The caller holds t->closing. */
 static void writer_close(struct pp_thread *t, uint64_t now)
 {
+    /* freeze: the events committed up to now, the start as it is now */
+    t->w_start = t->start;
+    struct pp_chunk *c = atomic_load_explicit(&t->chunks, memory_order_acquire), *nx;
+    while (c && (nx = atomic_load_explicit(&c->next, memory_order_acquire)))
+        c = nx;
+    t->w_chunk = c;
+    t->w_used = c ? atomic_load_explicit(&c->used, memory_order_acquire) : 0;
+    t->w_frozen = 1;
+    if (!pp_sig_child)
+        now = pp_now();     /* after every event frozen in */
     size_t nb;
     struct pp_block **b = thread_blocks(t, &nb);
     for (size_t j = 0; j < nb; j++)
@@ -344,7 +372,7 @@ static void print_thread(FILE *f, const struct pp_thread *t, const struct pp_fta
         fprintf(f, " order=%" PRIu64 " arg=%" PRId64, t->order, t->arg);
     if (t->kind == PP_TK_OMP)
         fprintf(f, " team=%" PRIu64 " tid=%d nthreads=%d", t->team, t->tid, t->nthreads);
-    fprintf(f, " start=%" PRIu64 " end=%" PRIu64, t->start, t->end);
+    fprintf(f, " start=%" PRIu64 " end=%" PRIu64, t->w_frozen ? t->w_start : t->start, t->end);
     if (t->has_cpuclock)
         fprintf(f, " cstart=%" PRIu64, t->cstart);
     if (t->dropped)
@@ -363,6 +391,14 @@ static void print_deltas(FILE *f, const struct pp_delta *d, uint32_t n, const lo
     putc(')', f);
 }
 
+static void add_deltas(uint64_t **sums, struct pp_block **b, size_t nb, const struct pp_delta *d,
+                       uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (d[i].block < nb && sums[d[i].block] && d[i].slot < b[d[i].block]->nslots)
+            sums[d[i].block][d[i].slot] += d[i].inc;
+}
+
 /* count, ev and tail lines of one thread; returns its number of events */
 static uint64_t print_thread_data(FILE *f, const struct pp_thread *t, const struct pp_ftab *ft)
 {
@@ -371,13 +407,36 @@ static uint64_t print_thread_data(FILE *f, const struct pp_thread *t, const stru
     long *bfunc = malloc((nb ? nb : 1) * sizeof *bfunc);
     if (!bfunc)
         nb = 0;
+    /* A thread the writer closed may still run and snapshot its counters:
+     * its counts are the sums of the deltas frozen into the record, and a
+     * function it registered since (no delta) is left out. */
+    uint64_t **sums = t->w_frozen && nb ? calloc(nb, sizeof *sums) : NULL;
+    if (sums) {
+        for (size_t j = 0; j < nb; j++)
+            sums[j] = calloc(b[j]->nslots ? b[j]->nslots : 1, sizeof **sums);
+        struct ev_iter it;
+        ev_iter_init(&it, t);
+        for (const struct pp_ev *e; (e = ev_next(&it));)
+            add_deltas(sums, b, nb, (const struct pp_delta *)(e + 1), e->ndelta);
+        add_deltas(sums, b, nb, t->tail, t->ntail);
+    }
     for (size_t j = 0; j < nb; j++) {
         bfunc[j] = pp_ftab_find(ft, b[j]->d);
+        const uint64_t *v = b[j]->shadow;
+        if (sums) {
+            if (!sums[j] || sums[j][0] == 0)
+                continue;
+            v = sums[j];
+        }
         fprintf(f, "count thread=%u func=%ld slots=(", t->rid, bfunc[j]);
         for (uint32_t s = 0; s < b[j]->nslots; s++)
-            fprintf(f, "%s%" PRIu64, s ? " " : "", b[j]->shadow[s]);
+            fprintf(f, "%s%" PRIu64, s ? " " : "", v[s]);
         fprintf(f, ")\n");
     }
+    if (sums)
+        for (size_t j = 0; j < nb; j++)
+            free(sums[j]);
+    free(sums);
     uint64_t n = 0;
     struct ev_iter it;
     ev_iter_init(&it, t);
@@ -393,7 +452,9 @@ static uint64_t print_thread_data(FILE *f, const struct pp_thread *t, const stru
             fprintf(f, " c0=%" PRIu64 " c1=%" PRIu64, e->c0, e->c1);
         if (e->has & PP_HAS_OBJ)
             fprintf(f, " obj=0x%" PRIx64, e->obj);
-        if (e->has & PP_HAS_CHILD)
+        /* a thread created after the writer listed the threads (by one
+         * still running at exit) is not in the record */
+        if ((e->has & PP_HAS_CHILD) && e->child->rid != UINT32_MAX)
             fprintf(f, " child=%u", e->child->rid);
         if (e->has & PP_HAS_TEAM)
             fprintf(f, " team=%" PRIu64, e->team);
