@@ -26,15 +26,23 @@ sub build_pair {
     return ($? == 0, $log);
 }
 
-# Run CMD (a shell command line) with ENV (hash) added; returns the raw
-# wait status ($?, as perl gives it: signal in the low 7 bits, 128 = core)
-# and stdout, stderr.  PERFPRED_RECORD and PERFPRED_DISABLE are unset first.
+# Run CMD (a shell command line, exec'd by sh) with ENV (hash) added;
+# returns the raw wait status ($?, as perl gives it: signal in the low 7
+# bits, 128 = core) and stdout, stderr.  PERFPRED_RECORD and
+# PERFPRED_DISABLE are unset first.
 sub run_prog {
     my ($tmp, $env, $cmd) = @_;
-    my $e = join ' ', map { "$_=" . sh_quote($env->{$_}) } sort keys %$env;
-    # exec: the status is the program's own, not a shell's
-    system("env -u PERFPRED_RECORD -u PERFPRED_DISABLE $e sh -c " . sh_quote("exec $cmd")
-           . " >$tmp/run.out 2>$tmp/run.err");
+    # no shell between us and the program: its wait status is the status
+    my $pid = fork() // die "fork: $!";
+    if ($pid == 0) {
+        delete @ENV{qw(PERFPRED_RECORD PERFPRED_DISABLE)};
+        $ENV{$_} = $env->{$_} for keys %$env;
+        open STDOUT, '>', "$tmp/run.out" or POSIX::_exit(126);
+        open STDERR, '>', "$tmp/run.err" or POSIX::_exit(126);
+        { no warnings 'exec'; exec { '/bin/sh' } 'sh', '-c', "exec $cmd"; }
+        POSIX::_exit(127);
+    }
+    waitpid($pid, 0);
     my $st = $?;
     local $/;
     open my $o, '<', "$tmp/run.out" or die;
@@ -60,18 +68,19 @@ sub record_ok {
 
 # {LINE => [observed iterations over all threads, one per loop the
 # analyser sees at that line]} from `perfpred show
-# --format json` (undef and the error when show fails)
+# --format json`, and show's stderr (undef and the error when show fails)
 sub show_loops {
     my ($pp, $rec, $tmp, $extra) = @_;
     $extra //= '';
     my $js = `$pp show $rec $extra --format json 2>$tmp/show.err`;
-    return (undef, `cat $tmp/show.err`) if $?;
+    my $err = `cat $tmp/show.err`;
+    return (undef, $err) if $?;
     my $d = eval { decode_json($js) } or return (undef, "bad json: $@");
     my %l;
     for my $lp (@{ $d->{loops} || [] }) {
         push @{$l{$lp->{line}}}, $lp->{observed};
     }
-    return (\%l, '');
+    return (\%l, $err);
 }
 
 # The line of the marker comment /* L:NAME */ in SRC (the loop's line)
