@@ -27,6 +27,20 @@
 #define PP_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define PP_RUNTIME_NAME "perfpred-rt 0.1"
 
+/* ThreadSanitizer does not see the order libgomp (not instrumented)
+ * provides: in a TSan build of the runtime the OpenMP wrappers tell it, as
+ * release/acquire on a sync object per team (fork, join, barriers) or per
+ * lock (critical, atomic).  No-ops otherwise. */
+#if defined(__SANITIZE_THREAD__)
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define PP_TSAN_ACQUIRE(a) __tsan_acquire((void *)(a))
+#define PP_TSAN_RELEASE(a) __tsan_release((void *)(a))
+#else
+#define PP_TSAN_ACQUIRE(a) ((void)(a))
+#define PP_TSAN_RELEASE(a) ((void)(a))
+#endif
+
 /* ------------------------------------------------------------ rt-init.c */
 enum { PP_ST_UNINIT = 0, PP_ST_ACTIVE = 1, PP_ST_DISABLED = 2 };
 extern _Atomic int pp_state;
@@ -110,6 +124,7 @@ struct pp_thread {
     struct pp_pent *pcache[32];
     uint64_t cur_team;              /* OpenMP team being executed, 0 none */
     int32_t cur_tid, cur_nthreads;
+    const void *cur_sync;           /* its ThreadSanitizer sync object */
     /* ---- written by whoever closes the thread */
     _Atomic int closing;
     _Atomic int closed;

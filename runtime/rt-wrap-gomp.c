@@ -146,6 +146,7 @@ static struct pp_thread *bind_pool_thread(const struct team *tm, int tid, int n)
 static void team_trampoline(void *p)
 {
     struct team *tm = p;
+    PP_TSAN_ACQUIRE(&tm->fn);       /* the fork (the master released it) */
     int tid = omp_get_thread_num ? omp_get_thread_num() : 0;
     int n = omp_get_num_threads ? omp_get_num_threads() : 1;
     struct pp_thread *t = pp_self;
@@ -164,13 +165,16 @@ static void team_trampoline(void *p)
     }
     if (!t) {
         tm->fn(tm->data);
+        PP_TSAN_RELEASE(&tm->master_end);
         return;
     }
     uint64_t save_team = t->cur_team;
     int32_t save_tid = t->cur_tid, save_n = t->cur_nthreads;
+    const void *save_sync = t->cur_sync;
     t->cur_team = tm->id;
     t->cur_tid = tid;
     t->cur_nthreads = n;
+    t->cur_sync = &tm->id;
     if (tid == 0)
         tm->nthreads = n;
 
@@ -192,6 +196,8 @@ static void team_trampoline(void *p)
     t->cur_team = save_team;
     t->cur_tid = save_tid;
     t->cur_nthreads = save_n;
+    t->cur_sync = save_sync;
+    PP_TSAN_RELEASE(&tm->master_end);   /* the join (the master acquires it) */
 }
 
 static void parallel(const struct pp_fdesc *d, uint32_t site, omp_fn fn, void *data,
@@ -223,7 +229,9 @@ static void parallel(const struct pp_fdesc *d, uint32_t site, omp_fn fn, void *d
         fork->t1 = fork->t0;
         pp_ev_commit(self, fork);
     }
+    PP_TSAN_RELEASE(&tm.fn);
     call_real(c, team_trampoline, &tm);
+    PP_TSAN_ACQUIRE(&tm.master_end);
     if (fork && tm.nthreads)
         fork->nthreads = tm.nthreads;
     struct pp_ev *join = pp_ev_begin(self, d, site, PP_EV_JOIN);
@@ -305,37 +313,60 @@ static void team_ev_end(struct pp_ev *e, const void *obj)
     pp_ev_commit(pp_self, e);
 }
 
-/* void libgomp call without arguments; a missing one is a no-op (team of 1) */
-#define VOID_CALL(NAME, KIND, OBJ)                                                   \
+/* The calling thread's team sync object for ThreadSanitizer (a barrier:
+ * release before, acquire after; one object per team, so TSan may also
+ * order a fast thread's work after a barrier before a slow thread's exit
+ * from the same barrier: it can miss a race there, never report a false
+ * one) */
+static const void *team_sync(void)
+{
+    struct pp_thread *t = pp_self;
+    static const char no_team;
+    return t && t->cur_sync ? t->cur_sync : &no_team;
+}
+
+/* void libgomp call without arguments; a missing one is a no-op (team of 1).
+ * SYNC: 1 barrier, 2 lock taken, 3 lock released (for ThreadSanitizer) */
+#define VOID_CALL(NAME, KIND, OBJ, SYNC)                                             \
     PP_EXPORT void __pp_w_##NAME(const struct pp_fdesc *d, uint32_t site)            \
     {                                                                                \
         struct pp_ev *e = team_ev_begin(d, site, KIND);                              \
+        if (SYNC == 1)                                                               \
+            PP_TSAN_RELEASE(team_sync());                                            \
+        if (SYNC == 3)                                                               \
+            PP_TSAN_RELEASE(OBJ);                                                    \
         if (NAME)                                                                    \
             NAME();                                                                  \
-        team_ev_end(e, OBJ);                                                         \
+        if (SYNC == 1)                                                               \
+            PP_TSAN_ACQUIRE(team_sync());                                            \
+        if (SYNC == 2)                                                               \
+            PP_TSAN_ACQUIRE(OBJ);                                                    \
+        team_ev_end(e, SYNC == 1 ? NULL : OBJ);                                      \
     }
 
-VOID_CALL(GOMP_barrier, PP_EV_BARRIER, NULL)
-VOID_CALL(GOMP_loop_end, PP_EV_BARRIER, NULL)
-VOID_CALL(GOMP_loop_end_nowait, PP_EV_LOOP_END, NULL)
-VOID_CALL(GOMP_sections_end, PP_EV_BARRIER, NULL)
-VOID_CALL(GOMP_sections_end_nowait, PP_EV_LOOP_END, NULL)
-VOID_CALL(GOMP_critical_start, PP_EV_LOCK, &unnamed_critical_token)
-VOID_CALL(GOMP_critical_end, PP_EV_UNLOCK, &unnamed_critical_token)
-VOID_CALL(GOMP_atomic_start, PP_EV_LOCK, &atomic_lock_token)
-VOID_CALL(GOMP_atomic_end, PP_EV_UNLOCK, &atomic_lock_token)
+VOID_CALL(GOMP_barrier, PP_EV_BARRIER, &unnamed_critical_token, 1)
+VOID_CALL(GOMP_loop_end, PP_EV_BARRIER, &unnamed_critical_token, 1)
+VOID_CALL(GOMP_loop_end_nowait, PP_EV_LOOP_END, NULL, 0)
+VOID_CALL(GOMP_sections_end, PP_EV_BARRIER, &unnamed_critical_token, 1)
+VOID_CALL(GOMP_sections_end_nowait, PP_EV_LOOP_END, NULL, 0)
+VOID_CALL(GOMP_critical_start, PP_EV_LOCK, &unnamed_critical_token, 2)
+VOID_CALL(GOMP_critical_end, PP_EV_UNLOCK, &unnamed_critical_token, 3)
+VOID_CALL(GOMP_atomic_start, PP_EV_LOCK, &atomic_lock_token, 2)
+VOID_CALL(GOMP_atomic_end, PP_EV_UNLOCK, &atomic_lock_token, 3)
 
 PP_EXPORT void __pp_w_GOMP_critical_name_start(const struct pp_fdesc *d, uint32_t site, void **pptr)
 {
     struct pp_ev *e = team_ev_begin(d, site, PP_EV_LOCK);
     if (GOMP_critical_name_start)
         GOMP_critical_name_start(pptr);
+    PP_TSAN_ACQUIRE(pptr);
     team_ev_end(e, pptr);
 }
 
 PP_EXPORT void __pp_w_GOMP_critical_name_end(const struct pp_fdesc *d, uint32_t site, void **pptr)
 {
     struct pp_ev *e = team_ev_begin(d, site, PP_EV_UNLOCK);
+    PP_TSAN_RELEASE(pptr);
     if (GOMP_critical_name_end)
         GOMP_critical_name_end(pptr);
     team_ev_end(e, pptr);
