@@ -23,7 +23,8 @@ static const char *usage =
     "  sensitivity  dT/dbeta of the predicted time for every machine parameter\n"
     "  run-experiment  time, speedup and efficiency of variants over P and the size, and their crossovers\n"
     "  report     one self-contained HTML page (and Markdown, CSV, SVG) on a program\n"
-    "'perfpred COMMAND --help' describes a command.\n";
+    "'perfpred COMMAND --help' describes a command.\n"
+    "--allow-incomplete (any command) reads records of programs killed by a signal.\n";
 
 int main(int argc, char **argv)
 {

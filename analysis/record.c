@@ -670,8 +670,14 @@ int pp_record_load(const char *path, pp_record *r, char *err, size_t errlen)
             free(w.err);
             return -1;
         }
-        fprintf(stderr, "perfpred: warning: %s: incomplete record (the program was killed by signal "
-                "%d, %s); used as --allow-incomplete asks\n", path, r->incomplete_sig, nm);
+        /* once per file, although some commands read a record twice */
+        static char *warned;
+        if (!warned || strcmp(warned, path) != 0) {
+            fprintf(stderr, "perfpred: warning: %s: incomplete record (the program was killed by "
+                    "signal %d, %s); used as --allow-incomplete asks\n", path, r->incomplete_sig, nm);
+            free(warned);
+            warned = strdup(path);
+        }
     }
     if (rc) {
         snprintf(err, errlen, "%s", w.err ? w.err : "unknown error");
