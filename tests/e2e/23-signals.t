@@ -91,6 +91,8 @@ for my $m (['abort', 'ABRT'], ['segv', 'SEGV'], ['fpe', 'FPE']) {
 SKIP: {
     my $cp = `cat /proc/sys/kernel/core_pattern 2>/dev/null` // '';
     skip "core_pattern is '$cp' (not a plain file name)", 2 unless $cp =~ /^core/;
+    # AddressSanitizer turns core dumps off itself (disable_coredump=1)
+    skip 'AddressSanitizer build: ASan disables core dumps', 2 if $san;
     mkdir "$tmp/core";
     my $rec = "$tmp/core/c.ppr";
     my ($st) = run_prog("$tmp/core", { %env0, PERFPRED_RECORD => $rec },
