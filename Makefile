@@ -124,7 +124,15 @@ $(B)/libperfpred-rt.a: $(RT_OBJ) $(RT_MPI_OBJ)
 # script (as Debian's libc.so is) that links the static archive, so that
 # `-Lbuild -lperfpred-rt` gives a program that runs without
 # LD_LIBRARY_PATH; `-l:libperfpred-rt.so.1` links the shared one.
-$(B)/libperfpred-rt.so.1: $(RT_OBJ)
+#
+# rt-instance.c is compiled twice: in the shared runtime it makes that copy
+# stand aside when the executable has its own (docs/wrapper.md).
+RT_SO_OBJ := $(filter-out %/rt-instance.o,$(RT_OBJ)) $(B)/obj/runtime/rt-instance-so.o
+
+$(B)/obj/runtime/rt-instance-so.o: runtime/rt-instance.c $(wildcard runtime/*.h) | $(B)/obj/runtime
+	$(CC) $(CFLAGS_RT) -DPP_RT_SHARED_OBJECT -c $< -o $@
+
+$(B)/libperfpred-rt.so.1: $(RT_SO_OBJ)
 	$(CC) -shared -pthread -Wl,-soname,libperfpred-rt.so.1 $(SANFLAGS) -o $@ $^
 
 $(B)/libperfpred-rt.so: $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so.1

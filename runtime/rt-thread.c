@@ -39,6 +39,8 @@ static void atfork_release(void)
 
 int pp_thread_init(void)
 {
+    if (pp_instance_defer())
+        return -1;              /* another runtime records this process */
     if (pthread_key_create(&pp_key, key_dtor) != 0)
         return -1;
     return pthread_atfork(atfork_prepare, atfork_release, atfork_release) != 0 ? -1 : 0;
