@@ -1,6 +1,7 @@
 # perfpred - build, test, report, install.
 #
-#   make            build/perfpred.so, build/libperfpred-rt.{a,so,so.1}, build/perfpred
+#   make            build/perfpred.so, build/libperfpred-rt.{a,so,so.1}, build/perfpred,
+#                   build/perfpred-gcc (and perfpred-g++, a link to it)
 #   make check      install what is missing, build, run every test
 #   make report     install what is missing, build, run the samples, write reports/
 #   make install PREFIX=/usr/local
@@ -48,6 +49,7 @@ RT_SRC     := $(wildcard runtime/*.c)
 AN_SRC     := $(wildcard analysis/*.c)
 AN_LIBSRC  := $(filter-out analysis/main.c,$(AN_SRC))
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+WRAP_SRC   := $(wildcard wrapper/*.c)
 
 PLUGIN_OBJ := $(PLUGIN_SRC:%.cc=$(B)/obj/%.o)
 RT_OBJ     := $(RT_SRC:%.c=$(B)/obj/%.o)
@@ -75,7 +77,8 @@ PLUGIN_INST := $(PREFIX)/lib/perfpred
 all: deps
 	@$(MAKE) --no-print-directory build
 
-build: $(B)/perfpred.so $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so $(B)/libperfpred-rt.so.1 $(B)/perfpred $(MPIBENCH)
+build: $(B)/perfpred.so $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so $(B)/libperfpred-rt.so.1 $(B)/perfpred $(MPIBENCH) \
+       $(B)/perfpred-gcc $(B)/perfpred-g++
 
 # ---------------------------------------------------------------- packages
 # Installs the Debian packages the project names when they are absent: with
@@ -138,6 +141,19 @@ $(B)/libperfpred-rt.so.1: $(RT_SO_OBJ)
 $(B)/libperfpred-rt.so: $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so.1
 	printf '/* GNU ld script: -lperfpred-rt links the static runtime (the shared one is libperfpred-rt.so.1) */\nINPUT ( libperfpred-rt.a )\n' > $@
 
+# ---------------------------------------------------------------- wrapper
+# perfpred-gcc: gcc with the plugin and the runtime (docs/wrapper.md); as
+# perfpred-g++ it runs g++.  It finds them next to itself (here) or in
+# PREFIX/lib (installed).
+$(B)/obj/wrapper/%.o: wrapper/%.c wrapper/pw.h | $(B)/obj/wrapper
+	$(CC) $(CSTD) $(WARN) $(OPT) -g $(SANFLAGS) -c $< -o $@
+
+$(B)/perfpred-gcc: $(WRAP_SRC:%.c=$(B)/obj/%.o)
+	$(CC) $(SANFLAGS) -o $@ $^
+
+$(B)/perfpred-g++: $(B)/perfpred-gcc
+	ln -sf perfpred-gcc $@
+
 # ---------------------------------------------------------------- analyser
 $(B)/obj/analysis/%.o: analysis/%.c $(wildcard analysis/*.h) | $(B)/obj/analysis
 	$(CC) $(CFLAGS_AN) -c $< -o $@
@@ -177,6 +193,8 @@ report: deps
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PLUGIN_INST)
 	install -m 755 $(B)/perfpred $(DESTDIR)$(PREFIX)/bin/perfpred
+	install -m 755 $(B)/perfpred-gcc $(DESTDIR)$(PREFIX)/bin/perfpred-gcc
+	ln -sf perfpred-gcc $(DESTDIR)$(PREFIX)/bin/perfpred-g++
 	$(if $(MPIBENCH),install -m 755 $(MPIBENCH) $(DESTDIR)$(PREFIX)/bin/perfpred-mpibench)
 	install -m 644 $(B)/libperfpred-rt.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/libperfpred-rt.so.1 $(DESTDIR)$(PREFIX)/lib/
@@ -196,7 +214,7 @@ install-gcc-plugin: build
 	install -d $(DESTDIR)$(PLUGIN_DIR)
 	install -m 755 $(B)/perfpred.so $(DESTDIR)$(PLUGIN_DIR)/perfpred.so
 
-$(B)/obj/plugin $(B)/obj/runtime $(B)/obj/runtime/mpi $(B)/obj/analysis $(B)/tests:
+$(B)/obj/plugin $(B)/obj/runtime $(B)/obj/runtime/mpi $(B)/obj/analysis $(B)/obj/wrapper $(B)/tests:
 	mkdir -p $@
 
 clean:
