@@ -17,12 +17,25 @@
  * the runtime, and an instrumented shared library loaded later (dlopen)
  * finds every entry point it calls in the executable's runtime.
  *
+ * And it keeps instrumented shared libraries loaded: a library that
+ * registers a function stays mapped until the process ends (dlopen with
+ * RTLD_NODELETE), because the record, written at exit, reads its
+ * descriptors and counters; a dlclose() before exit would unmap them (the
+ * exit handler crashed on a plugin the program had closed).
+ *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include <dlfcn.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "rt-internal.h"
+
+/* No reference to dlopen by name: in a -static link it brings libc.a's
+ * link-time warning "Using 'dlopen' in statically linked applications";
+ * dlsym finds it in a dynamic process, and nothing in a static one, which
+ * has no shared object to pin anyway. */
+typedef void *(*pp_dlopen_fn)(const char *, int);
 
 typedef void (*pp_any_fn)(void);
 
@@ -59,4 +72,23 @@ int pp_instance_defer(void)
 #else
     return 0;
 #endif
+}
+
+void pp_instance_pin(const struct pp_fdesc *d)
+{
+    /* the object most recently pinned: the usual case costs one dladdr */
+    static _Atomic(void *) last;
+    Dl_info i, me;
+    if (!dladdr(d, &i) || !i.dli_fname || !i.dli_fname[0] ||
+        i.dli_fbase == atomic_load_explicit(&last, memory_order_relaxed))
+        return;
+    /* the object the runtime is in (the executable, for the archive) goes
+     * away only with the process */
+    if (dladdr((void *)(uintptr_t)&pp_instance_pin, &me) && me.dli_fbase == i.dli_fbase)
+        return;
+    pp_dlopen_fn open = (pp_dlopen_fn)(uintptr_t)dlsym(RTLD_DEFAULT, "dlopen");
+    /* RTLD_NOLOAD: only the object that is already there; the reference
+     * it takes is never dropped, RTLD_NODELETE says so for dlclose too */
+    if (open && open(i.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE))
+        atomic_store_explicit(&last, i.dli_fbase, memory_order_relaxed);
 }

@@ -146,6 +146,9 @@ int pp_thread_init(void);
 /* 1 in libperfpred-rt.so.1 when the process already has another runtime
  * (the executable's, which instrumented code binds to): stay disabled. */
 int pp_instance_defer(void);
+/* Keep the shared object that holds descriptor d loaded until exit (the
+ * record reads its descriptors and counters). */
+void pp_instance_pin(const struct pp_fdesc *d);
 
 /* ------------------------------------------------------------ rt-log.c */
 enum pp_evkind {

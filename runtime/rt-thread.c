@@ -139,6 +139,7 @@ PP_EXPORT void __pp_register(const struct pp_fdesc *d, uint64_t *cnt)
     struct pp_thread *t = pp_get_self();
     if (!t)
         return;
+    pp_instance_pin(d);         /* its library must outlive a dlclose */
     struct pp_block *b = calloc(1, sizeof *b + d->nslots * sizeof(uint64_t));
     if (!b)
         return;                 /* counts of this function are lost */
