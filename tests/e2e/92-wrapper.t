@@ -131,6 +131,45 @@ for my $kind ('plain', 'inst') {
 is($conf{inst}, $conf{plain}, 'configure finds with perfpred-gcc what it finds with gcc');
 is(join(' ', records("$TMP/inst")), '', 'configure\'s test programs leave no record');
 
+# A real autoconf + automake + libtool project (AC_PROG_CC, LT_INIT,
+# AC_FUNC_MMAP, AC_C_BIGENDIAN, AC_OPENMP, ...): libtool's own probes
+# (-print-search-dirs, -v, the linker's name) see plain gcc, a libtool
+# shared library and a program using it build, and `make check` passes.
+SKIP: {
+    skip 'autoreconf or libtoolize is not installed', 6
+        if system('command -v autoreconf >/dev/null 2>&1 && command -v libtoolize >/dev/null 2>&1') != 0;
+    my $d = "$TMP/ac";
+    mkdir $d;
+    system("cp tests/wrapper/vec.[ch] tests/wrapper/par.[ch] tests/wrapper/main2.c $d/") == 0 or die;
+    open my $fh, '>', "$d/configure.ac" or die;
+    print $fh "AC_INIT([pptest], [1.0])\nAM_INIT_AUTOMAKE([foreign])\nAC_PROG_CC\nAM_PROG_AR\nLT_INIT\n"
+        . "AC_CHECK_HEADERS([pthread.h])\nAC_FUNC_MMAP\nAC_C_BIGENDIAN\nAC_CHECK_SIZEOF([long])\n"
+        . "AC_OPENMP\nAC_CONFIG_FILES([Makefile])\nAC_OUTPUT\n";
+    close $fh;
+    open $fh, '>', "$d/Makefile.am" or die;
+    print $fh "lib_LTLIBRARIES = libpar.la\nlibpar_la_SOURCES = par.c par.h vec.c vec.h\n"
+        . "libpar_la_LIBADD = -lpthread\nbin_PROGRAMS = app\napp_SOURCES = main2.c\n"
+        . "app_LDADD = libpar.la\nTESTS = app\n";
+    close $fh;
+    my ($rc, $out, $err) = run($d, 'libtoolize -q && autoreconf -fi');
+    is($rc, 0, 'autotools: autoreconf') or diag($err);
+    my %out;
+    for my $cc ('gcc', $W) {
+        ($rc, $out{$cc}, $err) = run($d, "make distclean >/dev/null 2>&1; CC=$cc CFLAGS='-O2 $SAN' LDFLAGS='$SAN' ./configure");
+        is($rc, 0, "autotools: configure with CC=$cc") or diag($err);
+        $out{$cc} =~ s/\Q$W\E/gcc/g;     # where configure prints $CC
+    }
+    is($out{$W}, $out{gcc}, 'autotools: the same configure output (libtool finds the same compiler, linker and features)');
+    is(join(' ', records($d)), '', 'autotools: configure\'s test programs leave no record');
+    ($rc, $out, $err) = run($d, 'make && make check');
+    ok($rc == 0 && $out =~ /^# PASS: +1$/m, 'autotools: make and make check pass') or diag($out, $err);
+    my @r = records($d);
+    my $l = @r == 1 ? loops_of($r[0]) : {};
+    ok(@r == 1 && ($l->{'main:L0'} // 0) == 1000 && ($l->{'part_sum:L0'} // 0) == 1000,
+       'autotools: the test wrote one record, with the loops of the program and of the libtool library')
+        or diag(join(' ', @r));
+}
+
 # ------------------------------------------------------------ make
 my %made;
 for my $kind ('plain', 'inst') {
