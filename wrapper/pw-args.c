@@ -208,7 +208,7 @@ void pw_classify(int argc, char *const argv[], struct pw_cmd *cmd)
     expand(argc, argv, &w, 0);
 
     int c = 0, S = 0, E = 0, M = 0, syntax = 0, query = 0;
-    int shared = 0, reloc = 0, stat = 0, nolib = 0;
+    int shared = 0, reloc = 0, stat = 0;
     const char *xlang = NULL;
     memset(cmd, 0, sizeof *cmd);
 
@@ -260,8 +260,6 @@ void pw_classify(int argc, char *const argv[], struct pw_cmd *cmd)
             reloc = 1;
         else if (!strcmp(a, "-static") || !strcmp(a, "-static-pie"))
             stat = 1;
-        else if (!strcmp(a, "-nostdlib") || !strcmp(a, "-nodefaultlibs") || !strcmp(a, "-nolibc"))
-            nolib = 1;
         else if (!strncmp(a, "-fplugin=", 9) &&
                  (base_is(a + 9, "perfpred.so") || !strcmp(a + 9, "perfpred")))
             cmd->has_plugin = 1;
@@ -289,7 +287,11 @@ void pw_classify(int argc, char *const argv[], struct pw_cmd *cmd)
         cmd->mode = PW_LINK;
         cmd->why = "linking";
     }
-    if (reloc || nolib)
+    /* -nostdlib and the like still get the runtime: libtool links C++
+     * shared libraries with -nostdlib and the C++ libraries named; an
+     * archive member or an --as-needed library is used only by
+     * instrumented code anyway */
+    if (reloc)
         cmd->link = PW_LINK_NONE;
     else if (shared)
         cmd->link = PW_LINK_SHARED;

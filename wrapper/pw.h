@@ -24,7 +24,7 @@ enum pw_link {
     PW_LINK_EXE,        /* an executable: the static runtime, exported */
     PW_LINK_STATIC,     /* -static / -static-pie: the static runtime */
     PW_LINK_SHARED,     /* -shared: libperfpred-rt.so.1 when needed */
-    PW_LINK_NONE        /* -r, -nostdlib, -nodefaultlibs, -nolibc */
+    PW_LINK_NONE        /* -r: a relocatable object, not a link */
 };
 
 struct pw_cmd {

@@ -131,43 +131,56 @@ for my $kind ('plain', 'inst') {
 is($conf{inst}, $conf{plain}, 'configure finds with perfpred-gcc what it finds with gcc');
 is(join(' ', records("$TMP/inst")), '', 'configure\'s test programs leave no record');
 
-# A real autoconf + automake + libtool project (AC_PROG_CC, LT_INIT,
-# AC_FUNC_MMAP, AC_C_BIGENDIAN, AC_OPENMP, ...): libtool's own probes
-# (-print-search-dirs, -v, the linker's name) see plain gcc, a libtool
-# shared library and a program using it build, and `make check` passes.
+# A real autoconf + automake + libtool project (AC_PROG_CC, AC_PROG_CXX,
+# LT_INIT, AC_FUNC_MMAP, AC_C_BIGENDIAN, AC_OPENMP, ...): libtool's own
+# probes (-print-search-dirs, -v, the linker's name) see plain gcc; a C and
+# a C++ libtool shared library (-no-undefined -Wl,-z,defs; C++ is linked
+# with -nostdlib) and programs using them build, and `make check` passes.
 SKIP: {
-    skip 'autoreconf or libtoolize is not installed', 6
-        if system('command -v autoreconf >/dev/null 2>&1 && command -v libtoolize >/dev/null 2>&1') != 0;
+    skip 'autoreconf, libtoolize or g++ is not installed', 8
+        if system('command -v autoreconf >/dev/null 2>&1 && command -v libtoolize >/dev/null 2>&1 && command -v g++ >/dev/null 2>&1') != 0;
     my $d = "$TMP/ac";
     mkdir $d;
-    system("cp tests/wrapper/vec.[ch] tests/wrapper/par.[ch] tests/wrapper/main2.c $d/") == 0 or die;
+    system("cp tests/wrapper/vec.[ch] tests/wrapper/par.[ch] tests/wrapper/main2.c tests/wrapper/*.cc $d/") == 0 or die;
     open my $fh, '>', "$d/configure.ac" or die;
-    print $fh "AC_INIT([pptest], [1.0])\nAM_INIT_AUTOMAKE([foreign])\nAC_PROG_CC\nAM_PROG_AR\nLT_INIT\n"
+    print $fh "AC_INIT([pptest], [1.0])\nAM_INIT_AUTOMAKE([foreign])\nAC_PROG_CC\nAC_PROG_CXX\nAM_PROG_AR\nLT_INIT\n"
         . "AC_CHECK_HEADERS([pthread.h])\nAC_FUNC_MMAP\nAC_C_BIGENDIAN\nAC_CHECK_SIZEOF([long])\n"
         . "AC_OPENMP\nAC_CONFIG_FILES([Makefile])\nAC_OUTPUT\n";
     close $fh;
+    # -no-undefined -Wl,-z,defs: the libraries must resolve every symbol
     open $fh, '>', "$d/Makefile.am" or die;
-    print $fh "lib_LTLIBRARIES = libpar.la\nlibpar_la_SOURCES = par.c par.h vec.c vec.h\n"
-        . "libpar_la_LIBADD = -lpthread\nbin_PROGRAMS = app\napp_SOURCES = main2.c\n"
-        . "app_LDADD = libpar.la\nTESTS = app\n";
+    print $fh "lib_LTLIBRARIES = libpar.la libksum.la\nlibpar_la_SOURCES = par.c par.h vec.c vec.h\n"
+        . "libpar_la_LIBADD = -lpthread\nlibpar_la_LDFLAGS = -no-undefined -Wl,-z,defs\n"
+        . "libksum_la_SOURCES = ksum.cc\nlibksum_la_LDFLAGS = -no-undefined -Wl,-z,defs\n"
+        . "bin_PROGRAMS = app appxx\napp_SOURCES = main2.c\napp_LDADD = libpar.la\n"
+        . "appxx_SOURCES = appxx.cc\nappxx_LDADD = libksum.la\nTESTS = app appxx\n";
     close $fh;
     my ($rc, $out, $err) = run($d, 'libtoolize -q && autoreconf -fi');
     is($rc, 0, 'autotools: autoreconf') or diag($err);
     my %out;
     for my $cc ('gcc', $W) {
-        ($rc, $out{$cc}, $err) = run($d, "make distclean >/dev/null 2>&1; CC=$cc CFLAGS='-O2 $SAN' LDFLAGS='$SAN' ./configure");
-        is($rc, 0, "autotools: configure with CC=$cc") or diag($err);
-        $out{$cc} =~ s/\Q$W\E/gcc/g;     # where configure prints $CC
+        my $cxx = $cc eq 'gcc' ? 'g++' : "$B/perfpred-g++";
+        ($rc, $out{$cc}, $err) = run($d, "make distclean >/dev/null 2>&1; CC=$cc CXX=$cxx CFLAGS='-O2 $SAN' "
+                                     . "CXXFLAGS='-O2 $SAN' LDFLAGS='$SAN' ./configure");
+        is($rc, 0, "autotools: configure with CC=$cc CXX=$cxx") or diag($err);
+        $out{$cc} =~ s/\Q$W\E/gcc/g;     # where configure prints $CC, $CXX
+        $out{$cc} =~ s/\Q$B\E\/perfpred-g\+\+/g++/g;
     }
     is($out{$W}, $out{gcc}, 'autotools: the same configure output (libtool finds the same compiler, linker and features)');
     is(join(' ', records($d)), '', 'autotools: configure\'s test programs leave no record');
     ($rc, $out, $err) = run($d, 'make && make check');
-    ok($rc == 0 && $out =~ /^# PASS: +1$/m, 'autotools: make and make check pass') or diag($out, $err);
+    ok($rc == 0 && $out =~ /^# PASS: +2$/m, 'autotools: make and make check pass') or diag($out, $err);
     my @r = records($d);
-    my $l = @r == 1 ? loops_of($r[0]) : {};
-    ok(@r == 1 && ($l->{'main:L0'} // 0) == 1000 && ($l->{'part_sum:L0'} // 0) == 1000,
-       'autotools: the test wrote one record, with the loops of the program and of the libtool library')
-        or diag(join(' ', @r));
+    my ($c) = grep { /\/app\.\d+\.ppr$/ } @r;
+    my ($cxx) = grep { /\/appxx\.\d+\.ppr$/ } @r;
+    is(scalar @r, 2, 'autotools: the two tests wrote a record each') or diag(join(' ', @r));
+    my $l = $c ? loops_of($c) : {};
+    ok(($l->{'main:L0'} // 0) == 1000 && ($l->{'part_sum:L0'} // 0) == 1000,
+       'autotools: C: the loops of the program and of the libtool library');
+    $l = $cxx ? loops_of($cxx) : {};
+    ok(($l->{'main:L0'} // 0) == 10 && (grep { /ksum.*:L0$/ && $l->{$_} == 100 } keys %$l),
+       'autotools: C++: the loops of the program and of the libtool library (linked with -nostdlib)')
+        or diag(join(' ', map { "$_=$l->{$_}" } sort keys %$l));
 }
 
 # ------------------------------------------------------------ make
