@@ -169,6 +169,10 @@ $(B)/perfpred-mpibench: analysis/mpibench/pp-mpibench.c | $(B)/obj/analysis
 	mpicc $(CSTD) $(WARN) $(OPT) -o $@ $<
 
 # ---------------------------------------------------------------- tests
+# perfpred-gcc's command-line reader, alone
+$(B)/tests/test_wrapper_args: tests/unit/test_wrapper_args.c $(B)/obj/wrapper/pw-args.o | $(B)/tests
+	$(CC) $(CSTD) $(WARN) $(OPT) -g $(SANFLAGS) -Iwrapper -o $@ $^ -lcmocka
+
 $(B)/tests/%: tests/unit/%.c $(B)/libperfpred-an.a | $(B)/tests
 	$(CC) $(CFLAGS_AN) -Ianalysis -o $@ $< $(B)/libperfpred-an.a $(LIBS_AN) -lcmocka
 
