@@ -17,6 +17,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,11 +42,15 @@ static int env_on(const char *name)
     return v && *v && strcmp(v, "0") != 0;
 }
 
-static void die(const char *fmt, const char *a, const char *b)
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fprintf(stderr, "%s: ", prog);
-    fprintf(stderr, fmt, a, b);
+    vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+    va_end(ap);
     exit(1);
 }
 
@@ -55,11 +60,11 @@ static void add(struct argv_b *b, const char *s)
         b->cap = b->cap ? 2 * b->cap : 64;
         b->v = realloc(b->v, (size_t)b->cap * sizeof *b->v);
         if (!b->v)
-            die("%s%s", "out of memory", "");
+            die("out of memory");
     }
     b->v[b->n] = strdup(s);
     if (!b->v[b->n])
-        die("%s%s", "out of memory", "");
+        die("out of memory");
     b->v[++b->n] = NULL;
 }
 
@@ -68,29 +73,34 @@ static void addf(struct argv_b *b, const char *a, const char *c)
     size_t n = strlen(a) + strlen(c) + 1;
     char *s = malloc(n);
     if (!s)
-        die("%s%s", "out of memory", "");
+        die("out of memory");
     snprintf(s, n, "%s%s", a, c);
     add(b, s);
     free(s);
 }
 
 /* The real compiler: $PERFPRED_CC split at blanks ("ccache gcc" works). */
+static const char *compiler_var(int cxx)
+{
+    return cxx ? "PERFPRED_CXX" : "PERFPRED_CC";
+}
+
+static const char *compiler(int cxx)
+{
+    const char *cc = getenv(compiler_var(cxx));
+    return cc && *cc ? cc : cxx ? "g++" : "gcc";
+}
+
 static void add_compiler(struct argv_b *b, int cxx)
 {
-    const char *var = cxx ? "PERFPRED_CXX" : "PERFPRED_CC";
-    const char *cc = getenv(var);
-    if (!cc || !*cc) {
-        add(b, cxx ? "g++" : "gcc");
-        return;
-    }
-    char *copy = strdup(cc);
+    char *copy = strdup(compiler(cxx));
     if (!copy)
-        die("%s%s", "out of memory", "");
+        die("out of memory");
     for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
         add(b, w);
     free(copy);
     if (!b->n)
-        die("%s is blank%s", var, "");
+        die("%s is blank", compiler_var(cxx));
 }
 
 /* The command as a shell would read it (for --perfpred-verbose). */
@@ -140,7 +150,7 @@ int main(int argc, char **argv)
     user = malloc((size_t)(argc + 1) * sizeof *user);
     int nuser = 0;
     if (!user)
-        die("%s%s", "out of memory", "");
+        die("out of memory");
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--perfpred-verbose"))
             verbose = 1;
@@ -153,10 +163,8 @@ int main(int argc, char **argv)
 
     /* PERFPRED_CC=mpicc with OMPI_CC=perfpred-gcc would run us forever */
     if (getenv("PERFPRED_GCC_ACTIVE"))
-        die("the compiler it runs (%s) runs %s again; set it to the real compiler",
-            getenv(cxx ? "PERFPRED_CXX" : "PERFPRED_CC") ? getenv(cxx ? "PERFPRED_CXX" : "PERFPRED_CC")
-                                                         : (cxx ? "g++" : "gcc"),
-            prog);
+        die("the compiler it runs (%s) runs %s again; set %s to the real compiler", compiler(cxx),
+            prog, compiler_var(cxx));
 
     struct argv_b *b = &cmdline;
     add_compiler(b, cxx);
@@ -173,7 +181,7 @@ int main(int argc, char **argv)
     if (want_plugin || want_rt) {
         char err[512];
         if (pw_locate(&paths, err, sizeof err) != 0)
-            die("%s%s", err, "");
+            die("%s", err);
     }
     if (want_plugin) {
         need_file(paths.plugin, "the perfpred plugin",
@@ -187,12 +195,14 @@ int main(int argc, char **argv)
         size_t n = strlen(paths.rtdir) + strlen(file) + 2;
         char *lib = malloc(n);
         if (!lib)
-            die("%s%s", "out of memory", "");
+            die("out of memory");
         snprintf(lib, n, "%s/%s", paths.rtdir, file);
         need_file(lib, "the perfpred runtime",
                   "build perfpred with make, install it with make install, or set PERFPRED_RTLIB_DIR");
-        if (cmd.x_open)
-            add(b, "-x"), add(b, "none");     /* our files are not in the user's -x language */
+        if (cmd.x_open) {               /* our files are not in the user's -x language */
+            add(b, "-x");
+            add(b, "none");
+        }
         if (cmd.link == PW_LINK_SHARED) {
             /* DT_NEEDED only when the library has instrumented code; a
              * plain -Bdynamic in case the user's line ends in -Bstatic */

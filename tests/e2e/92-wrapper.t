@@ -32,9 +32,11 @@ for my $f ("perfpred-gcc", "perfpred.so", "libperfpred-rt.a", "libperfpred-rt.so
 my $W   = "$B/perfpred-gcc";
 my $TMP = tempdir('pp-wrap-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 my $SAN = $ENV{SANITIZE} ? '-fsanitize=address,undefined' : '';
-# the environment the wrapper and the runtime read, cleared for every command
+# the environment the wrapper and the runtime read, cleared for every
+# command, and that of the `make check` this may run under (its jobserver)
 my $CLEAN = join ' ', map { "-u $_" } qw(PERFPRED_RECORD PERFPRED_DISABLE PERFPRED_CC PERFPRED_CXX
-    PERFPRED_PLUGIN PERFPRED_RTLIB_DIR PERFPRED_WRAP_DISABLE PERFPRED_VERBOSE PERFPRED_GCC_ACTIVE);
+    PERFPRED_PLUGIN PERFPRED_RTLIB_DIR PERFPRED_WRAP_DISABLE PERFPRED_VERBOSE PERFPRED_GCC_ACTIVE
+    MAKEFLAGS MFLAGS MAKELEVEL);
 
 sub q_ { my $s = shift; $s =~ s/'/'\\''/g; return "'$s'" }
 
