@@ -128,6 +128,20 @@ static void print_cmd(FILE *f, char *const *v)
     fputc('\n', f);
 }
 
+static void usage(void)
+{
+    printf("usage: %s [--perfpred-verbose] [--perfpred-dry-run] GCC-ARGUMENTS...\n"
+           "gcc (g++ as perfpred-g++) with the perfpred plugin when compiling C or C++ and\n"
+           "the perfpred runtime when linking; everything else passes through\n"
+           "(docs/wrapper.md, perfpred-gcc(1)).\n"
+           "  --perfpred-verbose   print the command run on stderr (also PERFPRED_VERBOSE=1)\n"
+           "  --perfpred-dry-run   print it and run nothing\n"
+           "  --perfpred-help      this text\n"
+           "environment: PERFPRED_CC (gcc), PERFPRED_CXX (g++, for perfpred-g++),\n"
+           "  PERFPRED_WRAP_DISABLE=1 (add nothing), PERFPRED_PLUGIN=FILE, PERFPRED_RTLIB_DIR=DIR\n",
+           prog);
+}
+
 static void need_file(const char *path, const char *what, const char *hint)
 {
     if (access(path, R_OK) != 0) {
@@ -156,6 +170,10 @@ int main(int argc, char **argv)
             verbose = 1;
         else if (!strcmp(argv[i], "--perfpred-dry-run"))
             dry = verbose = 1;
+        else if (!strcmp(argv[i], "--perfpred-help")) {
+            usage();
+            return 0;
+        }
         else
             user[nuser++] = argv[i];
     }

@@ -289,6 +289,8 @@ SKIP: {
     ok($rc == 0 && -s "$d/stdin.ppr", 'a source on stdin (-x c -): compiled, linked and recorded');
     ($rc) = run($d, "PERFPRED_WRAP_DISABLE=1 $W -c vec.c -o off.o");
     ok($rc == 0 && `objdump -h $d/off.o` !~ /__pp_desc/, 'PERFPRED_WRAP_DISABLE=1: plain gcc');
+    my ($rch, $help) = run($d, "$W --perfpred-help");
+    ok($rch == 0 && $help =~ /^usage: perfpred-gcc / && $help =~ /PERFPRED_CC/, '--perfpred-help: the usage');
     my ($rc2, undef, $err) = run($d, "$W --perfpred-verbose -c vec.c -o verbose.o");
     ok($rc2 == 0 && $err =~ /^perfpred-gcc: gcc -fplugin=\S+ -c vec\.c -o verbose\.o$/m && -s "$d/verbose.o",
        '--perfpred-verbose prints the command and runs it') or diag($err);
