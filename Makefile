@@ -6,6 +6,7 @@
 #   make report     install what is missing, build, run the samples, write reports/
 #   make install PREFIX=/usr/local
 #   make check SANITIZE=1   the same suite with ASan+UBSan on runtime and analyser
+#                           (CI=true: make check runs both, the second in build/san)
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 
@@ -75,7 +76,7 @@ PLUGIN_INST := $(PREFIX)/lib/perfpred
 .PHONY: all build deps check bench report install install-gcc-plugin clean man
 
 all: deps
-	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory $(JOBS) build
 
 build: $(B)/perfpred.so $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so $(B)/libperfpred-rt.so.1 $(B)/perfpred $(MPIBENCH) \
        $(B)/perfpred-gcc $(B)/perfpred-g++
@@ -176,9 +177,22 @@ $(B)/tests/test_wrapper_args: tests/unit/test_wrapper_args.c $(B)/obj/wrapper/pw
 $(B)/tests/%: tests/unit/%.c $(B)/libperfpred-an.a | $(B)/tests
 	$(CC) $(CFLAGS_AN) -Ianalysis -o $@ $< $(B)/libperfpred-an.a $(LIBS_AN) -lcmocka
 
+# In CI (CI=true, as .ci/run is run) `make check` runs the suite twice: as
+# built for users, then with ASan+UBSan (SANITIZE=1) in $(B)/san.
+# CHECK_SANITIZE=1 does the same outside CI, CHECK_SANITIZE=0 skips it.
+CHECK_SANITIZE ?= $(if $(filter true,$(CI)),1,0)
+
+# the builds under check and all use every processor unless make was given -j
+# (a recursive variable: MAKEFLAGS has -j only when the recipes run)
+JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
+
 check: deps
-	@$(MAKE) --no-print-directory build $(UNIT_BIN)
+	@$(MAKE) --no-print-directory $(JOBS) build $(UNIT_BIN)
 	@PERFPRED_BUILD=$(abspath $(B)) SANITIZE=$(SANITIZE) tests/run-tests $(UNIT_BIN)
+ifeq ($(CHECK_SANITIZE)$(SANITIZE),1)
+	@echo "perfpred: the same suite under AddressSanitizer and UndefinedBehaviorSanitizer ($(B)/san)"
+	@$(MAKE) --no-print-directory check SANITIZE=1 B=$(B)/san CHECK_SANITIZE=0
+endif
 
 # Accuracy of the predictions and overhead of the instrumentation, measured
 # side by side in one run (tools/bench; details in build/bench/).
