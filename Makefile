@@ -79,7 +79,7 @@ all: deps
 	@$(MAKE) --no-print-directory $(JOBS) build
 
 build: $(B)/perfpred.so $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so $(B)/libperfpred-rt.so.1 $(B)/perfpred $(MPIBENCH) \
-       $(B)/perfpred-gcc $(B)/perfpred-g++
+       $(B)/perfpred-gcc $(B)/perfpred-g++ $(B)/libperfpred-rt.dynlist
 
 # ---------------------------------------------------------------- packages
 # Installs the Debian packages the project names when they are absent: with
@@ -155,6 +155,13 @@ $(B)/perfpred-gcc: $(WRAP_SRC:%.c=$(B)/obj/%.o)
 $(B)/perfpred-g++: $(B)/perfpred-gcc
 	ln -sf perfpred-gcc $@
 
+# The runtime's entry points, for the dynamic symbol table of an executable
+# that links the static runtime (perfpred-gcc passes -Wl,--dynamic-list=):
+# a pattern that GNU ld, gold and lld all take in a dynamic list (gold takes
+# none in --export-dynamic-symbol).
+$(B)/libperfpred-rt.dynlist:
+	printf '/* the runtime entry points an executable exports (docs/wrapper.md) */\n{ __pp_*; };\n' > $@
+
 # ---------------------------------------------------------------- analyser
 $(B)/obj/analysis/%.o: analysis/%.c $(wildcard analysis/*.h) | $(B)/obj/analysis
 	$(CC) $(CFLAGS_AN) -c $< -o $@
@@ -217,6 +224,7 @@ install: build
 	install -m 644 $(B)/libperfpred-rt.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/libperfpred-rt.so.1 $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(B)/libperfpred-rt.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(B)/libperfpred-rt.dynlist $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 runtime/perfpred-rt.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(B)/perfpred.so $(DESTDIR)$(PLUGIN_INST)/perfpred.so
 

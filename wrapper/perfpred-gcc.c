@@ -5,7 +5,8 @@
  * when called as perfpred-g++) with the user's arguments unchanged, adding
  *   - -fplugin=perfpred.so in front when C or C++ sources are compiled,
  *   - the runtime at the end of a link: an executable links the static
- *     libperfpred-rt.a and exports its entry points (so that instrumented
+ *     libperfpred-rt.a and exports its entry points (--dynamic-list; so
+ *     that instrumented
  *     shared libraries in the same process use the executable's runtime,
  *     one record per process); a shared library links libperfpred-rt.so.1
  *     when it needs it (--as-needed, with an rpath), so that it also works
@@ -211,7 +212,7 @@ int main(int argc, char **argv)
     if (want_rt) {
         const char *file = cmd.link == PW_LINK_SHARED ? "libperfpred-rt.so.1" : "libperfpred-rt.a";
         size_t n = strlen(paths.rtdir) + strlen(file) + 2;
-        char *lib = malloc(n);
+        char *lib = malloc(n + 16);     /* also for libperfpred-rt.dynlist */
         if (!lib)
             die("out of memory");
         snprintf(lib, n, "%s/%s", paths.rtdir, file);
@@ -230,9 +231,15 @@ int main(int argc, char **argv)
             addf(b, "-Wl,-rpath,", paths.rtdir);
         } else {
             add(b, lib);
-            /* instrumented shared libraries bind to this runtime */
-            if (cmd.link == PW_LINK_EXE)
-                add(b, "-Wl,--export-dynamic-symbol=__pp_*");
+            /* instrumented shared libraries bind to this runtime: its entry
+             * points go to the dynamic symbol table */
+            if (cmd.link == PW_LINK_EXE) {
+                snprintf(lib, n + 16, "%s/libperfpred-rt.dynlist", paths.rtdir);
+                need_file(lib, "the perfpred runtime's dynamic list",
+                          "build perfpred with make, install it with make install, or set "
+                          "PERFPRED_RTLIB_DIR");
+                addf(b, "-Wl,--dynamic-list=", lib);
+            }
         }
         add(b, "-pthread");
         free(lib);

@@ -112,7 +112,7 @@ system("cp tests/wrapper/* $TMP/$_/") == 0 or die for qw(pass plain inst);
     like($err, qr/^perfpred-gcc: gcc -shared vec\.o -o libv\.so -Wl,--push-state,--as-needed,-Bdynamic \S+\/libperfpred-rt\.so\.1 -Wl,--pop-state -Wl,-rpath,\S+ -pthread$/m,
          '-shared: the shared runtime, as needed, with an rpath');
     (undef, undef, $err) = run($d, "$W --perfpred-dry-run -x c vec.c app.c");
-    like($err, qr/^perfpred-gcc: gcc -fplugin=\S+ -x c vec\.c app\.c -x none \S+\/libperfpred-rt\.a '-Wl,--export-dynamic-symbol=__pp_\*' -pthread$/m,
+    like($err, qr/^perfpred-gcc: gcc -fplugin=\S+ -x c vec\.c app\.c -x none \S+\/libperfpred-rt\.a -Wl,--dynamic-list=\S+\/libperfpred-rt\.dynlist -pthread$/m,
          'compile and link: plugin, then the static runtime exported, after -x none');
     (undef, undef, $err) = run($d, "$W --perfpred-dry-run -r a.o b.o -o ab.o");
     like($err, qr/^perfpred-gcc: gcc -r a\.o b\.o -o ab\.o$/m, '-r: no runtime');
@@ -208,6 +208,16 @@ like(`readelf -d $TMP/inst/libpar.so`, qr/NEEDED.*\[libperfpred-rt\.so\.1\].*RUN
      'an instrumented shared library needs the shared runtime, found through its rpath');
 like(`nm -D $TMP/inst/app_dl`, qr/ T __pp_register$/m, 'an executable exports the runtime\'s entry points');
 like(`nm $TMP/inst/app_dl`, qr/ T __pp_w_pthread_create$/m, '...all of them, also those it does not call itself');
+# the dynamic list works with every linker (--export-dynamic-symbol=GLOB
+# would not with gold)
+for my $ld ('bfd', 'gold', 'lld') {
+  SKIP: {
+        skip "ld.$ld is not installed", 1 if system("command -v ld.$ld >/dev/null 2>&1") != 0;
+        my ($rc, undef, $err) = run("$TMP/inst", "$W -fuse-ld=$ld $SAN -O2 dl.c -o app_dl_$ld");
+        ok($rc == 0 && `nm -D $TMP/inst/app_dl_$ld` =~ / T __pp_w_pthread_create$/m,
+           "-fuse-ld=$ld: the executable exports the runtime's entry points") or diag($err);
+    }
+}
 
 # uninstrumented executables using the instrumented libraries
 for my $kind ('plain', 'inst') {
