@@ -20,7 +20,8 @@
  * action (a handler the program installs later simply replaces it), with
  * every handled signal blocked while it runs; a second fatal signal in
  * another thread waits for the first to finish.  PERFPRED_SIGNALS=0 leaves
- * all dispositions alone.  Nothing can be done for SIGKILL, for a stack
+ * all dispositions alone; PERFPRED_SIGNAL_TIMEOUT=S bounds the writer to S
+ * seconds (default 10).  Nothing can be done for SIGKILL, for a stack
  * overflow (no alternate stack: the kernel kills the program at once) or
  * for _exit().
  *
@@ -46,8 +47,8 @@ pid_t pp_record_pid;                /* the program's pid, in the writer */
 
 static _Atomic int sig_busy;        /* the signal being handled, 0 none */
 static pid_t sig_pid;               /* the process that installed us */
-
-#define PP_CHILD_ALARM 10           /* seconds the writer may take */
+static int child_alarm = 10;        /* seconds the writer may take
+                                       (PERFPRED_SIGNAL_TIMEOUT) */
 
 static void nap_ms(long ms)
 {
@@ -66,7 +67,7 @@ static void __attribute__((noreturn)) child_write(int sig, pid_t parent)
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    alarm(PP_CHILD_ALARM);
+    alarm((unsigned)child_alarm);
     pp_sig_child = 1;
     pp_incomplete_sig = sig;
     pp_record_pid = parent;
@@ -97,7 +98,7 @@ static void handler(int sig, siginfo_t *si, void *uc)
             child_write(sig, sig_pid);
         if (c > 0) {
             int st, done = 0;
-            for (int i = 0; i < (PP_CHILD_ALARM + 2) * 1000 && !done; i++) {
+            for (int i = 0; i < (child_alarm + 2) * 1000 && !done; i++) {
                 pid_t w = waitpid(c, &st, WNOHANG);
                 if (w == c || (w < 0 && errno != EINTR))
                     done = 1;   /* ECHILD: the program reaps (SIGCHLD ignored) */
@@ -124,6 +125,16 @@ void pp_signal_init(void)
     const char *v = getenv("PERFPRED_SIGNALS");
     if (v && strcmp(v, "0") == 0)
         return;
+    const char *to = getenv("PERFPRED_SIGNAL_TIMEOUT");
+    if (to && *to) {
+        char *end;
+        long t = strtol(to, &end, 10);
+        if (*end || t < 1 || t > 3600)
+            pp_warn("PERFPRED_SIGNAL_TIMEOUT='%s' is not a number of seconds from 1 to 3600; "
+                    "using %d", to, child_alarm);
+        else
+            child_alarm = (int)t;
+    }
     sig_pid = getpid();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

@@ -7,7 +7,8 @@
 # format invariants, with the loops it finished; the analyser refuses it
 # (exit 2, naming the file and the signal) unless --allow-incomplete.  A
 # program with its own SIGTERM handler keeps its behaviour; SIGKILL and
-# PERFPRED_SIGNALS=0 leave no record.
+# PERFPRED_SIGNALS=0 leave no record; a writer stuck on a lock (abort()
+# inside free()) is ended by its time bound.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -122,6 +123,23 @@ for my $s (qw(TERM INT HUP QUIT SEGV ABRT)) {
     }
     is(wait_desc($st[0]), wait_desc($st[1]), "kill -$s from outside: dies as the plain build (" . wait_desc($st[1]) . ")");
     check_incomplete("kill -$s", $rec, $sig);
+}
+
+# ---------------------------------------------------------------- the writer's time bound
+# abort() inside free(), malloc's lock held: the forked writer deadlocks on
+# it and its alarm (PERFPRED_SIGNAL_TIMEOUT=1 s here, 10 s by default) ends
+# it; the program still dies of SIGABRT, and no record appears
+SKIP: {
+    skip 'AddressSanitizer build: ASan reports the double free itself', 4 if $san;
+    my $rec = "$tmp/dfree.ppr";
+    my ($st, $out, $err) = run_prog($tmp, { PERFPRED_RECORD => $rec, PERFPRED_SIGNAL_TIMEOUT => 1 },
+                                    "timeout -k 5 60 $P dfree 1000 2");
+    my ($pst, $pout, $perr) = run_prog($tmp, {}, "$P.plain dfree 1000 2");
+    is(wait_desc($st), wait_desc($pst), 'abort() with malloc\'s lock held: dies as the plain build ('
+       . wait_desc($pst) . ')');
+    is($out, $pout, 'abort() with malloc\'s lock held: output');
+    is($err, $perr, 'abort() with malloc\'s lock held: stderr (glibc\'s message only)');
+    ok(!-e $rec, 'abort() with malloc\'s lock held: the stuck writer renamed nothing');
 }
 
 # ---------------------------------------------------------------- the program's own handler

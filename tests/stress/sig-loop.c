@@ -7,7 +7,9 @@
  * "segv" (a null store), "fpe" (integer division by zero), "wait" (prints
  * "ready" and spins until killed from outside), "own" (installs its own
  * SIGTERM handler, which prints and exits 3, then raises SIGTERM), "exit"
- * (ends normally: the reference).
+ * (ends normally: the reference), "dfree" (frees a block twice: glibc
+ * calls abort() while it holds malloc's lock, which the record writer then
+ * needs: the writer's time bound must end it).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -70,6 +72,16 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "segv")) {
         volatile int *p = NULL;
         *p = (int)s;
+    }
+    if (!strcmp(mode, "dfree")) {
+        /* above the tcache and fastbin sizes, with a guard block so that
+         * it does not merge into the top: the second free() finds it
+         * free under the arena lock and aborts there */
+        char *volatile a = malloc(4000);
+        char *volatile g = malloc(4000);
+        a[0] = g[0] = 1;
+        free(a);
+        free(a);
     }
     if (!strcmp(mode, "fpe")) {
         volatile int z = 0;
