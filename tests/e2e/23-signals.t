@@ -134,7 +134,8 @@ SKIP: {
     my $rec = "$tmp/dfree.ppr";
     my ($st, $out, $err) = run_prog($tmp, { PERFPRED_RECORD => $rec, PERFPRED_SIGNAL_TIMEOUT => 1 },
                                     "timeout -k 5 60 $P dfree 1000 2");
-    my ($pst, $pout, $perr) = run_prog($tmp, {}, "$P.plain dfree 1000 2");
+    # under timeout(1) too: it passes the signal on, without the core bit
+    my ($pst, $pout, $perr) = run_prog($tmp, {}, "timeout -k 5 60 $P.plain dfree 1000 2");
     is(wait_desc($st), wait_desc($pst), 'abort() with malloc\'s lock held: dies as the plain build ('
        . wait_desc($pst) . ')');
     is($out, $pout, 'abort() with malloc\'s lock held: output');
