@@ -232,6 +232,7 @@ pp_execute (function *fun)
   text += f.body + "end\n";
 
   /* Instrumentation.  */
+  pp_keep_inlinable (fun);
   pp_create_decls (&f);
   pp_apply (&f);
   pp_finish_desc (&f, text);

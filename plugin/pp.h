@@ -207,6 +207,9 @@ void pp_apply (pp_fn *f);
 void pp_finish_desc (pp_fn *f, const std::string &text);
 void pp_emit_global (tree decl);
 void pp_register_roots (const char *plugin_name);
+
+/* pp-inline.cc */
+bool pp_keep_inlinable (function *fun);
 tree pp_wrapper_decl (int idx, tree orig_fndecl);
 std::string pp_fmt (const char *fmt, ...) ATTRIBUTE_PRINTF_1;
 std::string pp_qname (const char *s);
