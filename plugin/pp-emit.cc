@@ -450,10 +450,16 @@ apply_wrap (pp_fn *f, pp_act &a)
 
 /* At function entry:
      if (__builtin_expect (cnt[0] == 0, 0))
-       __pp_register (&desc, &cnt[0]);  */
+       {
+         __pp_register (&desc, &cnt[0]);
+         __pp_register (&desc_g, &cnt_g[0]);   for each callee g that is
+       }                                        registered by its callers
+   (pp-inline.cc); nothing in such a g.  */
 static void
 insert_registration (pp_fn *f)
 {
+  if (f->no_check)
+    return;
   edge e = single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (f->fun));
   basic_block cond_bb = split_edge (e);
   basic_block call_bb = split_edge (single_succ_edge (cond_bb));
@@ -472,6 +478,17 @@ insert_registration (pp_fn *f)
 				   build_fold_addr_expr (cnt_ref (f, 0)));
   gsi = gsi_last_bb (call_bb);
   gsi_insert_after (&gsi, call, GSI_NEW_STMT);
+  std::vector<std::pair<tree, tree> > more = pp_callee_registrations (f);
+  for (size_t i = 0; i < more.size (); i++)
+    {
+      tree c0 = build4 (ARRAY_REF, long_long_unsigned_type_node,
+			more[i].second, integer_zero_node, NULL_TREE,
+			NULL_TREE);
+      gcall *c = gimple_build_call (register_decl, 2,
+				    build_fold_addr_expr (more[i].first),
+				    build_fold_addr_expr (c0));
+      gsi_insert_after (&gsi, c, GSI_NEW_STMT);
+    }
 
   edge te = single_succ_edge (cond_bb);
   te->flags &= ~EDGE_FALLTHRU;

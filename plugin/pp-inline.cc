@@ -24,10 +24,9 @@
        -fno-inline-small-functions), nor noinline/noipa/cold functions;
    and DECL_NO_INLINE_WARNING_P keeps -Winline quiet: the user did not
    write `inline'.  Returns true when the function was marked.  */
-bool
-pp_keep_inlinable (function *fun)
+static bool
+inline_candidate (tree decl, int *sizep)
 {
-  tree decl = fun->decl;
   if (TREE_PUBLIC (decl) || DECL_EXTERNAL (decl)
       || DECL_DECLARED_INLINE_P (decl)
       || !opt_for_fn (decl, flag_inline_small_functions)
@@ -37,8 +36,18 @@ pp_keep_inlinable (function *fun)
       || lookup_attribute ("cold", DECL_ATTRIBUTES (decl))
       || lookup_attribute ("optimize", DECL_ATTRIBUTES (decl)))
     return false;
-  int size = estimate_num_insns_fn (decl, &eni_size_weights);
-  if (size > opt_for_fn (decl, param_max_inline_insns_auto))
+  if (!gimple_has_body_p (decl))
+    return false;
+  *sizep = estimate_num_insns_fn (decl, &eni_size_weights);
+  return *sizep <= opt_for_fn (decl, param_max_inline_insns_auto);
+}
+
+bool
+pp_keep_inlinable (function *fun)
+{
+  tree decl = fun->decl;
+  int size;
+  if (!inline_candidate (decl, &size))
     return false;
   if (pp_verbose)
     fprintf (stderr, "perfpred: %s: kept inlinable (size %d before "
@@ -47,4 +56,86 @@ pp_keep_inlinable (function *fun)
   DECL_DECLARED_INLINE_P (decl) = 1;
   DECL_NO_INLINE_WARNING_P (decl) = 1;
   return true;
+}
+
+/* ------------------------------------------------ registration by callers
+
+   The registration check `if (cnt[0] == 0) __pp_register (...)' of an
+   inlined function lands in its caller's loop, and its call, cold as it
+   is, keeps the counters of the whole loop in memory (no store motion
+   across a call).  A kept-inlinable function whose every call is a direct
+   call from instrumented functions that keep their own check does not need
+   a check of its own: each of those callers registers it in its check.
+   Any code of the function runs after some caller's entry in the same
+   thread, so the function is registered before its counters move, as
+   before; __pp_register ignores a second registration in a thread.  */
+
+static std::set<tree> processed;      /* functions the pass has run on */
+static std::map<tree, std::pair<tree, tree> > by_callers;  /* decl -> desc, cnt */
+
+void
+pp_mark_processed (tree decl)
+{
+  processed.insert (decl);
+}
+
+/* May the function of DECL be instrumented with a check of its own?  (The
+   pass has not run on it yet: only the reasons known from the decl.)  */
+static bool
+keeps_check (tree decl)
+{
+  int size;
+  if (DECL_EXTERNAL (decl) || !gimple_has_body_p (decl)
+      || in_system_header_at (DECL_SOURCE_LOCATION (decl))
+      || lookup_attribute ("no_instrument_function", DECL_ATTRIBUTES (decl)))
+    return false;
+  const char *n = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl));
+  if (strncmp (n, "__pp_", 5) == 0 || strncmp (n, "pp_rt_", 6) == 0)
+    return false;
+  /* a caller that may itself lose its check would not register us */
+  return !inline_candidate (decl, &size);
+}
+
+bool
+pp_registered_by_callers (function *fun)
+{
+  cgraph_node *node = cgraph_node::get (fun->decl);
+  if (!node || node->address_taken || node->has_aliases_p ()
+      || !node->callers || node->indirect_calls)
+    return false;
+  ipa_ref *ref;
+  if (node->iterate_referring (0, ref))
+    return false;
+  for (cgraph_edge *e = node->callers; e; e = e->next_caller)
+    if (e->caller == node || e->caller->decl == fun->decl
+	|| processed.count (e->caller->decl) || !keeps_check (e->caller->decl))
+      return false;
+  return true;
+}
+
+void
+pp_note_registered_by_callers (pp_fn *f)
+{
+  by_callers[f->fndecl] = std::make_pair (f->desc_decl, f->cnt_decl);
+  if (pp_verbose)
+    fprintf (stderr, "perfpred: %s: registered by its callers\n", f->asm_name);
+}
+
+/* The functions F's check registers besides F (desc, cnt pairs).  */
+std::vector<std::pair<tree, tree> >
+pp_callee_registrations (pp_fn *f)
+{
+  std::vector<std::pair<tree, tree> > v;
+  cgraph_node *node = cgraph_node::get (f->fndecl);
+  if (!node)
+    return v;
+  std::set<tree> seen;
+  for (cgraph_edge *e = node->callees; e; e = e->next_callee)
+    {
+      tree d = e->callee->decl;
+      auto it = by_callers.find (d);
+      if (it != by_callers.end () && seen.insert (d).second)
+	v.push_back (it->second);
+    }
+  return v;
 }

@@ -20,6 +20,7 @@
 #define INCLUDE_STRING
 #define INCLUDE_VECTOR
 #define INCLUDE_MAP
+#define INCLUDE_SET
 #define INCLUDE_ALGORITHM
 #include "gcc-plugin.h"
 #include "bversion.h"
@@ -134,6 +135,7 @@ struct pp_fn
   bool param_ok;                       /* tracing may create params */
   tree cnt_decl;
   tree desc_decl;
+  bool no_check;                       /* registered by its callers */
 };
 
 /* pp-trace.cc */
@@ -210,6 +212,10 @@ void pp_register_roots (const char *plugin_name);
 
 /* pp-inline.cc */
 bool pp_keep_inlinable (function *fun);
+void pp_mark_processed (tree decl);
+bool pp_registered_by_callers (function *fun);
+void pp_note_registered_by_callers (pp_fn *f);
+std::vector<std::pair<tree, tree> > pp_callee_registrations (pp_fn *f);
 tree pp_wrapper_decl (int idx, tree orig_fndecl);
 std::string pp_fmt (const char *fmt, ...) ATTRIBUTE_PRINTF_1;
 std::string pp_qname (const char *s);
