@@ -185,7 +185,7 @@ pp_execute (function *fun)
   f.omp_child = strstr (fname, "._omp_fn.") != NULL;
   f.nbranches = f.nevents = f.ncalls = f.nshapes = 0;
   f.cnt_decl = f.desc_decl = NULL_TREE;
-  f.no_check = false;
+  f.no_check = f.kept_inline = false;
   {
     int n = n_basic_blocks_for_fn (fun);
     int *rpo = XNEWVEC (int, n);
@@ -234,7 +234,8 @@ pp_execute (function *fun)
   text += f.body + "end\n";
 
   /* Instrumentation.  */
-  if (pp_keep_inlinable (fun))
+  f.kept_inline = pp_keep_inlinable (fun);
+  if (f.kept_inline)
     f.no_check = pp_registered_by_callers (fun);
   pp_create_decls (&f);
   pp_apply (&f);

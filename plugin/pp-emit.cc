@@ -129,6 +129,17 @@ pp_add_stmt (pp_fn *f, gimple *stmt, int slot)
   f->acts.push_back (a);
 }
 
+void
+pp_add_branch (pp_fn *f, gimple *cond, int slot)
+{
+  pp_act a = {};
+  a.kind = PP_ACT_BRANCH;
+  a.stmt = cond;
+  a.bb = gimple_bb (cond);
+  a.slot = slot;
+  f->acts.push_back (a);
+}
+
 /* ---------------------------------------------------------------- types */
 
 static tree
@@ -448,6 +459,83 @@ apply_wrap (pp_fn *f, pp_act &a)
   gsi_replace (&gsi, nc, false);
 }
 
+/* A branch's two counters.  On its edges (one increment on the way
+   taken), or, when its innermost loop stores to memory and calls nothing
+   that may, without a branch of their own, before the condition:
+     c = (unsigned long long) (lhs CODE rhs);
+     cnt[slot] += c;  cnt[slot + 1] += c ^ 1;
+   An increment on an edge is a conditional store; LIM's store motion
+   gives up on a conditional store when the loop also stores through a
+   pointer (the counters' address escapes to the runtime, so any pointer
+   may alias them, and the order of the stores must be kept): the counter
+   then stays a read-modify-write of memory on every iteration, a chain
+   through memory (em.c's phase 2: 1.7x the processor time of the plain
+   loop).  Updated on every pass through the block, the counters are moved
+   out of the loop like the loop counters, and the branch keeps no store of
+   its own (cmov, if-conversion).  In a loop without stores the edges are
+   cheaper: conditional store motion works there (md.c's cell-list walk).
+   Not when the comparison may trap and throw (-fnon-call-exceptions): a
+   new statement must not add an exception edge.  */
+static bool
+branchless_ok (pp_fn *f, gimple *last)
+{
+  basic_block bb = gimple_bb (last);
+  class loop *loop = bb->loop_father;
+  if (!loop_outer (loop))
+    return false;
+  tree otype = TREE_TYPE (gimple_cond_lhs (last));
+  if (f->fun->can_throw_non_call_exceptions
+      && operation_could_trap_p (gimple_cond_code (last),
+				 FLOAT_TYPE_P (otype), false, NULL_TREE))
+    return false;
+  bool stores = false;
+  basic_block *body = get_loop_body (loop);
+  for (unsigned i = 0; i < loop->num_nodes; i++)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (body[i]); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	gimple *s = gsi_stmt (gsi);
+	if (is_gimple_call (s) && gimple_vdef (s))
+	  {
+	    free (body);
+	    return false;
+	  }
+	if (gimple_vdef (s))
+	  stores = true;
+      }
+  free (body);
+  return stores;
+}
+
+static void
+apply_branch (pp_fn *f, pp_act &a)
+{
+  gimple *last = a.stmt;
+  edge te, fe;
+  extract_true_false_edges_from_block (a.bb, &te, &fe);
+  if (!a.branchless)
+    {
+      gsi_insert_seq_on_edge (te, inc_seq (f, a.slot, NULL_TREE));
+      gsi_insert_seq_on_edge (fe, inc_seq (f, a.slot + 1, NULL_TREE));
+      return;
+    }
+  tree type = long_long_unsigned_type_node;
+  gimple_seq seq = NULL;
+  tree b = make_temp_ssa_name (boolean_type_node, NULL, "PP");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (b, gimple_cond_code (last),
+						  gimple_cond_lhs (last),
+						  gimple_cond_rhs (last)));
+  tree c = make_temp_ssa_name (type, NULL, "PP");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (c, NOP_EXPR, b));
+  tree nc = make_temp_ssa_name (type, NULL, "PP");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (nc, BIT_XOR_EXPR, c,
+						  build_int_cst (type, 1)));
+  gimple_seq_add_seq (&seq, inc_seq (f, a.slot, c));
+  gimple_seq_add_seq (&seq, inc_seq (f, a.slot + 1, nc));
+  gimple_stmt_iterator gsi = gsi_for_stmt (last);
+  gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+}
+
 /* At function entry:
      if (__builtin_expect (cnt[0] == 0, 0))
        {
@@ -505,6 +593,10 @@ pp_apply (pp_fn *f)
 {
   /* Parameters first (they insert after statements that later actions
      may replace), then counters, then the call replacements.  */
+  /* Decided on the body as it is, before anything is inserted.  */
+  for (size_t i = 0; i < f->acts.size (); i++)
+    if (f->acts[i].kind == PP_ACT_BRANCH)
+      f->acts[i].branchless = branchless_ok (f, f->acts[i].stmt);
   for (size_t i = 0; i < f->acts.size (); i++)
     if (f->acts[i].kind == PP_ACT_PARAM)
       apply_param (f, f->acts[i]);
@@ -522,6 +614,9 @@ pp_apply (pp_fn *f)
 	    gsi_insert_seq_before (&gsi, inc_seq (f, a.slot, NULL_TREE),
 				   GSI_SAME_STMT);
 	  }
+	  break;
+	case PP_ACT_BRANCH:
+	  apply_branch (f, a);
 	  break;
 	case PP_ACT_STMT:
 	case PP_ACT_WRAP:
