@@ -484,6 +484,11 @@ branchless_ok (pp_fn *f, gimple *last)
   if (!loop_outer (loop))
     return false;
   tree otype = TREE_TYPE (gimple_cond_lhs (last));
+  /* scalars only (a vector or complex comparison is a valid GIMPLE_COND
+     but not necessarily a valid assignment) */
+  if (!INTEGRAL_TYPE_P (otype) && !POINTER_TYPE_P (otype)
+      && !SCALAR_FLOAT_TYPE_P (otype))
+    return false;
   if (f->fun->can_throw_non_call_exceptions
       && operation_could_trap_p (gimple_cond_code (last),
 				 FLOAT_TYPE_P (otype), false, NULL_TREE))
