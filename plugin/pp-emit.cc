@@ -460,8 +460,7 @@ apply_wrap (pp_fn *f, pp_act &a)
 }
 
 /* A branch's two counters.  On its edges (one increment on the way
-   taken), or, when its innermost loop stores to memory and calls nothing
-   that may, without a branch of their own, before the condition:
+   taken), or without a branch of their own, before the condition:
      c = (unsigned long long) (lhs CODE rhs);
      cnt[slot] += c;  cnt[slot + 1] += c ^ 1;
    An increment on an edge is a conditional store; LIM's store motion
@@ -470,32 +469,50 @@ apply_wrap (pp_fn *f, pp_act &a)
    may alias them, and the order of the stores must be kept): the counter
    then stays a read-modify-write of memory on every iteration, a chain
    through memory (em.c's phase 2: 1.7x the processor time of the plain
-   loop).  Updated on every pass through the block, the counters are moved
-   out of the loop like the loop counters, and the branch keeps no store of
-   its own (cmov, if-conversion).  In a loop without stores the edges are
-   cheaper: conditional store motion works there (md.c's cell-list walk).
-   Not when the comparison may trap and throw (-fnon-call-exceptions): a
-   new statement must not add an exception edge.  */
+   loop).  Updated on every iteration, the counters are moved out of the
+   loop like the loop counters, and the branch keeps no store of its own
+   (cmov, if-conversion).  That only pays when every counter of the loop
+   becomes unconditional: the loop is innermost, stores to memory (without
+   stores, conditional store motion works: md.c's cell-list walk keeps its
+   edges), calls nothing that may store, and each of its branches and
+   counted statements is in a block that every iteration runs (dominates
+   the latch); otherwise one conditional counter left keeps the others in
+   memory too, at twice the cost (apsp.c's relax loop).  Not when a
+   comparison may trap and throw (-fnon-call-exceptions: a new statement
+   must not add an exception edge), and for scalar comparisons only.  */
 static bool
-branchless_ok (pp_fn *f, gimple *last)
+branchless_cond_ok (pp_fn *f, gimple *last)
 {
-  basic_block bb = gimple_bb (last);
-  class loop *loop = bb->loop_father;
-  if (!loop_outer (loop))
-    return false;
   tree otype = TREE_TYPE (gimple_cond_lhs (last));
-  /* scalars only (a vector or complex comparison is a valid GIMPLE_COND
-     but not necessarily a valid assignment) */
   if (!INTEGRAL_TYPE_P (otype) && !POINTER_TYPE_P (otype)
       && !SCALAR_FLOAT_TYPE_P (otype))
     return false;
-  if (f->fun->can_throw_non_call_exceptions
-      && operation_could_trap_p (gimple_cond_code (last),
-				 FLOAT_TYPE_P (otype), false, NULL_TREE))
+  return !(f->fun->can_throw_non_call_exceptions
+	   && operation_could_trap_p (gimple_cond_code (last),
+				      FLOAT_TYPE_P (otype), false, NULL_TREE));
+}
+
+static bool
+branchless_loop_ok (pp_fn *f, class loop *loop)
+{
+  if (!loop_outer (loop) || loop->inner)
     return false;
+  for (size_t i = 0; i < f->acts.size (); i++)
+    {
+      pp_act &a = f->acts[i];
+      if (a.kind != PP_ACT_BRANCH && a.kind != PP_ACT_STMT
+	  && a.kind != PP_ACT_WRAP)
+	continue;
+      basic_block bb = gimple_bb (a.stmt);
+      if (bb->loop_father != loop)
+	continue;
+      if (!dominated_by_p (CDI_DOMINATORS, loop->latch, bb)
+	  || (a.kind == PP_ACT_BRANCH && !branchless_cond_ok (f, a.stmt)))
+	return false;
+    }
   bool stores = false;
   basic_block *body = get_loop_body (loop);
-  for (unsigned i = 0; i < loop->num_nodes; i++)
+  for (unsigned i = 0; i < loop->num_nodes && body; i++)
     for (gimple_stmt_iterator gsi = gsi_start_bb (body[i]); !gsi_end_p (gsi);
 	 gsi_next (&gsi))
       {
@@ -599,9 +616,15 @@ pp_apply (pp_fn *f)
   /* Parameters first (they insert after statements that later actions
      may replace), then counters, then the call replacements.  */
   /* Decided on the body as it is, before anything is inserted.  */
+  std::map<int, bool> loop_ok;
   for (size_t i = 0; i < f->acts.size (); i++)
     if (f->acts[i].kind == PP_ACT_BRANCH)
-      f->acts[i].branchless = branchless_ok (f, f->acts[i].stmt);
+      {
+	class loop *loop = gimple_bb (f->acts[i].stmt)->loop_father;
+	if (!loop_ok.count (loop->num))
+	  loop_ok[loop->num] = branchless_loop_ok (f, loop);
+	f->acts[i].branchless = loop_ok[loop->num];
+      }
   for (size_t i = 0; i < f->acts.size (); i++)
     if (f->acts[i].kind == PP_ACT_PARAM)
       apply_param (f, f->acts[i]);
