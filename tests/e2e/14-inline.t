@@ -4,7 +4,8 @@
 # counters it adds before the inliners must not push it over the inliner's
 # limits), -Winline stays quiet, the program prints the same, and the
 # counts of the inlined functions are exact (hand-computed) whether they are
-# registered by their callers' checks or by their own.
+# registered by their callers' checks or by their own; and a loop that the
+# plain -O2 build vectorises after inlining is vectorised with the plugin.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -40,7 +41,17 @@ for my $opt ('-O2', '-O3') {
     is(statics("$TMP/instr.o"), $plain, "$opt: the same functions are inlined with the plugin");
 }
 
-my ($rc, $out) = run("gcc -O2 $PL -fplugin-arg-perfpred-verbose -c $SRC -o $TMP/v.o");
+# a call in the loop (the inlined function's registration check) would
+# stop the vectoriser
+my $VEC = 'tests/plugin/inline/vec.c';
+my ($rc, $out) = run("gcc -O2 -fopt-info-vec-optimized -c $VEC -o $TMP/vp.o");
+my $nvec = () = $out =~ /loop vectorized/g;
+is($nvec, 1, 'vec.c: the plain -O2 build vectorises the loop');
+($rc, $out) = run("gcc -O2 -fopt-info-vec-optimized $PL -c $VEC -o $TMP/vi.o");
+my $ivec = () = $out =~ /loop vectorized/g;
+is($ivec, 1, 'vec.c: so does the build with the plugin');
+
+($rc, $out) = run("gcc -O2 $PL -fplugin-arg-perfpred-verbose -c $SRC -o $TMP/v.o");
 like($out, qr/perfpred: sgn: registered by its callers/, 'sgn is registered by its caller');
 unlike($out, qr/perfpred: odd: registered by its callers/, 'odd (address taken) registers itself');
 
