@@ -468,8 +468,8 @@ apply_wrap (pp_fn *f, pp_act &a)
    pointer (the counters' address escapes to the runtime, so any pointer
    may alias them, and the order of the stores must be kept): the counter
    then stays a read-modify-write of memory on every iteration, a chain
-   through memory (em.c's phase 2: 1.7x the processor time of the plain
-   loop).  Updated on every iteration, the counters are moved out of the
+   through memory (em.c's phase 2: 1.5x the processor time of the plain
+   run).  Updated on every iteration, the counters are moved out of the
    loop like the loop counters, and the branch keeps no store of its own
    (cmov, if-conversion).  That only pays when every counter of the loop
    becomes unconditional: the loop is innermost, stores to memory (without
@@ -500,6 +500,14 @@ branchless_loop_ok (pp_fn *f, class loop *loop)
   for (size_t i = 0; i < f->acts.size (); i++)
     {
       pp_act &a = f->acts[i];
+      if (a.kind == PP_ACT_PARAM)
+	{
+	  /* a __pp_param call in the loop: no store motion there */
+	  basic_block pb = a.e ? a.e->src : a.stmt ? gimple_bb (a.stmt) : a.bb;
+	  if (pb && flow_bb_inside_loop_p (loop, pb))
+	    return false;
+	  continue;
+	}
       if (a.kind != PP_ACT_BRANCH && a.kind != PP_ACT_STMT
 	  && a.kind != PP_ACT_WRAP)
 	continue;
