@@ -150,6 +150,7 @@ skip_reason (function *fun)
 static unsigned int
 pp_execute (function *fun)
 {
+  pp_mark_processed (fun->decl);
   const char *why = skip_reason (fun);
   const char *fname = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl));
   if (why)
@@ -184,6 +185,7 @@ pp_execute (function *fun)
   f.omp_child = strstr (fname, "._omp_fn.") != NULL;
   f.nbranches = f.nevents = f.ncalls = f.nshapes = 0;
   f.cnt_decl = f.desc_decl = NULL_TREE;
+  f.no_check = f.kept_inline = false;
   {
     int n = n_basic_blocks_for_fn (fun);
     int *rpo = XNEWVEC (int, n);
@@ -232,8 +234,13 @@ pp_execute (function *fun)
   text += f.body + "end\n";
 
   /* Instrumentation.  */
+  f.kept_inline = pp_keep_inlinable (fun);
+  if (f.kept_inline)
+    f.no_check = pp_registered_by_callers (fun);
   pp_create_decls (&f);
   pp_apply (&f);
+  if (f.no_check)
+    pp_note_registered_by_callers (&f);
   pp_finish_desc (&f, text);
   if (pp_verbose)
     fputs (text.c_str (), stderr);

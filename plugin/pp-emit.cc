@@ -129,6 +129,17 @@ pp_add_stmt (pp_fn *f, gimple *stmt, int slot)
   f->acts.push_back (a);
 }
 
+void
+pp_add_branch (pp_fn *f, gimple *cond, int slot)
+{
+  pp_act a = {};
+  a.kind = PP_ACT_BRANCH;
+  a.stmt = cond;
+  a.bb = gimple_bb (cond);
+  a.slot = slot;
+  f->acts.push_back (a);
+}
+
 /* ---------------------------------------------------------------- types */
 
 static tree
@@ -448,12 +459,125 @@ apply_wrap (pp_fn *f, pp_act &a)
   gsi_replace (&gsi, nc, false);
 }
 
+/* A branch's two counters.  On its edges (one increment on the way
+   taken), or without a branch of their own, before the condition:
+     c = (unsigned long long) (lhs CODE rhs);
+     cnt[slot] += c;  cnt[slot + 1] += c ^ 1;
+   An increment on an edge is a conditional store; LIM's store motion
+   gives up on a conditional store when the loop also stores through a
+   pointer (the counters' address escapes to the runtime, so any pointer
+   may alias them, and the order of the stores must be kept): the counter
+   then stays a read-modify-write of memory on every iteration, a chain
+   through memory (em.c's phase 2: 1.5x the processor time of the plain
+   run).  Updated on every iteration, the counters are moved out of the
+   loop like the loop counters, and the branch keeps no store of its own
+   (cmov, if-conversion).  That only pays when every counter of the loop
+   becomes unconditional: the loop is innermost, stores to memory (without
+   stores, conditional store motion works: md.c's cell-list walk keeps its
+   edges), calls nothing that may store, and each of its branches and
+   counted statements is in a block that every iteration runs (dominates
+   the latch); otherwise one conditional counter left keeps the others in
+   memory too, at twice the cost (apsp.c's relax loop).  Not when a
+   comparison may trap and throw (-fnon-call-exceptions: a new statement
+   must not add an exception edge), and for scalar comparisons only.  */
+static bool
+branchless_cond_ok (pp_fn *f, gimple *last)
+{
+  tree otype = TREE_TYPE (gimple_cond_lhs (last));
+  if (!INTEGRAL_TYPE_P (otype) && !POINTER_TYPE_P (otype)
+      && !SCALAR_FLOAT_TYPE_P (otype))
+    return false;
+  return !(f->fun->can_throw_non_call_exceptions
+	   && operation_could_trap_p (gimple_cond_code (last),
+				      FLOAT_TYPE_P (otype), false, NULL_TREE));
+}
+
+static bool
+branchless_loop_ok (pp_fn *f, class loop *loop)
+{
+  if (!loop_outer (loop) || loop->inner)
+    return false;
+  for (size_t i = 0; i < f->acts.size (); i++)
+    {
+      pp_act &a = f->acts[i];
+      if (a.kind == PP_ACT_PARAM)
+	{
+	  /* a __pp_param call in the loop: no store motion there */
+	  basic_block pb = a.e ? a.e->src : a.stmt ? gimple_bb (a.stmt) : a.bb;
+	  if (pb && flow_bb_inside_loop_p (loop, pb))
+	    return false;
+	  continue;
+	}
+      if (a.kind != PP_ACT_BRANCH && a.kind != PP_ACT_STMT
+	  && a.kind != PP_ACT_WRAP)
+	continue;
+      basic_block bb = gimple_bb (a.stmt);
+      if (bb->loop_father != loop)
+	continue;
+      if (!dominated_by_p (CDI_DOMINATORS, loop->latch, bb)
+	  || (a.kind == PP_ACT_BRANCH && !branchless_cond_ok (f, a.stmt)))
+	return false;
+    }
+  bool stores = false;
+  basic_block *body = get_loop_body (loop);
+  for (unsigned i = 0; i < loop->num_nodes && body; i++)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (body[i]); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	gimple *s = gsi_stmt (gsi);
+	if (is_gimple_call (s) && gimple_vdef (s))
+	  {
+	    free (body);
+	    return false;
+	  }
+	if (gimple_vdef (s))
+	  stores = true;
+      }
+  free (body);
+  return stores;
+}
+
+static void
+apply_branch (pp_fn *f, pp_act &a)
+{
+  gimple *last = a.stmt;
+  edge te, fe;
+  extract_true_false_edges_from_block (a.bb, &te, &fe);
+  if (!a.branchless)
+    {
+      gsi_insert_seq_on_edge (te, inc_seq (f, a.slot, NULL_TREE));
+      gsi_insert_seq_on_edge (fe, inc_seq (f, a.slot + 1, NULL_TREE));
+      return;
+    }
+  tree type = long_long_unsigned_type_node;
+  gimple_seq seq = NULL;
+  tree b = make_temp_ssa_name (boolean_type_node, NULL, "PP");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (b, gimple_cond_code (last),
+						  gimple_cond_lhs (last),
+						  gimple_cond_rhs (last)));
+  tree c = make_temp_ssa_name (type, NULL, "PP");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (c, NOP_EXPR, b));
+  tree nc = make_temp_ssa_name (type, NULL, "PP");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (nc, BIT_XOR_EXPR, c,
+						  build_int_cst (type, 1)));
+  gimple_seq_add_seq (&seq, inc_seq (f, a.slot, c));
+  gimple_seq_add_seq (&seq, inc_seq (f, a.slot + 1, nc));
+  gimple_stmt_iterator gsi = gsi_for_stmt (last);
+  gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+}
+
 /* At function entry:
      if (__builtin_expect (cnt[0] == 0, 0))
-       __pp_register (&desc, &cnt[0]);  */
+       {
+         __pp_register (&desc, &cnt[0]);
+         __pp_register (&desc_g, &cnt_g[0]);   for each callee g that is
+       }                                        registered by its callers
+   (pp-inline.cc); nothing in such a g.  */
 static void
 insert_registration (pp_fn *f)
 {
+  if (f->no_check)
+    return;
   edge e = single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (f->fun));
   basic_block cond_bb = split_edge (e);
   basic_block call_bb = split_edge (single_succ_edge (cond_bb));
@@ -472,6 +596,17 @@ insert_registration (pp_fn *f)
 				   build_fold_addr_expr (cnt_ref (f, 0)));
   gsi = gsi_last_bb (call_bb);
   gsi_insert_after (&gsi, call, GSI_NEW_STMT);
+  std::vector<std::pair<tree, tree> > more = pp_callee_registrations (f);
+  for (size_t i = 0; i < more.size (); i++)
+    {
+      tree c0 = build4 (ARRAY_REF, long_long_unsigned_type_node,
+			more[i].second, integer_zero_node, NULL_TREE,
+			NULL_TREE);
+      gcall *c = gimple_build_call (register_decl, 2,
+				    build_fold_addr_expr (more[i].first),
+				    build_fold_addr_expr (c0));
+      gsi_insert_after (&gsi, c, GSI_NEW_STMT);
+    }
 
   edge te = single_succ_edge (cond_bb);
   te->flags &= ~EDGE_FALLTHRU;
@@ -488,6 +623,16 @@ pp_apply (pp_fn *f)
 {
   /* Parameters first (they insert after statements that later actions
      may replace), then counters, then the call replacements.  */
+  /* Decided on the body as it is, before anything is inserted.  */
+  std::map<int, bool> loop_ok;
+  for (size_t i = 0; i < f->acts.size (); i++)
+    if (f->acts[i].kind == PP_ACT_BRANCH)
+      {
+	class loop *loop = gimple_bb (f->acts[i].stmt)->loop_father;
+	if (!loop_ok.count (loop->num))
+	  loop_ok[loop->num] = branchless_loop_ok (f, loop);
+	f->acts[i].branchless = loop_ok[loop->num];
+      }
   for (size_t i = 0; i < f->acts.size (); i++)
     if (f->acts[i].kind == PP_ACT_PARAM)
       apply_param (f, f->acts[i]);
@@ -505,6 +650,9 @@ pp_apply (pp_fn *f)
 	    gsi_insert_seq_before (&gsi, inc_seq (f, a.slot, NULL_TREE),
 				   GSI_SAME_STMT);
 	  }
+	  break;
+	case PP_ACT_BRANCH:
+	  apply_branch (f, a);
 	  break;
 	case PP_ACT_STMT:
 	case PP_ACT_WRAP:

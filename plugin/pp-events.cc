@@ -353,8 +353,7 @@ do_branch (pp_fn *f, basic_block bb, gimple *last, bool mpi_guard)
 		     loop_text (f, bb).c_str (), pp_pos (f, bb),
 		     pp_site_line (last, f->fndecl), slot)
 	     + pp_guard_text (f, bb) + " cond=" + cond + "\n";
-  pp_add_edge (f, te, slot, NULL_TREE);
-  pp_add_edge (f, fe, slot + 1, NULL_TREE);
+  pp_add_branch (f, last, slot);
 }
 
 /* -------------------------------------------------------------- events */

@@ -20,6 +20,7 @@
 #define INCLUDE_STRING
 #define INCLUDE_VECTOR
 #define INCLUDE_MAP
+#define INCLUDE_SET
 #define INCLUDE_ALGORITHM
 #include "gcc-plugin.h"
 #include "bversion.h"
@@ -63,6 +64,7 @@
 #include "tree-dfa.h"
 #include "tree-ssa-alias.h"
 #include "internal-fn.h"
+#include "tree-eh.h"
 #include "input.h"
 
 /* Options (perfpred.cc).  */
@@ -77,6 +79,8 @@ enum pp_act_kind
   PP_ACT_HEAD,      /* cnt[slot] += 1 at the start of block BB */
   PP_ACT_STMT,      /* cnt[slot] += 1 before STMT */
   PP_ACT_WRAP,      /* cnt[slot] += 1 before STMT, then replace the call */
+  PP_ACT_BRANCH,    /* the GIMPLE_COND STMT: cnt[slot] += taken on its true
+		       edge, cnt[slot+1] on its false edge (pp-emit.cc) */
   PP_ACT_PARAM      /* __pp_param (&desc, site, VAL) after the def of VAL */
 };
 
@@ -90,6 +94,7 @@ struct pp_act
   tree val;
   int wrap;         /* index into the event table (PP_ACT_WRAP) */
   int site;         /* event id, or param id */
+  bool branchless;  /* PP_ACT_BRANCH: counted without a branch (pp-emit.cc) */
 };
 
 struct pp_param_info
@@ -134,6 +139,8 @@ struct pp_fn
   bool param_ok;                       /* tracing may create params */
   tree cnt_decl;
   tree desc_decl;
+  bool no_check;                       /* registered by its callers */
+  bool kept_inline;                    /* pp_keep_inlinable marked it */
 };
 
 /* pp-trace.cc */
@@ -202,11 +209,19 @@ int pp_pos (pp_fn *f, basic_block bb);
 void pp_add_edge (pp_fn *f, edge e, int slot, tree val);
 void pp_add_head (pp_fn *f, basic_block bb, int slot);
 void pp_add_stmt (pp_fn *f, gimple *stmt, int slot);
+void pp_add_branch (pp_fn *f, gimple *cond, int slot);
 void pp_create_decls (pp_fn *f);
 void pp_apply (pp_fn *f);
 void pp_finish_desc (pp_fn *f, const std::string &text);
 void pp_emit_global (tree decl);
 void pp_register_roots (const char *plugin_name);
+
+/* pp-inline.cc */
+bool pp_keep_inlinable (function *fun);
+void pp_mark_processed (tree decl);
+bool pp_registered_by_callers (function *fun);
+void pp_note_registered_by_callers (pp_fn *f);
+std::vector<std::pair<tree, tree> > pp_callee_registrations (pp_fn *f);
 tree pp_wrapper_decl (int idx, tree orig_fndecl);
 std::string pp_fmt (const char *fmt, ...) ATTRIBUTE_PRINTF_1;
 std::string pp_qname (const char *s);

@@ -136,6 +136,10 @@ static _Atomic int warned_version;
 
 PP_EXPORT void __pp_register(const struct pp_fdesc *d, uint64_t *cnt)
 {
+    /* A function the plugin registers from its callers' checks
+     * (docs/plugin.md) may be registered by several of them: once only. */
+    if (cnt[0])
+        return;
     /* Set the flag first and whatever happens: the plugin's guard must not
      * call us again for this (function, thread). */
     cnt[0] = 1;
