@@ -270,8 +270,9 @@ static int parse_data(const pp_line *l, pp_devent *ev, pp_where *w)
         const char *end = NULL;
         pp_expr *e = pp_expr_parse(p + 1, &end, err, sizeof err);
         if (!e) {
+            pp_where_error(w, "data= field %s: %s", name ? name : "?", err);
             free(name);
-            return pp_where_error(w, "data= field %s: %s", name ? name : "?", err);
+            return -1;
         }
         while (end && *end == ' ')
             end++;
