@@ -494,6 +494,8 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
             pp_line_opt_str(&l, "host", &r->host);
         } else if (!strcmp(k, "mpi")) {
             rc = parse_mpi(r, &l, w);
+        } else if (!strcmp(k, "argv") && r->argv) {
+            rc = pp_where_error(w, "two argv lines");
         } else if (!strcmp(k, "argv")) {
             r->argv = calloc((size_t)l.nf + 1, sizeof *r->argv);
             for (int j = 0; r->argv && j < l.nf; j++)
