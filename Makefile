@@ -203,10 +203,10 @@ $(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-common.h $(B)/fuzz/libperf
 fuzz-build: $(FUZZ_BIN)
 
 # Each harness for its FUZZ_SECONDS from the committed corpus (and what
-# earlier runs found, kept in $(B)/fuzz/corpus-*); then what is new is merged
+# earlier runs found, kept in $(B)/fuzz/corpus-*); then both are minimised
 # into tests/fuzz/corpus (-merge=1 keeps only inputs that add coverage) and
-# every crash, leak, timeout or out-of-memory input is copied to
-# tests/fuzz/crashes/, to be fixed and kept as a regression test.  Stops
+# every crash, timeout or out-of-memory input is copied to
+# tests/fuzz/crashes/, to be fixed and kept as a regression test.  Exits
 # with status 1 when something was found.
 fuzz: fuzz-deps
 	@$(MAKE) --no-print-directory fuzz-build
@@ -221,8 +221,11 @@ fuzz: fuzz-deps
 	    grep -E '^#[0-9]+: .*time: [0-9]*[05]00s|^INFO: exiting|^stat::|ERROR|SUMMARY|Test unit written|^CRASH' ; \
 	  for a in $$art*; do [ -e "$$a" ] || continue; found=1; \
 	    cp "$$a" tests/fuzz/crashes/$$t-$$(basename "$$a"); echo "perfpred fuzz: FOUND tests/fuzz/crashes/$$t-$$(basename "$$a")"; done; \
-	  OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0 $(B)/fuzz/fuzz-$$t -merge=1 $(FUZZ_FLAGS) tests/fuzz/corpus/$$t $$work \
-	    >$(B)/fuzz/merge-$$t.txt 2>&1 || { echo "perfpred fuzz: merge of $$t failed ($(B)/fuzz/merge-$$t.txt)"; found=1; }; \
+	  min=$(B)/fuzz/min-$$t; rm -rf $$min; mkdir -p $$min; \
+	  if OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0 $(B)/fuzz/fuzz-$$t -merge=1 $(FUZZ_FLAGS) $$min \
+	       tests/fuzz/corpus/$$t $$work >$(B)/fuzz/merge-$$t.txt 2>&1 && [ -n "$$(ls $$min)" ]; then \
+	    rm -f tests/fuzz/corpus/$$t/*; cp $$min/* tests/fuzz/corpus/$$t/; \
+	  else echo "perfpred fuzz: merge of $$t failed ($(B)/fuzz/merge-$$t.txt)"; found=1; fi; \
 	  echo "perfpred fuzz: $$t corpus: $$(ls tests/fuzz/corpus/$$t | wc -l) files, $$(du -sk tests/fuzz/corpus/$$t | cut -f1) KiB"; \
 	done; exit $$found
 
