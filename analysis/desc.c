@@ -479,12 +479,13 @@ int pp_desc_parse(char **lines, long n, long *used, pp_dfunc *f, pp_where *w)
     *used = i;
     if (rc == 0 && !ended)
         rc = pp_where_error(w, "descriptor of '%s' has no 'end' line", f->name ? f->name : "?");
-    /* every slot is a line's (two for a loop or a branch, one for an event
-     * or a call, slot 0 the entries): a larger nslots, which costs nothing
-     * to write, would make the reader allocate counters for nothing */
-    if (rc == 0 && f->nslots > 1 + 2 * (f->nloops + f->nbranches) + f->nevents + f->ncalls)
-        rc = pp_where_error(w, "descriptor of '%s': nslots=%d, but its lines use %d", f->name ? f->name : "?",
-                            f->nslots, 1 + 2 * (f->nloops + f->nbranches) + f->nevents + f->ncalls);
+    /* the plugin's slots are its lines' (two for a loop or a branch, one
+     * for an event or a call, slot 0 the entries; hand-written descriptors
+     * may keep a few more): a larger nslots, which costs nothing to write,
+     * would make the reader allocate counters for nothing */
+    if (rc == 0 && f->nslots > 64 + 2 * i)
+        rc = pp_where_error(w, "descriptor of '%s': nslots=%d is more than its %ld lines can use",
+                            f->name ? f->name : "?", f->nslots, i);
     /* every reference to a loop must exist and parents precede children */
     for (int j = 0; rc == 0 && j < f->nloops; j++) {
         if (f->loops[j].parent >= 0 && !pp_desc_loop(f, f->loops[j].parent))
