@@ -202,9 +202,11 @@ $(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-common.h $(B)/fuzz/libperf
 
 fuzz-build: $(FUZZ_BIN)
 
-# Each harness for its FUZZ_SECONDS from the committed corpus (and what
-# earlier runs found, kept in $(B)/fuzz/corpus-*); then both are minimised
-# into tests/fuzz/corpus (-merge=1 keeps only inputs that add coverage) and
+# Each harness for its FUZZ_SECONDS from the seeds (tests/fuzz/seeds: valid
+# files and edge cases), the committed corpus and what earlier runs found
+# (kept in $(B)/fuzz/corpus-*); then the last two are minimised into
+# tests/fuzz/corpus (-merge=1 -use_counters=0: the fewest inputs that reach
+# every edge the seeds do not, a few hundred files rather than thousands) and
 # every crash, timeout or out-of-memory input is copied to
 # tests/fuzz/crashes/, to be fixed and kept as a regression test.  Exits
 # with status 1 when something was found.
@@ -217,14 +219,15 @@ fuzz: fuzz-deps
 	  echo "perfpred fuzz: $$t for $$secs s"; \
 	  OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0 $(B)/fuzz/fuzz-$$t $(FUZZ_FLAGS) $(FUZZ_MODE) -max_total_time=$$secs \
 	    -print_final_stats=1 -artifact_prefix=$$art \
-	    -dict=tests/fuzz/$$t.dict $$work tests/fuzz/corpus/$$t 2>&1 | tee $(B)/fuzz/log-$$t.txt | \
+	    -dict=tests/fuzz/$$t.dict $$work tests/fuzz/corpus/$$t tests/fuzz/seeds/$$t 2>&1 | tee $(B)/fuzz/log-$$t.txt | \
 	    grep -E '^#[0-9]+: .*time: [0-9]*[05]00s|^INFO: exiting|^stat::|ERROR|SUMMARY|Test unit written|^CRASH' ; \
 	  for a in $$art*; do [ -e "$$a" ] || continue; found=1; \
 	    cp "$$a" tests/fuzz/crashes/$$t-$$(basename "$$a"); echo "perfpred fuzz: FOUND tests/fuzz/crashes/$$t-$$(basename "$$a")"; done; \
-	  min=$(B)/fuzz/min-$$t; rm -rf $$min; mkdir -p $$min; \
-	  if OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0 $(B)/fuzz/fuzz-$$t -merge=1 $(FUZZ_FLAGS) $$min \
-	       tests/fuzz/corpus/$$t $$work >$(B)/fuzz/merge-$$t.txt 2>&1 && [ -n "$$(ls $$min)" ]; then \
-	    rm -f tests/fuzz/corpus/$$t/*; cp $$min/* tests/fuzz/corpus/$$t/; \
+	  min=$(B)/fuzz/min-$$t; rm -rf $$min; mkdir -p $$min; cp tests/fuzz/seeds/$$t/* $$min/; \
+	  if OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0 $(B)/fuzz/fuzz-$$t -merge=1 -use_counters=0 $(FUZZ_FLAGS) \
+	       $$min tests/fuzz/corpus/$$t $$work >$(B)/fuzz/merge-$$t.txt 2>&1; then \
+	    for s in tests/fuzz/seeds/$$t/*; do rm -f $$min/$$(basename $$s); done; \
+	    rm -f tests/fuzz/corpus/$$t/*; cp $$min/* tests/fuzz/corpus/$$t/ 2>/dev/null; \
 	  else echo "perfpred fuzz: merge of $$t failed ($(B)/fuzz/merge-$$t.txt)"; found=1; fi; \
 	  echo "perfpred fuzz: $$t corpus: $$(ls tests/fuzz/corpus/$$t | wc -l) files, $$(du -sk tests/fuzz/corpus/$$t | cut -f1) KiB"; \
 	done; exit $$found

@@ -1,7 +1,8 @@
 #!/usr/bin/perl
-# 68-fuzz-corpus.t - the fuzzers' corpus and the inputs that crashed the
-# readers, as regression tests (docs/fuzzing.md): every file of
-# tests/fuzz/corpus/{record,machine,experiment}/ and tests/fuzz/crashes/ is
+# 68-fuzz-corpus.t - the fuzzers' seeds and corpus and the inputs that
+# crashed the readers, as regression tests (docs/fuzzing.md): every file of
+# tests/fuzz/{seeds,corpus}/{record,machine,experiment}/ and
+# tests/fuzz/crashes/ is
 # given to its harness (tests/fuzz/fuzz-*.c, the same code libFuzzer runs)
 # through the gcc-built replay driver (tests/fuzz/replay.c); under
 # SANITIZE=1 it is built with ASan and UBSan.  Every file must go through:
@@ -27,7 +28,7 @@ $ENV{OMP_NUM_THREADS} = 1;
 for my $t (qw(record machine experiment)) {
     my $bin = "$B/tests/replay-$t";
     ok(-x $bin, "$t: replay driver built ($bin)") or next;
-    my @corpus = sort glob("tests/fuzz/corpus/$t/*");
+    my @corpus = (sort(glob("tests/fuzz/seeds/$t/*")), sort(glob("tests/fuzz/corpus/$t/*")));
     my @crash = sort glob("tests/fuzz/crashes/$t-*");
     cmp_ok(scalar @corpus, '>=', 3, "$t: a corpus of at least 3 files");
     my @files = (@corpus, @crash);
