@@ -7,6 +7,8 @@
 #   make install PREFIX=/usr/local
 #   make check SANITIZE=1   the same suite with ASan+UBSan on runtime and analyser
 #                           (CI=true: make check runs both, the second in build/san)
+#   make fuzz       fuzz the record, machine-file and experiment readers
+#                   (clang, libFuzzer; docs/fuzzing.md)
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 
@@ -29,6 +31,9 @@ DEBIAN_PACKAGES := gcc-12-plugin-dev libgmp-dev libgraphviz-dev graphviz libgsl-
 # SymPy and Maxima output with them; installed without their recommended
 # packages (Maxima's would bring a GUI toolkit).
 DEBIAN_PACKAGES_NOREC := python3-sympy maxima
+# For `make fuzz` only: clang with libFuzzer (and its OpenMP runtime, as
+# the analyser is built with -fopenmp).
+FUZZ_PACKAGES := clang libclang-rt-14-dev libomp-14-dev
 
 PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
 OPT      ?= -O2
@@ -73,7 +78,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 PLUGIN_INST := $(PREFIX)/lib/perfpred
 
-.PHONY: all build deps check bench report install install-gcc-plugin clean man
+.PHONY: all build deps fuzz-deps fuzz fuzz-build check bench report install install-gcc-plugin clean man
 
 all: deps
 	@$(MAKE) --no-print-directory $(JOBS) build
@@ -84,11 +89,12 @@ build: $(B)/perfpred.so $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so $(B)/libper
 # ---------------------------------------------------------------- packages
 # Installs the Debian packages the project names when they are absent: with
 # apt-get when root, otherwise prints the exact command and stops.
-deps:
-	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+# $(call install_pkgs,PACKAGES,NOREC-PACKAGES)
+define install_pkgs
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
-	norec=""; for p in $(DEBIAN_PACKAGES_NOREC); do \
+	norec=""; for p in $(2); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || norec="$$norec $$p"; \
 	done; \
 	if [ -n "$$missing$$norec" ]; then \
@@ -103,6 +109,13 @@ deps:
 	    [ -z "$$norec" ] || echo "  sudo apt-get install -y --no-install-recommends$$norec"; exit 1; \
 	  fi; \
 	fi
+endef
+
+deps:
+	$(call install_pkgs,$(DEBIAN_PACKAGES),$(DEBIAN_PACKAGES_NOREC))
+
+fuzz-deps:
+	$(call install_pkgs,$(FUZZ_PACKAGES),)
 
 # ---------------------------------------------------------------- plugin
 $(B)/obj/plugin/%.o: plugin/%.cc $(wildcard plugin/*.h) | $(B)/obj/plugin
@@ -194,12 +207,79 @@ CHECK_SANITIZE ?= $(if $(filter true,$(CI)),1,0)
 JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
 
 check: deps
-	@$(MAKE) --no-print-directory $(JOBS) build $(UNIT_BIN)
+	@$(MAKE) --no-print-directory $(JOBS) build $(UNIT_BIN) $(FUZZ_REPLAY)
 	@PERFPRED_BUILD=$(abspath $(B)) SANITIZE=$(SANITIZE) tests/run-tests $(UNIT_BIN)
 ifeq ($(CHECK_SANITIZE)$(SANITIZE),1)
 	@echo "perfpred: the same suite under AddressSanitizer and UndefinedBehaviorSanitizer ($(B)/san)"
 	@$(MAKE) --no-print-directory check SANITIZE=1 B=$(B)/san CHECK_SANITIZE=0
 endif
+
+# ---------------------------------------------------------------- fuzzing
+# The harnesses (tests/fuzz/fuzz-*.c) built twice: with gcc and a main()
+# that replays files (tests/fuzz/replay.c; `make check` replays the
+# committed corpus and crashes with them, tests/e2e/68-fuzz-corpus.t), and
+# with clang and libFuzzer (`make fuzz`: docs/fuzzing.md).
+FUZZ_TARGETS := record machine experiment
+FUZZ_REPLAY  := $(FUZZ_TARGETS:%=$(B)/tests/replay-%)
+FUZZ_CC      ?= clang
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS  := $(CSTD) $(WARN) -O1 -g -pthread -fopenmp $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+                $(shell pkg-config --cflags libcgraph libgvc gsl 2>/dev/null)
+FUZZ_OBJ     := $(AN_LIBSRC:%.c=$(B)/fuzz/obj/%.o)
+FUZZ_BIN     := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz-%)
+# Seconds per harness; the record reader (and the model behind it) is
+# where most of the code is.
+FUZZ_SECONDS ?= 1200
+FUZZ_SECONDS_record ?= $(FUZZ_SECONDS)
+# Leaks are not looked for: on bad input the analyser exits at once, and
+# its error paths do not all free what they built.  Fork mode: a crash,
+# timeout or out-of-memory is saved and the fuzzing goes on.
+FUZZ_FLAGS   ?= -rss_limit_mb=2048 -timeout=10 -max_len=65536 -detect_leaks=0
+FUZZ_MODE    ?= -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1
+
+$(B)/tests/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c tests/fuzz/fuzz-common.h $(B)/libperfpred-an.a | $(B)/tests
+	$(CC) $(CFLAGS_AN) -Ianalysis -o $@ tests/fuzz/replay.c $< $(B)/libperfpred-an.a $(LIBS_AN)
+
+$(B)/fuzz/obj/analysis/%.o: analysis/%.c $(wildcard analysis/*.h) | $(B)/fuzz/obj/analysis
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(B)/fuzz/libperfpred-an.a: $(FUZZ_OBJ)
+	rm -f $@; ar rcs $@ $^
+
+$(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-common.h $(B)/fuzz/libperfpred-an.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Ianalysis -o $@ $< $(B)/fuzz/libperfpred-an.a $(LIBS_AN)
+
+fuzz-build: $(FUZZ_BIN)
+
+# Each harness for its FUZZ_SECONDS from the seeds (tests/fuzz/seeds: valid
+# files and edge cases), the committed corpus and what earlier runs found
+# (kept in $(B)/fuzz/corpus-*); then the last two are minimised into
+# tests/fuzz/corpus (-merge=1 -use_counters=0: the fewest inputs that reach
+# every edge the seeds do not, a few hundred files rather than thousands) and
+# every crash, timeout or out-of-memory input is copied to
+# tests/fuzz/crashes/, to be fixed and kept as a regression test.  Exits
+# with status 1 when something was found.
+fuzz: fuzz-deps
+	@$(MAKE) --no-print-directory fuzz-build
+	@found=0; for t in $(FUZZ_TARGETS); do \
+	  secs=$(FUZZ_SECONDS); [ $$t != record ] || secs=$(FUZZ_SECONDS_record); \
+	  work=$(B)/fuzz/corpus-$$t; art=$(B)/fuzz/artifacts-$$t/; \
+	  mkdir -p $$work $$art tests/fuzz/corpus/$$t tests/fuzz/crashes; \
+	  echo "perfpred fuzz: $$t for $$secs s"; \
+	  OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0 $(B)/fuzz/fuzz-$$t $(FUZZ_FLAGS) $(FUZZ_MODE) -max_total_time=$$secs \
+	    -print_final_stats=1 -artifact_prefix=$$art \
+	    -dict=tests/fuzz/$$t.dict $$work tests/fuzz/corpus/$$t tests/fuzz/seeds/$$t 2>&1 | tee $(B)/fuzz/log-$$t.txt | \
+	    grep -E '^#[0-9]+: .*time: [0-9]*[05]00s|^INFO: exiting|^stat::|ERROR|SUMMARY|Test unit written|^CRASH' ; \
+	  for a in $$art*; do [ -e "$$a" ] || continue; found=1; \
+	    cp "$$a" tests/fuzz/crashes/$$t-$$(basename "$$a"); echo "perfpred fuzz: FOUND tests/fuzz/crashes/$$t-$$(basename "$$a")"; done; \
+	  min=$(B)/fuzz/min-$$t; rm -rf $$min; mkdir -p $$min; cp tests/fuzz/seeds/$$t/* $$min/; \
+	  if OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0 $(B)/fuzz/fuzz-$$t -merge=1 -use_counters=0 $(FUZZ_FLAGS) \
+	       $$min tests/fuzz/corpus/$$t $$work >$(B)/fuzz/merge-$$t.txt 2>&1; then \
+	    for s in tests/fuzz/seeds/$$t/*; do rm -f $$min/$$(basename $$s); done; \
+	    rm -f tests/fuzz/corpus/$$t/*; cp $$min/* tests/fuzz/corpus/$$t/ 2>/dev/null; \
+	  else echo "perfpred fuzz: merge of $$t failed ($(B)/fuzz/merge-$$t.txt)"; found=1; fi; \
+	  echo "perfpred fuzz: $$t corpus: $$(ls tests/fuzz/corpus/$$t | wc -l) files, $$(du -sk tests/fuzz/corpus/$$t | cut -f1) KiB"; \
+	done; exit $$found
 
 # Accuracy of the predictions and overhead of the instrumentation, measured
 # side by side in one run (tools/bench; details in build/bench/).
@@ -240,7 +320,8 @@ install-gcc-plugin: build
 	install -d $(DESTDIR)$(PLUGIN_DIR)
 	install -m 755 $(B)/perfpred.so $(DESTDIR)$(PLUGIN_DIR)/perfpred.so
 
-$(B)/obj/plugin $(B)/obj/runtime $(B)/obj/runtime/mpi $(B)/obj/analysis $(B)/obj/wrapper $(B)/tests:
+$(B)/obj/plugin $(B)/obj/runtime $(B)/obj/runtime/mpi $(B)/obj/analysis $(B)/obj/wrapper $(B)/tests \
+$(B)/fuzz/obj/analysis:
 	mkdir -p $@
 
 clean:

@@ -4,6 +4,7 @@
  */
 #include "desc.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,8 @@ static int get_int(const pp_line *l, const char *k, int *out, pp_where *w)
     long v;
     if (pp_line_int(l, k, &v, w))
         return -1;
+    if (v < INT_MIN || v > INT_MAX)   /* not cut to an int that passes */
+        return pp_where_error(w, "%s=%ld out of range", k, v);
     *out = (int)v;
     return 0;
 }
@@ -66,6 +69,8 @@ static int opt_int(const pp_line *l, const char *k, int *out, pp_where *w)
     long v = *out;
     if (pp_line_opt_int(l, k, &v, w))
         return -1;
+    if (v < INT_MIN || v > INT_MAX)
+        return pp_where_error(w, "%s=%ld out of range", k, v);
     *out = (int)v;
     return 0;
 }
@@ -270,8 +275,9 @@ static int parse_data(const pp_line *l, pp_devent *ev, pp_where *w)
         const char *end = NULL;
         pp_expr *e = pp_expr_parse(p + 1, &end, err, sizeof err);
         if (!e) {
+            pp_where_error(w, "data= field %s: %s", name ? name : "?", err);
             free(name);
-            return pp_where_error(w, "data= field %s: %s", name ? name : "?", err);
+            return -1;
         }
         while (end && *end == ' ')
             end++;
@@ -473,6 +479,13 @@ int pp_desc_parse(char **lines, long n, long *used, pp_dfunc *f, pp_where *w)
     *used = i;
     if (rc == 0 && !ended)
         rc = pp_where_error(w, "descriptor of '%s' has no 'end' line", f->name ? f->name : "?");
+    /* the plugin's slots are its lines' (two for a loop or a branch, one
+     * for an event or a call, slot 0 the entries; hand-written descriptors
+     * may keep a few more): a larger nslots, which costs nothing to write,
+     * would make the reader allocate counters for nothing */
+    if (rc == 0 && f->nslots > 64 + 2 * i)
+        rc = pp_where_error(w, "descriptor of '%s': nslots=%d is more than its %ld lines can use",
+                            f->name ? f->name : "?", f->nslots, i);
     /* every reference to a loop must exist and parents precede children */
     for (int j = 0; rc == 0 && j < f->nloops; j++) {
         if (f->loops[j].parent >= 0 && !pp_desc_loop(f, f->loops[j].parent))

@@ -501,6 +501,12 @@ int pp_exp_load(const char *path, pp_experiment *x, char *err, size_t errlen)
     x->dir = slash ? strndup(path, (size_t)(slash - path + (slash == path))) : strdup(".");
     pp_where w = {path, 0, 0, NULL};
     FILE *f = fopen(path, "r");
+    struct stat st;
+    if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        f = NULL;
+        errno = EISDIR;
+    }
     if (!f) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         pp_exp_free(x);
@@ -513,6 +519,10 @@ int pp_exp_load(const char *path, pp_experiment *x, char *err, size_t errlen)
     int rc = 0;
     while (rc == 0 && (len = getline(&buf, &cap, f)) >= 0) {
         w.line++;
+        if ((size_t)len != strlen(buf)) {
+            rc = pp_where_error(&w, "NUL byte in line (not a text file?)");
+            break;
+        }
         if (len > 0 && buf[len - 1] == '\n')
             buf[--len] = 0;
         if (w.line == 1) {

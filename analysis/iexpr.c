@@ -39,12 +39,21 @@ typedef struct {
     char *err;
     size_t errlen;
     int failed;
+    int depth;           /* of nested primaries: '(' and unary '-'         */
 } parser;
+
+/* The parser, pp_iexpr_free and the evaluation recurse on the tree: the
+ * nesting and the length (each operator needs a character or two, and a
+ * chain a+b+...+z is a tree as deep as it is long) are bounded so that a
+ * hostile file cannot overflow the stack. */
+#define IE_MAX_DEPTH 200
+#define IE_MAX_LEN 4096
 
 static void fail(parser *ps, const char *what)
 {
     if (!ps->failed)
-        snprintf(ps->err, ps->errlen, "%s at column %d of '%s'", what, (int)(ps->p - ps->s) + 1, ps->s);
+        snprintf(ps->err, ps->errlen, "%s at column %d of '%.60s%s'", what, (int)(ps->p - ps->s) + 1, ps->s,
+                 strlen(ps->s) > 60 ? "..." : "");
     ps->failed = 1;
 }
 
@@ -85,7 +94,21 @@ void pp_iexpr_free(pp_iexpr *e)
 
 static pp_iexpr *sum(parser *ps);
 
+static pp_iexpr *primary1(parser *ps);
+
 static pp_iexpr *primary(parser *ps)
+{
+    if (ps->depth >= IE_MAX_DEPTH) {
+        fail(ps, "expression nested too deep");
+        return NULL;
+    }
+    ps->depth++;
+    pp_iexpr *e = primary1(ps);
+    ps->depth--;
+    return e;
+}
+
+static pp_iexpr *primary1(parser *ps)
 {
     skip(ps);
     if (*ps->p == '(') {
@@ -220,7 +243,11 @@ static pp_iexpr *sum(parser *ps)
 
 pp_iexpr *pp_iexpr_parse(const char *s, char *err, size_t errlen)
 {
-    parser ps = {s, s, err, errlen, 0};
+    parser ps = {s, s, err, errlen, 0, 0};
+    if (strlen(s) > IE_MAX_LEN) {
+        snprintf(err, errlen, "expression longer than %d characters", IE_MAX_LEN);
+        return NULL;
+    }
     pp_iexpr *e = sum(&ps);
     skip(&ps);
     if (e && *ps.p) {

@@ -538,6 +538,12 @@ int pp_machine_load(const char *path, pp_machine *m, char *err, size_t errlen)
         pp_machine_seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        pp_machine_seterr(err, errlen, "%s: is a directory, not a machine file", path);
+        fclose(f);
+        return -1;
+    }
     char *buf = NULL;
     size_t cap = 0;
     ssize_t len;

@@ -38,10 +38,13 @@ static char *slurp_lines(const char *path, char ***lines, long *nlines, pp_where
     }
     fclose(fp);
     buf[size] = 0;
-    if (memchr(buf, 0, size)) {
+    const char *nul = memchr(buf, 0, size);
+    if (nul) {
+        w->line = 1;
+        for (const char *q = buf; q < nul; q++)
+            w->line += *q == '\n';
+        pp_where_error(w, "binary data (a NUL byte at offset %zu) in a text record", (size_t)(nul - buf));
         free(buf);
-        w->line = 0;
-        pp_where_error(w, "binary data (NUL byte) in a text record");
         return NULL;
     }
     long n = 0, cap = 1024;
@@ -124,9 +127,11 @@ static int check_delta_refs(const pp_record *r, const pp_rdelta *d, int n, pp_wh
     return 0;
 }
 
-static pp_rthread *thread_slot(pp_record *r, long id, pp_where *w)
+/* Thread ids are 0.., one `thread` line each: an id beyond the record's
+ * line count (nlines) cannot be, and would only make the table large. */
+static pp_rthread *thread_slot(pp_record *r, long id, long nlines, pp_where *w)
 {
-    if (id < 0 || id >= MAX_THREADS) {
+    if (id < 0 || id >= MAX_THREADS || id >= nlines) {
         pp_where_error(w, "thread id %ld out of range", id);
         return NULL;
     }
@@ -145,12 +150,12 @@ static pp_rthread *thread_slot(pp_record *r, long id, pp_where *w)
     return &r->threads[id];
 }
 
-static int parse_thread(pp_record *r, const pp_line *l, pp_where *w)
+static int parse_thread(pp_record *r, const pp_line *l, long nlines, pp_where *w)
 {
     long id, parent = -1, order = 0, arg = 0, nthr = 0;
     if (pp_line_int(l, "id", &id, w))
         return -1;
-    pp_rthread *t = thread_slot(r, id, w);
+    pp_rthread *t = thread_slot(r, id, nlines, w);
     if (!t)
         return -1;
     if (t->id >= 0)
@@ -512,6 +517,8 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
                 r->incomplete_sig = (int)sig;
                 pp_line_opt_str(&l, "name", &r->incomplete_name);
             }
+        } else if (!strcmp(k, "argv") && r->argv) {
+            rc = pp_where_error(w, "two argv lines");
         } else if (!strcmp(k, "argv")) {
             r->argv = calloc((size_t)l.nf + 1, sizeof *r->argv);
             for (int j = 0; r->argv && j < l.nf; j++)
@@ -589,7 +596,7 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
                 }
             }
         } else if (!strcmp(k, "thread")) {
-            rc = parse_thread(r, &l, w);
+            rc = parse_thread(r, &l, n, w);
         } else if (!strcmp(k, "count")) {
             rc = parse_count(r, &l, w);
         } else if (!strcmp(k, "ev")) {
