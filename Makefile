@@ -5,6 +5,8 @@
 #   make report     install what is missing, build, run the samples, write reports/
 #   make install PREFIX=/usr/local
 #   make check SANITIZE=1   the same suite with ASan+UBSan on runtime and analyser
+#   make check-realworld    zlib, Lua and SQLite from Debian's sources built and
+#                           tested with the plugin (docs/realworld.md; not in CI)
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 
@@ -27,6 +29,11 @@ DEBIAN_PACKAGES := gcc-12-plugin-dev libgmp-dev libgraphviz-dev graphviz libgsl-
 # SymPy and Maxima output with them; installed without their recommended
 # packages (Maxima's would bring a GUI toolkit).
 DEBIAN_PACKAGES_NOREC := python3-sympy maxima
+
+# For `make check-realworld` only (tests/realworld): dpkg-source unpacks
+# Debian's source packages, tclsh generates SQLite's amalgamation, xz and
+# bzip2 unpack the tarballs.
+REALWORLD_PACKAGES := dpkg-dev tcl xz-utils bzip2
 
 PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
 OPT      ?= -O2
@@ -70,7 +77,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 PLUGIN_INST := $(PREFIX)/lib/perfpred
 
-.PHONY: all build deps check bench report install install-gcc-plugin clean man
+.PHONY: all build deps check check-realworld bench report install install-gcc-plugin clean man
 
 all: deps
 	@$(MAKE) --no-print-directory build
@@ -151,6 +158,16 @@ $(B)/tests/%: tests/unit/%.c $(B)/libperfpred-an.a | $(B)/tests
 check: deps
 	@$(MAKE) --no-print-directory build $(UNIT_BIN)
 	@PERFPRED_BUILD=$(abspath $(B)) SANITIZE=$(SANITIZE) tests/run-tests $(UNIT_BIN)
+
+# Real code bases (zlib, Lua 5.4, SQLite) fetched with apt-get source and
+# built at -O0/-O2/-O3, with and without -g, with and without the plugin;
+# their test suites must give the same output (docs/realworld.md).  A
+# subset: REALWORLD_PROJECTS="zlib lua" REALWORLD_OPTS=-O2.  Its packages
+# are installed by the same rule as `make deps`.
+check-realworld: deps
+	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES= DEBIAN_PACKAGES_NOREC="$(REALWORLD_PACKAGES)"
+	@$(MAKE) --no-print-directory build
+	@PERFPRED_BUILD=$(abspath $(B)) tests/realworld/run
 
 # Accuracy of the predictions and overhead of the instrumentation, measured
 # side by side in one run (tools/bench; details in build/bench/).
