@@ -1,10 +1,12 @@
 # perfpred - build, test, report, install.
 #
-#   make            build/perfpred.so, build/libperfpred-rt.{a,so,so.1}, build/perfpred
+#   make            build/perfpred.so, build/libperfpred-rt.{a,so,so.1}, build/perfpred,
+#                   build/perfpred-gcc (and perfpred-g++, a link to it)
 #   make check      install what is missing, build, run every test
 #   make report     install what is missing, build, run the samples, write reports/
 #   make install PREFIX=/usr/local
 #   make check SANITIZE=1   the same suite with ASan+UBSan on runtime and analyser
+#                           (CI=true: make check runs both, the second in build/san)
 #   make check-realworld    zlib, Lua and SQLite from Debian's sources built and
 #                           tested with the plugin (docs/realworld.md; not in CI)
 #
@@ -55,6 +57,7 @@ RT_SRC     := $(wildcard runtime/*.c)
 AN_SRC     := $(wildcard analysis/*.c)
 AN_LIBSRC  := $(filter-out analysis/main.c,$(AN_SRC))
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+WRAP_SRC   := $(wildcard wrapper/*.c)
 
 PLUGIN_OBJ := $(PLUGIN_SRC:%.cc=$(B)/obj/%.o)
 RT_OBJ     := $(RT_SRC:%.c=$(B)/obj/%.o)
@@ -80,9 +83,10 @@ PLUGIN_INST := $(PREFIX)/lib/perfpred
 .PHONY: all build deps check check-realworld bench report install install-gcc-plugin clean man
 
 all: deps
-	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory $(JOBS) build
 
-build: $(B)/perfpred.so $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so $(B)/libperfpred-rt.so.1 $(B)/perfpred $(MPIBENCH)
+build: $(B)/perfpred.so $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so $(B)/libperfpred-rt.so.1 $(B)/perfpred $(MPIBENCH) \
+       $(B)/perfpred-gcc $(B)/perfpred-g++ $(B)/libperfpred-rt.dynlist
 
 # ---------------------------------------------------------------- packages
 # Installs the Debian packages the project names when they are absent: with
@@ -131,11 +135,39 @@ $(B)/libperfpred-rt.a: $(RT_OBJ) $(RT_MPI_OBJ)
 # script (as Debian's libc.so is) that links the static archive, so that
 # `-Lbuild -lperfpred-rt` gives a program that runs without
 # LD_LIBRARY_PATH; `-l:libperfpred-rt.so.1` links the shared one.
-$(B)/libperfpred-rt.so.1: $(RT_OBJ)
+#
+# rt-instance.c is compiled twice: in the shared runtime it makes that copy
+# stand aside when the executable has its own (docs/wrapper.md).
+RT_SO_OBJ := $(filter-out %/rt-instance.o,$(RT_OBJ)) $(B)/obj/runtime/rt-instance-so.o
+
+$(B)/obj/runtime/rt-instance-so.o: runtime/rt-instance.c $(wildcard runtime/*.h) | $(B)/obj/runtime
+	$(CC) $(CFLAGS_RT) -DPP_RT_SHARED_OBJECT -c $< -o $@
+
+$(B)/libperfpred-rt.so.1: $(RT_SO_OBJ)
 	$(CC) -shared -pthread -Wl,-soname,libperfpred-rt.so.1 $(SANFLAGS) -o $@ $^
 
 $(B)/libperfpred-rt.so: $(B)/libperfpred-rt.a $(B)/libperfpred-rt.so.1
 	printf '/* GNU ld script: -lperfpred-rt links the static runtime (the shared one is libperfpred-rt.so.1) */\nINPUT ( libperfpred-rt.a )\n' > $@
+
+# ---------------------------------------------------------------- wrapper
+# perfpred-gcc: gcc with the plugin and the runtime (docs/wrapper.md); as
+# perfpred-g++ it runs g++.  It finds them next to itself (here) or in
+# PREFIX/lib (installed).
+$(B)/obj/wrapper/%.o: wrapper/%.c wrapper/pw.h | $(B)/obj/wrapper
+	$(CC) $(CSTD) $(WARN) $(OPT) -g $(SANFLAGS) -c $< -o $@
+
+$(B)/perfpred-gcc: $(WRAP_SRC:%.c=$(B)/obj/%.o)
+	$(CC) $(SANFLAGS) -o $@ $^
+
+$(B)/perfpred-g++: $(B)/perfpred-gcc
+	ln -sf perfpred-gcc $@
+
+# The runtime's entry points, for the dynamic symbol table of an executable
+# that links the static runtime (perfpred-gcc passes -Wl,--dynamic-list=):
+# a pattern that GNU ld, gold and lld all take in a dynamic list (gold takes
+# none in --export-dynamic-symbol).
+$(B)/libperfpred-rt.dynlist:
+	printf '/* the runtime entry points an executable exports (docs/wrapper.md) */\n{ __pp_*; };\n' > $@
 
 # ---------------------------------------------------------------- analyser
 $(B)/obj/analysis/%.o: analysis/%.c $(wildcard analysis/*.h) | $(B)/obj/analysis
@@ -152,12 +184,29 @@ $(B)/perfpred-mpibench: analysis/mpibench/pp-mpibench.c | $(B)/obj/analysis
 	mpicc $(CSTD) $(WARN) $(OPT) -o $@ $<
 
 # ---------------------------------------------------------------- tests
+# perfpred-gcc's command-line reader, alone
+$(B)/tests/test_wrapper_args: tests/unit/test_wrapper_args.c $(B)/obj/wrapper/pw-args.o | $(B)/tests
+	$(CC) $(CSTD) $(WARN) $(OPT) -g $(SANFLAGS) -Iwrapper -o $@ $^ -lcmocka
+
 $(B)/tests/%: tests/unit/%.c $(B)/libperfpred-an.a | $(B)/tests
 	$(CC) $(CFLAGS_AN) -Ianalysis -o $@ $< $(B)/libperfpred-an.a $(LIBS_AN) -lcmocka
 
+# In CI (CI=true, as .ci/run is run) `make check` runs the suite twice: as
+# built for users, then with ASan+UBSan (SANITIZE=1) in $(B)/san.
+# CHECK_SANITIZE=1 does the same outside CI, CHECK_SANITIZE=0 skips it.
+CHECK_SANITIZE ?= $(if $(filter true,$(CI)),1,0)
+
+# the builds under check and all use every processor unless make was given -j
+# (a recursive variable: MAKEFLAGS has -j only when the recipes run)
+JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
+
 check: deps
-	@$(MAKE) --no-print-directory build $(UNIT_BIN)
+	@$(MAKE) --no-print-directory $(JOBS) build $(UNIT_BIN)
 	@PERFPRED_BUILD=$(abspath $(B)) SANITIZE=$(SANITIZE) tests/run-tests $(UNIT_BIN)
+ifeq ($(CHECK_SANITIZE)$(SANITIZE),1)
+	@echo "perfpred: the same suite under AddressSanitizer and UndefinedBehaviorSanitizer ($(B)/san)"
+	@$(MAKE) --no-print-directory check SANITIZE=1 B=$(B)/san CHECK_SANITIZE=0
+endif
 
 # Real code bases (zlib, Lua 5.4, SQLite) fetched with apt-get source and
 # built at -O0/-O2/-O3, with and without -g, with and without the plugin;
@@ -166,7 +215,7 @@ check: deps
 # are installed by the same rule as `make deps`.
 check-realworld: deps
 	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES= DEBIAN_PACKAGES_NOREC="$(REALWORLD_PACKAGES)"
-	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory $(JOBS) build
 	@PERFPRED_BUILD=$(abspath $(B)) tests/realworld/run
 
 # Accuracy of the predictions and overhead of the instrumentation, measured
@@ -186,10 +235,13 @@ report: deps
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PLUGIN_INST)
 	install -m 755 $(B)/perfpred $(DESTDIR)$(PREFIX)/bin/perfpred
+	install -m 755 $(B)/perfpred-gcc $(DESTDIR)$(PREFIX)/bin/perfpred-gcc
+	ln -sf perfpred-gcc $(DESTDIR)$(PREFIX)/bin/perfpred-g++
 	$(if $(MPIBENCH),install -m 755 $(MPIBENCH) $(DESTDIR)$(PREFIX)/bin/perfpred-mpibench)
 	install -m 644 $(B)/libperfpred-rt.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/libperfpred-rt.so.1 $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(B)/libperfpred-rt.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(B)/libperfpred-rt.dynlist $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 runtime/perfpred-rt.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(B)/perfpred.so $(DESTDIR)$(PLUGIN_INST)/perfpred.so
 
@@ -205,7 +257,7 @@ install-gcc-plugin: build
 	install -d $(DESTDIR)$(PLUGIN_DIR)
 	install -m 755 $(B)/perfpred.so $(DESTDIR)$(PLUGIN_DIR)/perfpred.so
 
-$(B)/obj/plugin $(B)/obj/runtime $(B)/obj/runtime/mpi $(B)/obj/analysis $(B)/tests:
+$(B)/obj/plugin $(B)/obj/runtime $(B)/obj/runtime/mpi $(B)/obj/analysis $(B)/obj/wrapper $(B)/tests:
 	mkdir -p $@
 
 clean:

@@ -409,6 +409,44 @@ double pp_prog_footprint(const pp_prog *m)
 
 
 
+/* Where descriptor B (from another record) differs from A, as a phrase for
+ * the error; NULL when they describe the same code.  Compared: what the
+ * model is built from (slots, loops, branches, events, calls and their
+ * places), not the file's path, which moves with the build directory. */
+static const char *dfunc_differs(const pp_dfunc *a, const pp_dfunc *b, char *buf, size_t n)
+{
+    if (!a)
+        return "is not in it";
+    if (a->nslots != b->nslots || a->nloops != b->nloops || a->nbranches != b->nbranches ||
+        a->nevents != b->nevents || a->ncalls != b->ncalls)
+        return "was compiled differently: other loops, branches, events or calls";
+    if (a->line != b->line) {
+        snprintf(buf, n, "was compiled from another source: it starts on line %d, not %d", b->line, a->line);
+        return buf;
+    }
+    for (int i = 0; i < a->nloops; i++)
+        if (a->loops[i].line != b->loops[i].line || a->loops[i].parent != b->loops[i].parent ||
+            a->loops[i].slot != b->loops[i].slot) {
+            snprintf(buf, n, "was compiled from another source: its loop L%d is on line %d, not %d", i,
+                     b->loops[i].line, a->loops[i].line);
+            return buf;
+        }
+    for (int i = 0; i < a->nevents; i++)
+        if (a->events[i].kind != b->events[i].kind || a->events[i].line != b->events[i].line) {
+            snprintf(buf, n, "was compiled from another source: its event %d is %s on line %d, not %s on line %d",
+                     i, pp_evkind_name(b->events[i].kind), b->events[i].line, pp_evkind_name(a->events[i].kind),
+                     a->events[i].line);
+            return buf;
+        }
+    for (int i = 0; i < a->nbranches; i++)
+        if (a->branches[i].line != b->branches[i].line || a->branches[i].slot != b->branches[i].slot)
+            return "was compiled from another source: its branches differ";
+    for (int i = 0; i < a->ncalls; i++)
+        if (a->calls[i].line != b->calls[i].line || a->calls[i].slot != b->calls[i].slot)
+            return "was compiled from another source: its calls differ";
+    return NULL;
+}
+
 /* The records given together must come from one program: the same
  * functions with the same descriptors. */
 static int map_records(pp_prog *m, pp_record **recs, int nrec, char *err, size_t errlen)
@@ -427,10 +465,11 @@ static int map_records(pp_prog *m, pp_record **recs, int nrec, char *err, size_t
         for (int g = 0; g < r->nfuncs; g++) {
             int f = pp_record_func_index(recs[0], r->funcs[g].name);
             const pp_dfunc *a = f >= 0 ? &recs[0]->funcs[f] : NULL, *b = &r->funcs[g];
-            if (!a || a->nslots != b->nslots || a->nloops != b->nloops || a->nevents != b->nevents ||
-                a->ncalls != b->ncalls) {
+            char why[160];
+            const char *d = dfunc_differs(a, b, why, sizeof why);
+            if (d) {
                 snprintf(err, errlen, "%s: not a record of the same program as %s (function %s %s)", r->path,
-                         recs[0]->path, b->name, a ? "was compiled differently" : "is not in it");
+                         recs[0]->path, b->name, d);
                 return -1;
             }
             m->fmap[k][g] = f;

@@ -492,6 +492,14 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
         if (!strcmp(k, "program")) {
             pp_line_opt_str(&l, "path", &r->program);
             pp_line_opt_str(&l, "host", &r->host);
+            /* the runtime's ABI (docs/runtime-abi.md): another one's
+             * records may count or time things differently */
+            long abi = 1;
+            if (pp_line_opt_int(&l, "abi", &abi, w))
+                rc = -1;
+            else if (abi != 1)
+                rc = pp_where_error(w, "written by a runtime of ABI %ld (this perfpred reads records of ABI 1: "
+                                       "record the program again with this perfpred's runtime)", abi);
         } else if (!strcmp(k, "mpi")) {
             rc = parse_mpi(r, &l, w);
         } else if (!strcmp(k, "argv")) {

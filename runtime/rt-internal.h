@@ -142,6 +142,14 @@ struct pp_thread **pp_threads_all(size_t *n);
 /* Thread key (exit destructor) and fork handlers, from pp_init_slow. */
 int pp_thread_init(void);
 
+/* ------------------------------------------------------------ rt-instance.c */
+/* 1 in libperfpred-rt.so.1 when the process already has another runtime
+ * (the executable's, which instrumented code binds to): stay disabled. */
+int pp_instance_defer(void);
+/* Keep the shared object that holds descriptor d loaded until exit (the
+ * record reads its descriptors and counters). */
+void pp_instance_pin(const struct pp_fdesc *d);
+
 /* ------------------------------------------------------------ rt-log.c */
 enum pp_evkind {
     PP_EV_BEGIN, PP_EV_CREATE, PP_EV_JOIN, PP_EV_BARRIER, PP_EV_LOCK, PP_EV_UNLOCK,

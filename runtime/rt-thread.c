@@ -39,6 +39,8 @@ static void atfork_release(void)
 
 int pp_thread_init(void)
 {
+    if (pp_instance_defer())
+        return -1;              /* another runtime records this process */
     if (pthread_key_create(&pp_key, key_dtor) != 0)
         return -1;
     return pthread_atfork(atfork_prepare, atfork_release, atfork_release) != 0 ? -1 : 0;
@@ -137,6 +139,7 @@ PP_EXPORT void __pp_register(const struct pp_fdesc *d, uint64_t *cnt)
     struct pp_thread *t = pp_get_self();
     if (!t)
         return;
+    pp_instance_pin(d);         /* its library must outlive a dlclose */
     struct pp_block *b = calloc(1, sizeof *b + d->nslots * sizeof(uint64_t));
     if (!b)
         return;                 /* counts of this function are lost */

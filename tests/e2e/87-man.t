@@ -1,9 +1,10 @@
 #!/usr/bin/perl
 # 87-man.t - every command has --help and a man page: the pages in
 # docs/man are what tools/md2man makes from docs/commands.md now, one per
-# command `perfpred --help` lists (and no other), groff formats each
-# without a warning, and each page names every option its command's
-# --help shows.
+# command `perfpred --help` lists and one per other program of the
+# toolchain (perfpred-gcc), and no other; groff formats each without a
+# warning, and each page names every option its command's --help shows
+# (perfpred-gcc's: every option and variable its sources read).
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -55,6 +56,28 @@ for my $c ('', @cmds) {
         my @opts = $usage =~ /(--[a-z][a-z-]*)/g;
         my @missing = grep { index($text, $_) < 0 } do { my %s; grep { !$s{$_}++ } @opts };
         is("@missing", '', "$page names every option of perfpred $c --help");
+    }
+}
+# the pages of the toolchain's other programs (perfpred-gcc): groff formats
+# them, and each names every --perfpred-* option and PERFPRED_* variable
+# its sources (wrapper/) read
+my %cmdpage = map { ("perfpred-$_.1" => 1) } @cmds;
+for my $page (grep { !m{/perfpred\.1$} && !$cmdpage{ s{.*/}{}r } } sort glob('docs/man/*.1')) {
+    (my $tool = $page) =~ s{.*/(.*)\.1$}{$1};
+    my $src = $tool eq 'perfpred-gcc' ? join('', map { local (@ARGV, $/) = ($_); <> } glob('wrapper/*.c')) : '';
+    ok($src ne '', "$page: the sources of $tool are known to this test") or next;
+    SKIP: {
+        skip 'groff is not installed (apt-get install groff-base)', 2 unless $groff;
+        my $warn = `groff -t -man -Tutf8 -ww -z $page 2>&1`;
+        $warn = join '', grep { !/cannot adjust line|can't break line/ } split /^/, $warn;
+        is($warn, '', "$page: groff formats it without warnings");
+        my $text = `groff -t -man -Tascii -P-cbou $page 2>/dev/null`;
+        $text =~ s/-\n\s+//g;
+        my %seen;
+        my @names = grep { !$seen{$_}++ } ($src =~ /"(--perfpred-[a-z-]+|PERFPRED_[A-Z_]+)"/g);
+        my @missing = grep { index($text, $_) < 0 } @names;
+        ok(@names >= 5 && "@missing" eq '', "$page names every option and variable of $tool (@names)")
+            or diag("missing: @missing");
     }
 }
 done_testing();

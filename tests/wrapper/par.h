@@ -1,0 +1,2 @@
+/* par.h - the shared library of the wrapper's test project. */
+long par_sum(int n, int nthreads);
