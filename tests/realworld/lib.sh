@@ -18,10 +18,11 @@
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 
-# The reference compiler is plain gcc.  The plugin compiler is
-# perfpred-gcc when the build directory has it; until then a stand-in
-# script that does what it does for these builds (the plugin when
-# compiling, the runtime when linking).  REALWORLD_CC overrides both.
+# The reference compiler is plain gcc.  The plugin compiler is the build
+# directory's perfpred-gcc (docs/wrapper.md); REALWORLD_CC names another.
+# A build directory without perfpred-gcc (an older tree) gets a stand-in
+# script that does what it does for these builds: the plugin when
+# compiling, the shared runtime when linking.
 rw_make_cc() {
     REF_CC=gcc
     if [ -n "${REALWORLD_CC:-}" ]; then
