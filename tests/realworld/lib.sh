@@ -106,11 +106,14 @@ EOF
         local dsc
         dsc=$(ls "$RW/src/debian/${pkg}_"*.dsc | tail -1)
         # apt-get checked the files against the signed index; dpkg-source
-        # unpacks the upstream tree and applies Debian's patches.
-        dpkg-source -x "$dsc" "$RW/src/$p.tmp" >"$RW/src/$p.unpack.log" 2>&1 &&
-            mv "$RW/src/$p.tmp" "$RW/src/$p" || {
+        # unpacks the upstream tree and applies Debian's patches.  (It
+        # unpacks next to the tarballs: it copies them into the directory
+        # that holds the tree.)
+        rm -rf "$RW/src/debian/$p.tmp"
+        dpkg-source -x "$dsc" "$RW/src/debian/$p.tmp" >"$RW/src/$p.unpack.log" 2>&1 &&
+            mv "$RW/src/debian/$p.tmp" "$RW/src/$p" || {
             echo "realworld: dpkg-source -x $dsc failed (see $RW/src/$p.unpack.log)" >&2
-            rm -rf "$RW/src/$p.tmp"
+            rm -rf "$RW/src/debian/$p.tmp"
             return 1
         }
     done
