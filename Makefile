@@ -9,6 +9,8 @@
 #                           (CI=true: make check runs both, the second in build/san)
 #   make fuzz       fuzz the record, machine-file and experiment readers
 #                   (clang, libFuzzer; docs/fuzzing.md)
+#   make check-realworld    zlib, Lua and SQLite from Debian's sources built and
+#                           tested with the plugin (docs/realworld.md; not in CI)
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 
@@ -34,6 +36,11 @@ DEBIAN_PACKAGES_NOREC := python3-sympy maxima
 # For `make fuzz` only: clang with libFuzzer (and its OpenMP runtime, as
 # the analyser is built with -fopenmp).
 FUZZ_PACKAGES := clang libclang-rt-14-dev libomp-14-dev
+
+# For `make check-realworld` only (tests/realworld): dpkg-source unpacks
+# Debian's source packages, tclsh generates SQLite's amalgamation, xz and
+# bzip2 unpack the tarballs.
+REALWORLD_PACKAGES := dpkg-dev tcl xz-utils bzip2
 
 PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
 OPT      ?= -O2
@@ -78,7 +85,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 PLUGIN_INST := $(PREFIX)/lib/perfpred
 
-.PHONY: all build deps fuzz-deps fuzz fuzz-build check bench report install install-gcc-plugin clean man
+.PHONY: all build deps fuzz-deps fuzz fuzz-build check check-realworld bench report install install-gcc-plugin clean man
 
 all: deps
 	@$(MAKE) --no-print-directory $(JOBS) build
@@ -280,6 +287,15 @@ fuzz: fuzz-deps
 	  else echo "perfpred fuzz: merge of $$t failed ($(B)/fuzz/merge-$$t.txt)"; found=1; fi; \
 	  echo "perfpred fuzz: $$t corpus: $$(ls tests/fuzz/corpus/$$t | wc -l) files, $$(du -sk tests/fuzz/corpus/$$t | cut -f1) KiB"; \
 	done; exit $$found
+# Real code bases (zlib, Lua 5.4, SQLite) fetched with apt-get source and
+# built at -O0/-O2/-O3, with and without -g, with and without the plugin;
+# their test suites must give the same output (docs/realworld.md).  A
+# subset: REALWORLD_PROJECTS="zlib lua" REALWORLD_OPTS=-O2.  Its packages
+# are installed by the same rule as `make deps`.
+check-realworld: deps
+	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES= DEBIAN_PACKAGES_NOREC="$(REALWORLD_PACKAGES)"
+	@$(MAKE) --no-print-directory $(JOBS) build
+	@PERFPRED_BUILD=$(abspath $(B)) tests/realworld/run
 
 # Accuracy of the predictions and overhead of the instrumentation, measured
 # side by side in one run (tools/bench; details in build/bench/).

@@ -447,6 +447,25 @@ static const char *dfunc_differs(const pp_dfunc *a, const pp_dfunc *b, char *buf
     return NULL;
 }
 
+/* The function of record A that is function G of record B: the one with
+ * the same name and, among the functions of that name, the same rank.
+ * Static functions of different files may share a name (SQLite's
+ * randomFunc in sqlite3.c and in speedtest1.c, tests/realworld); both
+ * records list them in the same order (the __pp_desc section's). */
+static int same_func(const pp_record *a, const pp_record *b, int g)
+{
+    if (a == b)
+        return g;
+    int rank = 0;
+    for (int i = 0; i < g; i++)
+        if (strcmp(b->funcs[i].name, b->funcs[g].name) == 0)
+            rank++;
+    for (int i = 0; i < a->nfuncs; i++)
+        if (strcmp(a->funcs[i].name, b->funcs[g].name) == 0 && rank-- == 0)
+            return i;
+    return -1;
+}
+
 /* The records given together must come from one program: the same
  * functions with the same descriptors. */
 static int map_records(pp_prog *m, pp_record **recs, int nrec, char *err, size_t errlen)
@@ -463,7 +482,7 @@ static int map_records(pp_prog *m, pp_record **recs, int nrec, char *err, size_t
         if (!m->fmap[k])
             goto oom;
         for (int g = 0; g < r->nfuncs; g++) {
-            int f = pp_record_func_index(recs[0], r->funcs[g].name);
+            int f = same_func(recs[0], r, g);
             const pp_dfunc *a = f >= 0 ? &recs[0]->funcs[f] : NULL, *b = &r->funcs[g];
             char why[160];
             const char *d = dfunc_differs(a, b, why, sizeof why);

@@ -95,12 +95,91 @@ available_at (class loop *loop, edge pre, tree expr)
   return d.ok;
 }
 
+/* Every SSA name in EXPR (which may hold declarations, fields, memory
+   references) is defined before the loop, where PRE starts.  */
+static tree
+ssa_avail_cb (tree *tp, int *walk_subtrees, void *data)
+{
+  avail_data *d = (avail_data *) data;
+  tree t = *tp;
+  if (TREE_CODE (t) != SSA_NAME)
+    return NULL_TREE;
+  *walk_subtrees = 0;
+  if (SSA_NAME_IS_DEFAULT_DEF (t))
+    return NULL_TREE;
+  basic_block bb = gimple_bb (SSA_NAME_DEF_STMT (t));
+  if (!bb || flow_bb_inside_loop_p (d->loop, bb)
+      || !dominated_by_p (CDI_DOMINATORS, d->pre, bb))
+    {
+      d->ok = false;
+      return t;
+    }
+  return NULL_TREE;
+}
+
+static bool
+ssa_names_available_at (class loop *loop, edge pre, tree expr)
+{
+  avail_data d = { loop, pre->src, true };
+  walk_tree_without_duplicates (&expr, ssa_avail_cb, &d);
+  return d.ok;
+}
+
+/* The SSA names in the address of a memory reference (p_5->n, a[i_3]):
+   each must be defined outside LOOP, or be itself a load that
+   load_invariant accepts (p = pData; p->n with pData a local whose
+   address is taken: both loads are in the loop at this point).  */
+static bool load_invariant (class loop *loop, gimple *def, int depth);
+
+struct ref_ops_data
+{
+  class loop *loop;
+  int depth;
+  bool ok;
+};
+
+static tree
+ref_ops_cb (tree *tp, int *walk_subtrees, void *data)
+{
+  ref_ops_data *d = (ref_ops_data *) data;
+  tree t = *tp;
+  if (TREE_CODE (t) != SSA_NAME)
+    return NULL_TREE;
+  *walk_subtrees = 0;
+  if (SSA_NAME_IS_DEFAULT_DEF (t))
+    return NULL_TREE;
+  gimple *s = SSA_NAME_DEF_STMT (t);
+  basic_block bb = gimple_bb (s);
+  if (bb && !flow_bb_inside_loop_p (d->loop, bb))
+    return NULL_TREE;
+  if (!bb || !gimple_assign_single_p (s) || !gimple_vuse (s) || gimple_vdef (s)
+      || !load_invariant (d->loop, s, d->depth + 1))
+    {
+      d->ok = false;
+      return t;
+    }
+  return NULL_TREE;
+}
+
 /* Is the load DEF (in LOOP) invariant: no statement of the loop may
-   clobber what it reads (pitfall 14: a global bound not yet hoisted).  */
+   clobber what it reads (pitfall 14: a global bound not yet hoisted), and
+   its address is the same at every iteration.  */
 bool
 pp_load_invariant (class loop *loop, gimple *def)
 {
+  return load_invariant (loop, def, 0);
+}
+
+static bool
+load_invariant (class loop *loop, gimple *def, int depth)
+{
   tree ref = gimple_assign_rhs1 (def);
+  if (depth > 4)
+    return false;
+  ref_ops_data rd = { loop, depth, true };
+  walk_tree_without_duplicates (&ref, ref_ops_cb, &rd);
+  if (!rd.ok)
+    return false;
   basic_block *body = get_loop_body (loop);
   bool ok = true;
   for (unsigned i = 0; ok && i < loop->num_nodes; i++)
@@ -332,6 +411,13 @@ entry_header_count (class loop *loop, edge pre, affine_iv *iv, enum tree_code cm
   if (st == 0 || (!up && !down) || (up && st < 0) || (down && st > 0))
     return NULL_TREE;
   tree bound;
+  /* The reload on the preheader edge can only use names defined before
+     the loop: a bound loaded through a pointer that is itself loaded in
+     the loop (p->n, p a local whose address is taken) is counted in the
+     header instead (an SSA use its definition does not dominate breaks
+     the function: sqlite3.c's fts5Bm25Function, tests/plugin/progs/reload.c).  */
+  if (loadref && !ssa_names_available_at (loop, pre, loadref))
+    return NULL_TREE;
   if (loadref)
     bound = fold_convert (TREE_TYPE (other), unshare_expr (loadref));
   else if (available_at (loop, pre, other))

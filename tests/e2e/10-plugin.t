@@ -279,6 +279,23 @@ for my $opt (qw(-O0 -O2 -O3)) {
     ok($s == 0 && $out =~ /warning: perfpred: malformed/, 'malformed pragma: warning, not error');
 }
 
+# ---------------------------------------------------------------- real code bases
+
+# Shapes that compiling real code bases (tests/realworld) found broken,
+# built with -fchecking=1 (GCC's SSA and CFG verifiers, which a release
+# compiler does not run by default: without them an invalid SSA use is
+# wrong code at -O0 and an internal compiler error only later at -O2).
+$src = 'tests/plugin/progs/realworld.c';
+$m = markers($src);
+for my $opt (qw(-O0 -O2 -O3)) {
+    my $r = build_run(name => 'realworld', opt => $opt, src => $src, args => 10, tag => '',
+                      extra => '-fchecking=1') or next;
+    my $tag = "realworld$opt";
+    check_loop($r, $tag, $m, 'fill', 10, 1);
+    check_loop($r, $tag, $m, 'early', 6, 1);
+    check_loop($r, $tag, $m, 'bm25', 10, 1);
+}
+
 # ---------------------------------------------------------------- LTO, -g, options
 
 {
