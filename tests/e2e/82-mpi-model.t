@@ -51,7 +51,9 @@ sub counts_exact { return counts_exact_in($TMP, $PP, @_) }
 
 # ------------------------------------------------------------- trapezoid
 build('samples/mpi_trap.c', 'trap');
-my $trap = record(4, 'trap4', 'trap 400000 3');
+# n large enough (about 20 ms) that the serial start-up, which a sanitized
+# build makes several times dearer, does not hide the parallel sum
+my $trap = record(4, 'trap4', 'trap 4000000 3');
 counts_exact($trap, 'trap');
 
 my $j = json_of("$PP predict $trap --P 1,2,4,16,64,256,1024 --format json", 'trap: predict up to P = 1024');
@@ -66,7 +68,8 @@ if ($j) {
     is($at{1}{mpi}{share}, 0, 'trap P=1: no time in MPI');
     ok($at{1024}{mpi}{by_call}{reduce} > 0, 'trap P=1024: the reductions take time');
     ok($at{1024}{mpi}{by_call}{bcast} > 0, 'trap P=1024: the parameter broadcast takes time');
-    ok($at{4}{Ea} > 0.7 && $at{4}{Ea} <= 1 + 1e-9, 'trap P=4: a cyclic sum is nearly embarrassingly parallel');
+    ok($at{4}{Ea} > 0.7 && $at{4}{Ea} <= 1 + 1e-9, 'trap P=4: a cyclic sum is nearly embarrassingly parallel')
+        or diag("E_a at P = 4: $at{4}{Ea}; T1 $t1, PRAM $at{4}{time}{pram}");
     ok($at{1024}{Ea} < $at{4}{Ea}, 'trap: E_a falls from P = 4 to P = 1024 (the reductions)');
     is($at{1024}{mpi}{unmatched_messages}, 0, 'trap: every message is received');
 }
@@ -127,10 +130,10 @@ like($out, qr/label="reduce #2"/, 'trap graph: the reduction, the second collect
 like($out, qr/label="send to rank 7, tag 7/, 'trap graph at P = 8: the peer follows P');
 
 # validate at the rank counts this machine runs (accuracy is make bench's)
-($rc, $out, $err) = run("$PP validate $trap --point n=400000,P=2 --repeat 1");
+($rc, $out, $err) = run("$PP validate $trap --point n=4000000,P=2 --repeat 1");
 is($rc, 0, 'trap: validate at 2 ranks') or diag($err);
 like($out, qr/mpirun -np \{P\}/, 'validate: the command runs mpirun -np {P}');
-like($out, qr/^  n=400000,P=2\s+2\s+\S+ \S+\s+\S+ \S+\s+[-+]\d/m, 'validate: a predicted and an actual time');
+like($out, qr/^  n=4000000,P=2\s+2\s+\S+ \S+\s+\S+ \S+\s+[-+]\d/m, 'validate: a predicted and an actual time');
 
 # ------------------------------------------ the other samples, to 1024 ranks
 my $CL = 'docs/examples/cluster.machine';
