@@ -322,6 +322,18 @@ for my $opt (qw(-O0 -O2 -O3)) {
     ok($st == 0, '-disable builds');
     run("PP_STUB_OUT=$tmp/dis.out $tmp/dis 100");
     ok(slurp("$tmp/dis.out") !~ /=== desc/, '-disable: nothing instrumented');
+    # -Wmaybe-uninitialized moves with the instrumentation (its false
+    # positives follow inlining and jump threading): off in the
+    # instrumented build, so that no build gains a warning (or, with
+    # -Werror, fails); kept on request
+    my $mu = 'tests/plugin/progs/maybe-uninit.c';
+    ($st, $o) = run("gcc -O2 -Wall -c $mu -o $tmp/mu.o");
+    ok($st == 0 && $o =~ /Wmaybe-uninitialized/, 'maybe-uninit.c: plain gcc -Wall warns') or diag($o);
+    ($st, $o) = run("gcc -O2 -Wall -Werror $PL -c $mu -o $tmp/mu.o");
+    ok($st == 0 && $o eq '', 'maybe-uninit.c: no warning (and no -Werror failure) with the plugin') or diag($o);
+    ($st, $o) = run("gcc -O2 -Wall $PL -fplugin-arg-perfpred-keep-maybe-uninitialized -c $mu -o $tmp/mu.o");
+    ok($st == 0 && $o =~ /Wmaybe-uninitialized/,
+       'maybe-uninit.c: the warning when it is kept') or diag($o);
     ($st, $o) = run("gcc -O2 -fopenmp $PL -fplugin-arg-perfpred-verbose -c tests/plugin/progs/omp.c -o $tmp/x.o");
     ok($o =~ /perfpred: atoi: not instrumented: extern inline body/, 'verbose reports skipped functions');
 }
