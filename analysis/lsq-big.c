@@ -36,7 +36,8 @@
 /* W = diag_add I + B B' over the active columns, B = A diag(scale),
  * inverted in place (Cholesky).  Returns 0, -1 out of memory, 1 not
  * positive definite. */
-static int gram_inverse(const pp_sprows *A, const double *scale, const int *act, double diag_add, gsl_matrix **out)
+static int gram_inverse(const pp_sprows *A, const double *scale, const int *act, double diag_add, const double *ext,
+                        double ext_w, gsl_matrix **out)
 {
     int n = A->nrows;
     gsl_matrix *W = gsl_matrix_calloc((size_t)n, (size_t)n);
@@ -56,8 +57,9 @@ static int gram_inverse(const pp_sprows *A, const double *scale, const int *act,
             for (long e = A->rowptr[k]; e < A->rowptr[k + 1]; e++)
                 if (!act || act[A->col[e]])
                     v += x[A->col[e]] * A->val[e] * scale[A->col[e]];
-            gsl_matrix_set(W, (size_t)i, (size_t)k, v + (i == k ? diag_add : 0));
-            gsl_matrix_set(W, (size_t)k, (size_t)i, v + (i == k ? diag_add : 0));
+            v += (i == k ? diag_add : 0) + (ext ? ext_w * ext[i] * ext[k] : 0);
+            gsl_matrix_set(W, (size_t)i, (size_t)k, v);
+            gsl_matrix_set(W, (size_t)k, (size_t)i, v);
         }
         for (long e = A->rowptr[i]; e < A->rowptr[i + 1]; e++)
             x[A->col[e]] = 0;
@@ -95,25 +97,19 @@ static void btmul(const pp_sprows *A, const double *scale, const int *act, const
                 w[A->col[e]] += A->val[e] * scale[A->col[e]] * r[i];
 }
 
-/* out = K^-1 v = (v - B' Winv B v) / m2 on the active columns */
-static void kinv(const pp_sprows *A, const double *prior, const int *act, const gsl_matrix *Wi, double m2,
-                 const double *v, double *out, double *tn, double *tn2)
-{
-    int n = A->nrows, p = A->ncols;
-    bmul(A, prior, act, v, tn);
-    for (int i = 0; i < n; i++) {
-        double s = 0;
-        for (int k = 0; k < n; k++)
-            s += gsl_matrix_get(Wi, (size_t)i, (size_t)k) * tn[k];
-        tn2[i] = s;
-    }
-    btmul(A, prior, act, tn2, out);
-    for (int j = 0; j < p; j++)
-        out[j] = act[j] ? (v[j] - out[j]) / m2 : 0;
-}
-
 /* One penalised solve over the active columns (lsq.c's pp_lsq_solve_cov
- * without the covariance).  Returns 0, -1 out of memory, 1 failed. */
+ * without the covariance).  Returns 0, -1 out of memory, 1 failed.
+ *
+ * Written around the prior's point (x_j = 1, s = 1) it is a ridge
+ * problem: with w = (x_own - 1, x_j - s for the others, s - 1), penalties
+ * mu^2 on each and 0.01 mu^2 on the last, and columns C = [B, b_s],
+ * b_s = B e (the scale moves every column it pulls), the residual at the
+ * prior r0 = d - B 1 is fitted by
+ *     w = Lambda^-1 C' alpha,   alpha = M^-1 r0,
+ *     M = mu^2 I + B B' + 100 b_s b_s'           (n x n)
+ * and (C'C + Lambda)^-1 = Lambda^-1 - Lambda^-1 C' mu^2 M^-1 C Lambda^-1.
+ * Eliminating s by a Schur complement instead lost six digits to
+ * cancellation. */
 static int solve_once(const pp_sprows *A, const double *d, const double *prior, const int *own, double mu_rel,
                       const int *act, double *c, double *se)
 {
@@ -129,60 +125,64 @@ static int solve_once(const pp_sprows *A, const double *d, const double *prior, 
     for (int i = 0; i < n; i++)
         dn += d[i] * d[i];
     double mu = mu_rel * sqrt(dn) / sqrt((double)pa) + 1e-12, m2 = mu * mu;
-    gsl_matrix *Wi = NULL;
-    int rc = gram_inverse(A, prior, act, m2, &Wi);
-    if (rc)
-        return rc;
-    double *e = calloc((size_t)p, sizeof *e), *g = calloc((size_t)p, sizeof *g);
-    double *u = calloc((size_t)p, sizeof *u), *y = calloc((size_t)p, sizeof *y);
-    double *tn = calloc((size_t)n, sizeof *tn), *tn2 = calloc((size_t)n, sizeof *tn2);
-    if (!e || !g || !u || !y || !tn || !tn2) {
-        rc = -1;
+    double *e = calloc((size_t)p, sizeof *e), *one = calloc((size_t)p, sizeof *one);
+    double *w = calloc((size_t)p, sizeof *w), *h = calloc((size_t)p, sizeof *h);
+    double *bs = calloc((size_t)n, sizeof *bs), *r0 = calloc((size_t)n, sizeof *r0);
+    double *al = calloc((size_t)n, sizeof *al), *qv = calloc((size_t)n, sizeof *qv);
+    gsl_matrix *Mi = NULL;
+    int rc = -1;
+    if (!e || !one || !w || !h || !bs || !r0 || !al || !qv)
         goto out;
-    }
-    double ne = 0;
-    btmul(A, prior, act, d, g);
-    for (int j = 0; j < p; j++) {
-        if (!act[j])
-            continue;
-        if (own && own[j])
-            g[j] += m2;
-        else {
-            e[j] = 1;
-            ne += 1;
-        }
-    }
-    kinv(A, prior, act, Wi, m2, e, u, tn, tn2);
-    kinv(A, prior, act, Wi, m2, g, y, tn, tn2);
-    double eu = 0, ey = 0;
-    for (int j = 0; j < p; j++) {
-        eu += e[j] * u[j];
-        ey += e[j] * y[j];
-    }
-    double S = m2 * (ne + 0.01) - m2 * m2 * eu;
-    double s = (0.01 * m2 + m2 * ey) / S;
-    for (int j = 0; j < p; j++)
-        y[j] = act[j] ? y[j] + m2 * s * u[j] : 0;
-    /* the residual of every row, data and penalty (GSL's chisq) */
-    bmul(A, prior, act, y, tn);
-    double chisq = 0.01 * m2 * (s - 1) * (s - 1);
-    for (int i = 0; i < n; i++)
-        chisq += (d[i] - tn[i]) * (d[i] - tn[i]);
     for (int j = 0; j < p; j++)
         if (act[j]) {
-            double t = own && own[j] ? y[j] - 1 : y[j] - s;
+            one[j] = 1;
+            e[j] = !(own && own[j]);
+        }
+    bmul(A, prior, act, e, bs);
+    bmul(A, prior, act, one, r0);
+    for (int i = 0; i < n; i++)
+        r0[i] = d[i] - r0[i];
+    rc = gram_inverse(A, prior, act, m2, bs, 100.0, &Mi);
+    if (rc)
+        goto out;
+    double sw = 0, bqb = 0;
+    for (int i = 0; i < n; i++) {
+        double a = 0, q = 0;
+        for (int k = 0; k < n; k++) {
+            a += gsl_matrix_get(Mi, (size_t)i, (size_t)k) * r0[k];
+            q += gsl_matrix_get(Mi, (size_t)i, (size_t)k) * bs[k];
+        }
+        al[i] = a;
+        qv[i] = q;
+    }
+    for (int i = 0; i < n; i++) {
+        sw += bs[i] * al[i];
+        bqb += bs[i] * qv[i];
+    }
+    btmul(A, prior, act, al, w);    /* w_j = c_j' alpha */
+    btmul(A, prior, act, qv, h);    /* h_j = c_j' M^-1 b_s */
+    double s = 1 + 100 * sw;
+    double *x = one;   /* reused: the solution */
+    for (int j = 0; j < p; j++)
+        x[j] = !act[j] ? 0 : e[j] ? s + w[j] : 1 + w[j];
+    /* the residual of every row, data and penalty (GSL's chisq) */
+    bmul(A, prior, act, x, r0);
+    double chisq = 0.01 * m2 * (s - 1) * (s - 1);
+    for (int i = 0; i < n; i++)
+        chisq += (d[i] - r0[i]) * (d[i] - r0[i]);
+    for (int j = 0; j < p; j++)
+        if (act[j]) {
+            double t = e[j] ? x[j] - s : x[j] - 1;
             chisq += m2 * t * t;
         }
     double s2 = chisq / n;
-    /* diag(K^-1)_j = (1 - b_j' Winv b_j) / m2, b_j sparse: by rows */
-    double *dg = e;   /* reused */
+    /* c_j' M^-1 c_j, c_j sparse: over pairs of rows sharing column j */
+    double *dg = w;   /* reused */
     for (int j = 0; j < p; j++)
         dg[j] = 0;
     for (int i = 0; i < n; i++)
         for (int k = 0; k < n; k++) {
-            double w = gsl_matrix_get(Wi, (size_t)i, (size_t)k);
-            /* rows i and k share a column j: w b_ij b_kj; rows are short
-             * and n small, so a merge of the two sorted index lists */
+            double mik = gsl_matrix_get(Mi, (size_t)i, (size_t)k);
             long a = A->rowptr[i], ae = A->rowptr[i + 1], b = A->rowptr[k], be = A->rowptr[k + 1];
             while (a < ae && b < be) {
                 if (A->col[a] < A->col[b])
@@ -192,21 +192,26 @@ static int solve_once(const pp_sprows *A, const double *d, const double *prior, 
                 else {
                     int j = A->col[a];
                     if (act[j])
-                        dg[j] += w * A->val[a] * A->val[b] * prior[j] * prior[j];
+                        dg[j] += mik * A->val[a] * A->val[b] * prior[j] * prior[j];
                     a++;
                     b++;
                 }
             }
         }
+    double var_s = 100 * (1 - 100 * bqb) / m2;
     for (int j = 0; j < p; j++)
         if (act[j]) {
-            double kd = (1 - dg[j]) / m2;
-            c[j] = y[j] * prior[j];
-            se[j] = sqrt(fabs(s2 * (kd + m2 * m2 * u[j] * u[j] / S))) * prior[j];
+            double v = (1 - dg[j]) / m2;
+            if (e[j])   /* x_j = t_j + s */
+                v += var_s - 2 * 100 * h[j] / m2;
+            c[j] = x[j] * prior[j];
+            se[j] = sqrt(fabs(s2 * v)) * prior[j];
         }
+    rc = 0;
 out:
-    gsl_matrix_free(Wi);
-    free(e); free(g); free(u); free(y); free(tn); free(tn2);
+    if (Mi)
+        gsl_matrix_free(Mi);
+    free(e); free(one); free(w); free(h); free(bs); free(r0); free(al); free(qv);
     return rc;
 }
 
@@ -351,7 +356,7 @@ int pp_lsq_big_cov(const pp_sprows *A, const double *d, const double *c, const d
         return 0;
     /* Cov = T (I - Z' M Z) T, M = (sigma^2 I + Z Z')^-1 */
     gsl_matrix *M = NULL;
-    int g = gram_inverse(A, tau, NULL, sigma2 > 0 ? sigma2 : 1e-300, &M);
+    int g = gram_inverse(A, tau, NULL, sigma2 > 0 ? sigma2 : 1e-300, NULL, 0, &M);
     if (g < 0)
         return -1;
     if (g > 0)
