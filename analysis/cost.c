@@ -148,6 +148,146 @@ static int add_segment(void *vp, double ns, double conc, const pp_rdelta *d, int
     return add_entry(s, 0, 1.0) || add_deltas(c->m, c->lay, c->maps, s, d, nd, c->fmap) ? -1 : 0;
 }
 
+/* More used costs than this: fit_big rather than the dense fit of lsq.c
+ * (cubic in the costs).  No sample comes near it, so their fits stay
+ * those of lsq.c to the bit. */
+#define PP_COST_DENSE_MAX 300
+/* ...and at most this many segments for the dual solve of lsq-big.c
+ * (cubic in the segments); beyond, the costs keep their static priors. */
+#define PP_COST_DUAL_MAX_ROWS 600
+
+static int by_int(const void *a, const void *b)
+{
+    return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+/* Up to this many costs in all, the covariance covers every cost, the
+ * unused ones with their prior's variance (as lsq-cov.c gives them);
+ * beyond, only the used ones (fit_big). */
+#define PP_COST_COV_ALL_MAX 2000
+
+/* The fit of a record with thousands of costs (a real code base): only
+ * the columns some segment uses enter it (the others keep their priors,
+ * as in lsq.c), sparse, and solved in the dimension of the segments
+ * (lsq-big.c).  The covariance for the intervals covers the used columns
+ * only (*covcol, *ncov): a dense one over every cost, used or not, was
+ * hundreds of megabytes, and each of its costs a prediction in the delta
+ * method of metrics.c.  Up to PP_COST_COV_ALL_MAX costs it covers all
+ * of them, the unused ones with their prior's variance alone. */
+static int fit_big(pp_prog *m, const segment *seg, long nseg, int ncols, const int *used, int nu,
+                   const double *prior, const int *own, const double *lo, double *cst, double *cse, double **covp,
+                   int **covcolp, int *ncovp)
+{
+    int rc = -1;
+    long nnz = 0;
+    for (long i = 0; i < nseg; i++)
+        nnz += seg[i].n;
+    int *cu = malloc(sizeof *cu * (size_t)ncols), *covcol = malloc(sizeof *covcol * (size_t)(nu + 1));
+    long *rowptr = malloc(sizeof *rowptr * (size_t)(nseg + 1));
+    int *col = malloc(sizeof *col * (size_t)(nnz + 1));
+    double *val = malloc(sizeof *val * (size_t)(nnz + 1)), *dur = malloc(sizeof *dur * (size_t)(nseg + 1));
+    double *pu = malloc(sizeof *pu * (size_t)(nu + 1)), *lou = malloc(sizeof *lou * (size_t)(nu + 1));
+    double *cu_c = malloc(sizeof *cu_c * (size_t)(nu + 1)), *cu_se = malloc(sizeof *cu_se * (size_t)(nu + 1));
+    double *tau = malloc(sizeof *tau * (size_t)(nu + 1));
+    int *ownu = calloc((size_t)nu + 1, sizeof *ownu);
+    double *cov = malloc(sizeof *cov * (size_t)nu * (size_t)nu + 1);
+    if (!cu || !covcol || !rowptr || !col || !val || !dur || !pu || !lou || !cu_c || !cu_se || !tau || !ownu || !cov)
+        goto out;
+    int k = 0;
+    for (int c = 0; c < ncols; c++) {
+        cu[c] = used[c] ? k : -1;
+        if (used[c]) {
+            covcol[k] = c;
+            pu[k] = prior[c];
+            lou[k] = lo[c];
+            ownu[k] = own[c];
+            k++;
+        }
+    }
+    long e = 0;
+    for (long i = 0; i < nseg; i++) {
+        rowptr[i] = e;
+        dur[i] = seg[i].dur;
+        /* (column, value) pairs sorted by column: lsq-big.c merges rows */
+        long e0 = e;
+        for (int j = 0; j < seg[i].n; j++)
+            if (seg[i].val[j] != 0)
+                col[e++] = seg[i].col[j];
+        qsort(col + e0, (size_t)(e - e0), sizeof *col, by_int);
+        for (long x = e0; x < e; x++) {
+            int c = col[x];
+            double v = 0;
+            for (int j = 0; j < seg[i].n; j++)
+                if (seg[i].col[j] == c)
+                    v += seg[i].val[j];
+            val[x] = v;
+            col[x] = cu[c];
+        }
+    }
+    rowptr[nseg] = e;
+    pp_sprows A = {(int)nseg, nu, rowptr, col, val};
+    int s = nseg <= PP_COST_DUAL_MAX_ROWS ? pp_lsq_big_solve(&A, dur, pu, ownu, 0.01, lou, cu_c, cu_se, &m->cost_r2)
+                                          : 1;
+    if (s < 0)
+        goto out;
+    if (s > 0) {
+        for (int j = 0; j < nu; j++) {
+            cu_c[j] = pu[j];
+            cu_se[j] = INFINITY;
+        }
+        m->cost_r2 = NAN;
+        pp_prog_warn(m, "the run has %ld segments over %d costs: too many to fit them in reasonable time; "
+                        "every cost follows the static operation counts (show marks them with *)", nseg, nu);
+    }
+    for (int c = 0; c < ncols; c++) {
+        cst[c] = cu[c] >= 0 ? cu_c[cu[c]] : prior[c];
+        cse[c] = cu[c] >= 0 ? cu_se[cu[c]] : INFINITY;
+    }
+    for (int j = 0; j < nu; j++)
+        tau[j] = 0.5 * fmax(cu_c[j], pu[j]);
+    pp_lsq_post post;
+    if (s == 0) {
+        if (pp_lsq_big_cov(&A, dur, cu_c, tau, cov, &post))
+            goto out;
+        m->cost_level = pp_lsq_big_level(&A, dur, cu_c, m->cost_quantile);
+    } else {
+        memset(cov, 0, sizeof *cov * (size_t)nu * (size_t)nu);
+        for (int j = 0; j < nu; j++)
+            cov[(size_t)j * (size_t)nu + (size_t)j] = tau[j] * tau[j];
+        m->cost_level = 1.0;
+    }
+    if (ncols <= PP_COST_COV_ALL_MAX) {
+        double *all = calloc((size_t)ncols * (size_t)ncols + 1, sizeof *all);
+        if (!all)
+            goto out;
+        for (int a = 0; a < ncols; a++) {
+            if (cu[a] < 0) {
+                double t = 0.5 * prior[a];
+                all[(size_t)a * (size_t)ncols + (size_t)a] = t * t;
+                continue;
+            }
+            for (int b = 0; b < ncols; b++)
+                if (cu[b] >= 0)
+                    all[(size_t)a * (size_t)ncols + (size_t)b] = cov[(size_t)cu[a] * (size_t)nu + (size_t)cu[b]];
+        }
+        *covp = all;
+        *covcolp = NULL;
+        *ncovp = ncols;
+        rc = 0;
+        goto out;
+    }
+    *covp = cov;
+    cov = NULL;
+    *covcolp = covcol;
+    covcol = NULL;
+    *ncovp = nu;
+    rc = 0;
+out:
+    free(cu); free(covcol); free(rowptr); free(col); free(val); free(dur); free(pu); free(lou);
+    free(cu_c); free(cu_se); free(tau); free(ownu); free(cov);
+    return rc;
+}
+
 int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
 {
     layout lay = {0};
@@ -246,28 +386,27 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
     }
 
     /* the fit (lsq.c): c = x * prior, standard errors in ns */
-    double *A = calloc((size_t)(nseg ? nseg : 1) * (size_t)lay.ncols, sizeof *A);
     double *dur = calloc((size_t)nseg + 1, sizeof *dur);
     double *cst = calloc((size_t)lay.ncols, sizeof *cst), *cse = calloc((size_t)lay.ncols, sizeof *cse);
     int *used = calloc((size_t)lay.ncols, sizeof *used);
-    if (!A || !dur || !cst || !cse || !used) {
-        free(A); free(dur); free(cst); free(cse); free(used); free(prior);
+    if (!dur || !cst || !cse || !used) {
+        free(dur); free(cst); free(cse); free(used); free(prior);
         goto oom;
     }
+    int nused = 0;
     for (long i = 0; i < nseg; i++) {
         dur[i] = seg[i].dur;
-        for (int j = 0; j < seg[i].n; j++) {
-            A[(size_t)i * (size_t)lay.ncols + (size_t)seg[i].col[j]] += seg[i].val[j];
-            if (seg[i].val[j] != 0)
+        for (int j = 0; j < seg[i].n; j++)
+            if (seg[i].val[j] != 0 && !used[seg[i].col[j]]) {
                 used[seg[i].col[j]] = 1;
-        }
+                nused++;
+            }
     }
     /* the fixed cost per segment has its own, arbitrary prior: it is not
      * on the common scale of the operation counts */
     int *own = calloc((size_t)lay.ncols, sizeof *own);
     if (own)
         own[0] = 1;
-    double *cov = malloc(sizeof *cov * (size_t)lay.ncols * (size_t)lay.ncols);
     /* costs are not negative, and a loop's iteration costs at least a
      * tenth of its prior (cheaper than that, the data cannot see it; that
      * tenth rather than calling it free) */
@@ -275,38 +414,54 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
     for (int f = 0; lo && f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++)
             lo[lay.loop_col_base[f] + k] = 0.1 * prior[lay.loop_col_base[f] + k];
-    double *tau = calloc((size_t)lay.ncols, sizeof *tau);
-    int lrc = !lo || !tau ? -1
-                          : pp_lsq_solve_bounded(A, dur, (int)nseg, lay.ncols, prior, own, 0.01, lo, cst, cse,
-                                                 &m->cost_r2, NULL);
-    /* The covariance for the intervals (lsq-cov.c): each cost's prior is
-     * normal around its value with a standard deviation of half the larger
-     * of its value and its static prior (a cost the run did not determine
-     * is known to about a factor of two: show's threshold), and the
-     * segments update it.  The penalised fit's own covariance would give
-     * such a cost a spread set by the penalty's weight; holding it fixed
-     * instead gave MPI runs, whose ranks all run the same counts, an
-     * interval of zero width.  Columns no segment uses keep their prior. */
-    for (int c = 0; lrc == 0 && c < lay.ncols; c++)
-        tau[c] = 0.5 * fmax(cst[c], prior[c]);
-    pp_lsq_post post;
-    if (lrc == 0 && cov && pp_lsq_posterior_cov(A, dur, (int)nseg, lay.ncols, cst, tau, cov, &post))
-        lrc = -1;
-    free(tau);
+    double *cov = NULL;
+    int ncov = lay.ncols, *covcol = NULL;   /* the covariance's columns (NULL: all) */
+    int lrc;
+    if (nused > PP_COST_DENSE_MAX) {
+        /* a real code base: thousands of costs (fit_big, lsq-big.c) */
+        lrc = !lo || !own ? -1 : fit_big(m, seg, nseg, lay.ncols, used, nused, prior, own, lo, cst, cse, &cov,
+                                          &covcol, &ncov);
+    } else {
+        double *A = calloc((size_t)(nseg ? nseg : 1) * (size_t)lay.ncols, sizeof *A);
+        cov = malloc(sizeof *cov * (size_t)lay.ncols * (size_t)lay.ncols);
+        for (long i = 0; A && i < nseg; i++)
+            for (int j = 0; j < seg[i].n; j++)
+                A[(size_t)i * (size_t)lay.ncols + (size_t)seg[i].col[j]] += seg[i].val[j];
+        double *tau = calloc((size_t)lay.ncols, sizeof *tau);
+        lrc = !lo || !tau || !A || !own ? -1
+                               : pp_lsq_solve_bounded(A, dur, (int)nseg, lay.ncols, prior, own, 0.01, lo, cst,
+                                                      cse, &m->cost_r2, NULL);
+        /* The covariance for the intervals (lsq-cov.c): each cost's prior
+         * is normal around its value with a standard deviation of half the
+         * larger of its value and its static prior (a cost the run did not
+         * determine is known to about a factor of two: show's threshold),
+         * and the segments update it.  The penalised fit's own covariance
+         * would give such a cost a spread set by the penalty's weight;
+         * holding it fixed instead gave MPI runs, whose ranks all run the
+         * same counts, an interval of zero width.  Columns no segment uses
+         * keep their prior. */
+        for (int c = 0; lrc == 0 && c < lay.ncols; c++)
+            tau[c] = 0.5 * fmax(cst[c], prior[c]);
+        pp_lsq_post post;
+        if (lrc == 0 && cov && pp_lsq_posterior_cov(A, dur, (int)nseg, lay.ncols, cst, tau, cov, &post))
+            lrc = -1;
+        if (lrc == 0 && cov)
+            m->cost_level = pp_lsq_quantile_level(A, dur, (int)nseg, lay.ncols, cst, m->cost_quantile);
+        free(tau);
+        free(A);
+    }
     free(lo);
     free(own);
     if (lrc || !cov) {
-        free(A); free(dur); free(cst); free(cse); free(used); free(prior); free(cov);
+        free(dur); free(cst); free(cse); free(used); free(prior); free(cov); free(covcol);
         goto oom;
     }
-    m->cost_level = pp_lsq_quantile_level(A, dur, (int)nseg, lay.ncols, cst, m->cost_quantile);
     for (int c = 0; c < lay.ncols; c++) {
         cst[c] *= m->cost_level;
         cse[c] *= m->cost_level;
     }
-    for (long i = 0; i < (long)lay.ncols * lay.ncols; i++)
+    for (long i = 0; i < (long)ncov * ncov; i++)
         cov[i] *= m->cost_level * m->cost_level;
-    free(A);
     free(dur);
     /* results (cst, cse in ns).  A cost is the run's when its standard
      * error is below half its prior; otherwise the prior decided it. */
@@ -337,26 +492,31 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
     free(m->cost_ptr);
     free(m->cost_val);
     free(m->cost_cov);
-    m->ncost = lay.ncols;
-    m->cost_ptr = calloc((size_t)lay.ncols, sizeof *m->cost_ptr);
-    m->cost_val = calloc((size_t)lay.ncols, sizeof *m->cost_val);
+    m->ncost = ncov;
+    m->cost_ptr = calloc((size_t)ncov + 1, sizeof *m->cost_ptr);
+    m->cost_val = calloc((size_t)ncov + 1, sizeof *m->cost_val);
     m->cost_cov = cov;
     cov = NULL;
-    if (m->cost_ptr && m->cost_val) {
-        m->cost_ptr[0] = &m->seg_ns;
+    double **ptr = calloc((size_t)lay.ncols, sizeof *ptr);
+    if (m->cost_ptr && m->cost_val && ptr) {
+        ptr[0] = &m->seg_ns;
         for (int f = 0; f < m->nfuncs; f++) {
             pp_mfunc *mf = &m->funcs[f];
             for (int k = 0; k < mf->d->nloops; k++) {
-                m->cost_ptr[lay.loop_col_base[f] + k] = &mf->loops[k].cost_ns;
-                m->cost_ptr[lay.entry_col_base[f] + k] = &mf->loops[k].entry_ns;
+                ptr[lay.loop_col_base[f] + k] = &mf->loops[k].cost_ns;
+                ptr[lay.entry_col_base[f] + k] = &mf->loops[k].entry_ns;
             }
             for (int k = 0; k < mf->d->ncalls; k++)
-                m->cost_ptr[lay.call_col_base[f] + k] = &mf->call_cost[k];
+                ptr[lay.call_col_base[f] + k] = &mf->call_cost[k];
         }
-        for (int c = 0; c < lay.ncols; c++)
+        for (int c = 0; c < ncov; c++) {
+            m->cost_ptr[c] = ptr[covcol ? covcol[c] : c];
             m->cost_val[c] = m->cost_ptr[c] ? *m->cost_ptr[c] : 0;
+        }
     } else
         m->ncost = 0;
+    free(ptr);
+    free(covcol);
     if (m->cost_rank_deficient)
         pp_prog_warn(m, "the run cannot separate the cost of some loops (they always run together); "
                         "their split follows the static operation counts (show marks them with *)");

@@ -202,15 +202,30 @@ double pp_lsq_quantile_level(const double *A, const double *dur, int nrows, int 
 {
     if (!(tau > 0 && tau < 1) || nrows < 4)
         return 1.0;
+    double *pred = malloc(sizeof *pred * (size_t)nrows);
+    if (!pred)
+        return 1.0;
+    for (long i = 0; i < nrows; i++) {
+        pred[i] = 0;
+        for (int j = 0; j < ncols; j++)
+            pred[i] += A[(size_t)i * (size_t)ncols + (size_t)j] * c[j];
+    }
+    double l = pp_lsq_quantile_level_pred(pred, dur, nrows, tau);
+    free(pred);
+    return l;
+}
+
+double pp_lsq_quantile_level_pred(const double *fit, const double *dur, int nrows, double tau)
+{
+    if (!(tau > 0 && tau < 1) || nrows < 4)
+        return 1.0;
     ratio_w *r = malloc(sizeof *r * (size_t)nrows);
     if (!r)
         return 1.0;
     long n = 0;
     double tot = 0;
     for (long i = 0; i < nrows; i++) {
-        double pred = 0;
-        for (int j = 0; j < ncols; j++)
-            pred += A[(size_t)i * (size_t)ncols + (size_t)j] * c[j];
+        double pred = fit[i];
         if (pred > 0 && dur[i] > 0) {
             r[n++] = (ratio_w){dur[i] / pred, pred};
             tot += pred;

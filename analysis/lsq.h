@@ -65,4 +65,32 @@ int pp_lsq_posterior_cov(const double *A, const double *d, int nrows, int ncols,
  * misfit rather than noise). */
 double pp_lsq_quantile_level(const double *A, const double *dur, int nrows, int ncols, const double *c, double tau);
 
+/* The same from the fitted durations fit[i] of the rows. */
+double pp_lsq_quantile_level_pred(const double *fit, const double *dur, int nrows, double tau);
+
+/* Sparse rows (CSR, column indices increasing within a row), for the fit
+ * of records with many costs (lsq-big.c).  Every column is used by some
+ * row. */
+typedef struct {
+    int nrows, ncols;
+    const long *rowptr;   /* nrows + 1 */
+    const int *col;
+    const double *val;
+} pp_sprows;
+
+/* pp_lsq_solve_bounded (lo required) by the dual of the normal equations:
+ * an nrows x nrows inverse per active-set round instead of a dense SVD in
+ * the columns.  For nrows small against ncols.  Returns 0, -1 when out of
+ * memory, 1 when the system is singular. */
+int pp_lsq_big_solve(const pp_sprows *A, const double *d, const double *prior, const int *own, double mu_rel,
+                     const double *lo, double *c, double *se, double *r2);
+
+/* pp_lsq_posterior_cov over the columns of A (all priced: tau > 0), cov
+ * ncols x ncols, by the same dual. */
+int pp_lsq_big_cov(const pp_sprows *A, const double *d, const double *c, const double *tau, double *cov,
+                   pp_lsq_post *info);
+
+/* pp_lsq_quantile_level on sparse rows. */
+double pp_lsq_big_level(const pp_sprows *A, const double *dur, const double *c, double tau);
+
 #endif

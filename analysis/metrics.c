@@ -301,14 +301,48 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
         free(idx);
         return rc;
     }
-    gsl_matrix *L = q ? gsl_matrix_alloc((size_t)q, (size_t)q) : NULL;
+    /* independent costs (a fit the run could not inform: thousands of
+     * costs of a real code base, say) need no factor: their standard
+     * deviations; a Cholesky factor of thousands of them took minutes */
+    int diag = 1;
+    for (int i = 0; idx && diag && i < q; i++)
+        for (int j = 0; diag && j < q; j++)
+            diag = i == j || m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[j]] == 0;
+    gsl_matrix *L = q && !diag ? gsl_matrix_alloc((size_t)q, (size_t)q) : NULL;
     double *z = malloc(sizeof *z * (size_t)(q + 1));
     int rc = 0;
-    if (!idx || (q && (!L || !z))) {
+    if (!idx || (q && ((!diag && !L) || !z))) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
-    if (rc == 0 && q) {
+    if (rc == 0 && q && diag) {
+        uint64_t st = 0x9E3779B97F4A7C15ull;
+        double sum = 0, sum2 = 0;
+        int done = 0;
+        for (int d = 0; rc == 0 && d < draws; d++) {
+            for (int i = 0; i < q; i++)
+                z[i] = gauss(&st);
+            for (int i = 0; i < q; i++) {
+                double v = m->cost_val[idx[i]] + sqrt(m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[i]]) * z[i];
+                *m->cost_ptr[idx[i]] = v > 0 ? v : 0;
+            }
+            double t;
+            if (pp_predict_real(m, mach, P, &t, err, errlen))
+                rc = -1;
+            else {
+                sum += t;
+                sum2 += t * t;
+                done++;
+            }
+        }
+        for (int i = 0; i < q; i++)
+            *m->cost_ptr[idx[i]] = m->cost_val[idx[i]];
+        if (rc == 0 && done > 1) {
+            double mean = sum / done;
+            double var = (sum2 - done * mean * mean) / (done - 1);
+            *sd_out = var > 0 ? sqrt(var) : 0;
+        }
+    } else if (rc == 0 && q) {
         /* a covariance from a near-singular fit may not factor: add a
          * little to its diagonal until it does */
         double tr = 0;
