@@ -115,6 +115,9 @@ struct pp_thread {
     struct pp_block *blocks_tail;
     uint32_t nblocks;
     size_t total_slots;
+    struct pp_delta *scratch;       /* pp_ev_begin's snapshot (rt-log.c) */
+    uint64_t **scratch_where;       /* the shadow slot of each of them */
+    size_t scratch_cap;
     struct pp_chunk *_Atomic chunks;
     struct pp_chunk *cur;
     size_t resv;                    /* bytes of cur handed out (>= used) */
