@@ -145,7 +145,7 @@ struct pp_ev *pp_ev_begin(struct pp_thread *t, const struct pp_fdesc *d, uint32_
      * functions (and every event a malloc). */
     uint32_t nd = 0;
     if (scratch_reserve(t) == 0)
-        nd = snapshot_peek(t, t->scratch, t->scratch_where, t->total_slots);
+        nd = pp_scan_peek(t, t->scratch, t->scratch_where, t->total_slots);
     /* else: the counters stay unsnapshotted (see below) */
     size_t need = sizeof(struct pp_ev) + nd * sizeof(struct pp_delta);
     struct pp_chunk *c = t->cur;
