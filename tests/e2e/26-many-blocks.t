@@ -7,7 +7,8 @@
 # allocates per event must not grow with the registered slots (it used to
 # reserve room for a delta of every slot at every event: a 64 KiB chunk
 # lasted one event).  The allocations are counted by valgrind (exact, no
-# timing); that part is skipped without valgrind.
+# timing), and so are the instructions of the run against one with 20
+# functions; that part is skipped without valgrind.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -26,20 +27,28 @@ my $tmp = tempdir('pp-blocks-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 my $san = ($ENV{SANITIZE} // '') eq '1';
 my ($NF, $NI) = (1000, 2000);
 
-open my $src, '>', "$tmp/many.c" or die "$tmp/many.c: $!";
-print $src "#include <pthread.h>\n#include <stdio.h>\n#include <stdlib.h>\n",
-    "static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nvolatile long sink;\n";
-print $src "__attribute__((noinline)) long f$_(int n) { long s = 0; for (int i = 0; i < n; i++) "
-    . "{ if (i & 1) s += i; else s ^= i; } sink = s; return s; }\n" for 0 .. $NF - 1;
-print $src "int main(int argc, char **argv) {\n  int n = argc > 1 ? atoi(argv[1]) : 1;\n  long s = 0;\n";
-print $src "  s += f$_(3);\n" for 0 .. $NF - 1;
-print $src "  for (int i = 0; i < n; i++) { pthread_mutex_lock(&m); s += f0(i & 7); ",
-    "pthread_mutex_unlock(&m); }\n  printf(\"%ld\\n\", s);\n  return 0;\n}\n";
-close $src;
+# many.c with NF functions: f_i(3) each once, then the lock loop
+sub gen {
+    my ($path, $nf) = @_;
+    open my $src, '>', $path or die "$path: $!";
+    print $src "#include <pthread.h>\n#include <stdio.h>\n#include <stdlib.h>\n",
+        "static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nvolatile long sink;\n";
+    print $src "__attribute__((noinline)) long f$_(int n) { long s = 0; for (int i = 0; i < n; i++) "
+        . "{ if (i & 1) s += i; else s ^= i; } sink = s; return s; }\n" for 0 .. $nf - 1;
+    print $src "int main(int argc, char **argv) {\n  int n = argc > 1 ? atoi(argv[1]) : 1;\n  long s = 0;\n";
+    print $src "  s += f$_(3);\n" for 0 .. $nf - 1;
+    print $src "  for (int i = 0; i < n; i++) { pthread_mutex_lock(&m); s += f0(i & 7); ",
+        "pthread_mutex_unlock(&m); }\n  printf(\"%ld\\n\", s);\n  return 0;\n}\n";
+    close $src;
+}
+gen("$tmp/many.c", $NF);
+gen("$tmp/few.c", 20);
 
 my $flags = $san ? '-fsanitize=address,undefined' : '';
-my $log = `$B/perfpred-gcc -O2 -pthread $flags -o $tmp/many $tmp/many.c 2>&1`;
-ok($? == 0, 'the generated program builds with the plugin') or diag($log);
+for my $p (qw(many few)) {
+    my $log = `$B/perfpred-gcc -O2 -pthread $flags -o $tmp/$p $tmp/$p.c 2>&1`;
+    ok($? == 0, "the generated program ($p functions) builds with the plugin") or diag($log);
+}
 
 # the sum the program prints: f_i(3) = 3 each, f0(i & 7) in the loop
 my $want = 3 * $NF;
@@ -70,8 +79,8 @@ my $unl = grep { $_->{kind} eq 'unlock' && grep { $_->[0] == $f0 } @{$_->{d}} } 
 is($unl, $NI, 'every unlock event holds f0\'s increments of its segment');
 
 SKIP: {
-    skip 'valgrind not installed', 2 unless `sh -c 'command -v valgrind'` =~ /\S/;
-    skip 'sanitized build (valgrind does not run it)', 2 if $san;
+    skip 'valgrind not installed', 4 unless `sh -c 'command -v valgrind'` =~ /\S/;
+    skip 'sanitized build (valgrind does not run it)', 4 if $san;
     my $vg = `PERFPRED_RECORD=$tmp/vg.ppr valgrind --tool=memcheck $tmp/many $NI 2>&1`;
     my ($allocs, $bytes) = $vg =~ /total heap usage: ([\d,]+) allocs, [\d,]+ frees, ([\d,]+) bytes allocated/;
     ok(defined $bytes, 'valgrind reports the heap usage') or diag($vg);
@@ -82,5 +91,19 @@ SKIP: {
     # 100 KB.
     ok(defined $allocs && $allocs < 2 * $NF + 500 && $bytes < 8_000_000,
        "allocations do not grow per event with the registered slots ($allocs allocs, $bytes bytes)");
+    # Instructions (callgrind: exact, not time) of the whole run with
+    # $NF registered functions against 20: the snapshots' share of the
+    # difference used to be a pass over every block at every event (about
+    # 5.5x the instructions of the 20-function run; about 2x now, most of
+    # it the registrations and the longer record).
+    my %ir;
+    for my $p (qw(many few)) {
+        my $cg = `PERFPRED_RECORD=$tmp/cg-$p.ppr valgrind --tool=callgrind --callgrind-out-file=/dev/null $tmp/$p $NI 2>&1`;
+        ($ir{$p}) = $cg =~ /Collected : (\d+)/;
+    }
+    ok(defined $ir{many} && defined $ir{few}, 'callgrind counts the instructions');
+    my $ratio = $ir{few} ? ($ir{many} // 0) / $ir{few} : 0;
+    ok($ratio > 0 && $ratio < 3, sprintf('the run with %d idle functions costs %.2fx the one with 20 (%s against %s instructions)',
+                                         $NF, $ratio, $ir{many} // '?', $ir{few} // '?'));
 }
 done_testing();
