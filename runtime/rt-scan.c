@@ -4,7 +4,7 @@
  * The runtime cannot see which functions ran between two events: it has to
  * read every registered counter.  What it can make cheap is the reading.
  * The plugin's counter arrays of a translation unit lie end to end in the
- * TLS block (SQLite's 3436 arrays are one run of 27 000 slots), so the
+ * TLS block (SQLite's 3436 arrays, 53 900 slots, are one run), so the
  * blocks of a thread whose arrays are adjacent are merged into *ranges*,
  * each with a contiguous copy of its counters as they were at the last
  * snapshot; a snapshot compares each range with its copy a window at a
