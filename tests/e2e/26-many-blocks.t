@@ -70,7 +70,9 @@ my $f1 = ppr_func($r, 'f1');
 my $f0 = ppr_func($r, 'f0');
 ok(defined $f1 && defined $f0, 'f0 and f1 are in the record');
 my $t0 = $r->{threads}{0};
-is(scalar(keys %{$t0->{counts}}), $NF + 1, 'main and every f_i have a count line');
+# (by name: a sanitized build instruments a module constructor of its own)
+my @nocount = grep { my $f = ppr_func($r, $_); !defined $f || !$t0->{counts}{$f} } 'main', map { "f$_" } 0 .. $NF - 1;
+ok(!@nocount, 'main and every f_i have a count line') or diag("no count line: @nocount[0 .. ($#nocount < 9 ? $#nocount : 9)]");
 # f1 ran once before the first event: its deltas are all in the first one
 my @f1d = map { [ grep { $_->[0] == $f1 } @{$_->{d}} ] } @{$t0->{evs}};
 ok(@{$f1d[0]} > 0 && !grep({ @$_ } @f1d[1 .. $#f1d]), 'an idle function has deltas only before its first event');
