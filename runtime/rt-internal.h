@@ -115,6 +115,10 @@ struct pp_thread {
     struct pp_block *blocks_tail;
     uint32_t nblocks;
     size_t total_slots;
+    struct pp_delta *scratch;       /* pp_ev_begin's snapshot (rt-log.c) */
+    uint64_t **scratch_where;       /* the shadow slot of each of them */
+    size_t scratch_cap;
+    struct pp_scan *scan;           /* ranges of adjacent blocks (rt-scan.c) */
     struct pp_chunk *_Atomic chunks;
     struct pp_chunk *cur;
     size_t resv;                    /* bytes of cur handed out (>= used) */
@@ -244,6 +248,13 @@ void pp_ev_commit(struct pp_thread *t, struct pp_ev *e);
 /* Counter increments of t since the last snapshot into out (at most cap
  * entries; what does not fit stays for the next snapshot). */
 uint32_t pp_snapshot(struct pp_thread *t, struct pp_delta *out, size_t cap);
+/* ------------------------------------------------------------ rt-scan.c */
+/* The calling thread t's counter increments since the last snapshot into
+ * out (at most cap), where[i] the shadow slot of out[i]; the shadows are
+ * left alone (the caller adds out[i].inc to *where[i] once the event has
+ * its place).  Owner-only: the thread itself, from pp_ev_begin. */
+uint32_t pp_scan_peek(struct pp_thread *t, struct pp_delta *out, uint64_t **where, size_t cap);
+
 /* Adds the calling thread's OpenMP team fields (team, tid, nthreads). */
 void pp_ev_team_fields(const struct pp_thread *t, struct pp_ev *e);
 

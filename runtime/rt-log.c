@@ -33,13 +33,27 @@ const char *const pp_evkind_names[PP_EV_NKINDS] = {
     [PP_EV_COMM_DUP] = "comm_dup", [PP_EV_COMM_FREE] = "comm_free",
 };
 
-uint32_t pp_snapshot(struct pp_thread *t, struct pp_delta *out, size_t cap)
+/* Most blocks are unchanged at most events (a program registers many
+ * functions and runs a few between two events): a block is compared with
+ * its shadow in one memcmp (libc's is vectorised; GCC 12 does not vectorise
+ * a loop here at -O2), slot by slot only when it differs.  This is still a
+ * pass over every registered slot at every event: the runtime cannot tell
+ * which functions ran without reading their counters (docs/runtime.md,
+ * "Cost of an event").
+ *
+ * The increments of t's counters since the last snapshot into out (at most
+ * cap), and in where[i] (when where is not NULL) the shadow slot of out[i];
+ * the shadows are left alone (the caller advances them). */
+static uint32_t snapshot_peek(struct pp_thread *t, struct pp_delta *out, uint64_t **where,
+                              size_t cap)
 {
     uint32_t n = 0;
     for (struct pp_block *b = atomic_load_explicit(&t->blocks, memory_order_acquire); b;
          b = atomic_load_explicit(&b->next, memory_order_acquire)) {
         const uint64_t *cnt = b->cnt;
         uint64_t *sh = b->shadow;
+        if (memcmp(cnt, sh, b->nslots * sizeof *cnt) == 0)
+            continue;
         for (uint32_t s = 0; s < b->nslots; s++) {
             uint64_t v = cnt[s];
             if (v != sh[s]) {
@@ -48,12 +62,53 @@ uint32_t pp_snapshot(struct pp_thread *t, struct pp_delta *out, size_t cap)
                 out[n].block = b->idx;
                 out[n].slot = s;
                 out[n].inc = v - sh[s];
+                if (where)
+                    where[n] = &sh[s];
                 n++;
-                sh[s] = v;
             }
         }
     }
     return n;
+}
+
+uint32_t pp_snapshot(struct pp_thread *t, struct pp_delta *out, size_t cap)
+{
+    uint32_t n = snapshot_peek(t, out, NULL, cap);
+    /* advance the shadows: each delta names its block's index, walk the
+     * list once more in step (deltas are in list order) */
+    uint32_t i = 0;
+    for (struct pp_block *b = atomic_load_explicit(&t->blocks, memory_order_acquire); b && i < n;
+         b = atomic_load_explicit(&b->next, memory_order_acquire))
+        for (; i < n && out[i].block == b->idx; i++)
+            b->shadow[out[i].slot] += out[i].inc;
+    return n;
+}
+
+/* Room for a snapshot of every slot t has registered: the scratch arrays
+ * an event's deltas are gathered in before the event's exact size is
+ * reserved in a chunk.  0, or -1 out of memory. */
+static int scratch_reserve(struct pp_thread *t)
+{
+    if (t->scratch_cap >= t->total_slots)
+        return 0;
+    size_t cap = t->scratch_cap ? t->scratch_cap : 256;
+    while (cap < t->total_slots)
+        cap *= 2;
+    int saved = errno;
+    struct pp_delta *d = malloc(cap * sizeof *d);
+    uint64_t **w = malloc(cap * sizeof *w);
+    errno = saved;
+    if (!d || !w) {
+        free(d);
+        free(w);
+        return -1;
+    }
+    free(t->scratch);
+    free(t->scratch_where);
+    t->scratch = d;
+    t->scratch_where = w;
+    t->scratch_cap = cap;
+    return 0;
 }
 
 static struct pp_chunk *new_chunk(struct pp_thread *t, size_t need)
@@ -84,13 +139,21 @@ static struct pp_chunk *new_chunk(struct pp_thread *t, size_t need)
 struct pp_ev *pp_ev_begin(struct pp_thread *t, const struct pp_fdesc *d, uint32_t site, int kind)
 {
     uint64_t t0 = pp_now();
-    size_t need = sizeof(struct pp_ev) + t->total_slots * sizeof(struct pp_delta);
+    /* The deltas are gathered first and the event takes exactly its size
+     * in the chunk: reserving room for every registered slot would make a
+     * chunk last a few events in a program that registers thousands of
+     * functions (and every event a malloc). */
+    uint32_t nd = 0;
+    if (scratch_reserve(t) == 0)
+        nd = pp_scan_peek(t, t->scratch, t->scratch_where, t->total_slots);
+    /* else: the counters stay unsnapshotted (see below) */
+    size_t need = sizeof(struct pp_ev) + nd * sizeof(struct pp_delta);
     struct pp_chunk *c = t->cur;
     if (!c || c->cap - t->resv < need) {
         c = new_chunk(t, need);
         if (!c) {
-            /* The counters stay unsnapshotted: their increments go to the
-             * next event, so only this event's times are lost. */
+            /* The shadows are not advanced: the increments go to the next
+             * event, so only this event's times are lost. */
             t->dropped++;
             return NULL;
         }
@@ -102,8 +165,13 @@ struct pp_ev *pp_ev_begin(struct pp_thread *t, const struct pp_fdesc *d, uint32_
     e->kind = (uint16_t)kind;
     e->t0 = t0;
     e->c0 = pp_cpu_now(t);
-    e->ndelta = pp_snapshot(t, (struct pp_delta *)(e + 1), t->total_slots);
-    t->resv += sizeof *e + e->ndelta * sizeof(struct pp_delta);
+    e->ndelta = nd;
+    struct pp_delta *out = (struct pp_delta *)(e + 1);
+    for (uint32_t i = 0; i < nd; i++) {
+        out[i] = t->scratch[i];
+        *t->scratch_where[i] += t->scratch[i].inc;
+    }
+    t->resv += need;
     t->open++;
     return e;
 }
