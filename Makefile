@@ -26,9 +26,11 @@ B        := build
 PREFIX   ?= /usr/local
 # chromium: tests/e2e/96-report-html.t opens perfpred report's pages in it
 # (headless); it brings its fonts through fontconfig's dependencies.
+# valgrind: tests/e2e/26-many-blocks.t counts the runtime's allocations and
+# instructions per event with it.
 DEBIAN_PACKAGES := gcc-12-plugin-dev libgmp-dev libgraphviz-dev graphviz libgsl-dev \
                    gnuplot-nox libcmocka-dev libopenmpi-dev openmpi-bin mpich libmpich-dev \
-                   pkg-config groff-base chromium
+                   pkg-config groff-base chromium valgrind
 # For tests only: tests/e2e/91-equations.t evaluates `perfpred equations`'
 # SymPy and Maxima output with them; installed without their recommended
 # packages (Maxima's would bring a GUI toolkit).
