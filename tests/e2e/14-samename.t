@@ -17,7 +17,9 @@ my $BD  = $ENV{PERFPRED_BUILD} // "$ROOT/build";
 my $TMP = tempdir('pp-same-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 my $src = 'tests/programs/samename';
 
-my $out = `gcc -O2 -fplugin=$BD/perfpred.so $src/a.c $src/b.c -o $TMP/same $BD/libperfpred-rt.a -pthread 2>&1`;
+# `make check SANITIZE=1` builds the runtime with ASan+UBSan: link the same way
+my $san = ($ENV{SANITIZE} // '') eq '1' ? '-fsanitize=address,undefined' : '';
+my $out = `gcc -O2 $san -fplugin=$BD/perfpred.so $src/a.c $src/b.c -o $TMP/same $BD/libperfpred-rt.a -pthread 2>&1`;
 is($?, 0, 'builds with the plugin') or diag($out);
 for my $n (100, 200) {
     $out = `cd $TMP && PERFPRED_RECORD=$TMP/same-$n.ppr ./same $n 2>&1`;
