@@ -315,34 +315,7 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
-    if (rc == 0 && q && diag) {
-        uint64_t st = 0x9E3779B97F4A7C15ull;
-        double sum = 0, sum2 = 0;
-        int done = 0;
-        for (int d = 0; rc == 0 && d < draws; d++) {
-            for (int i = 0; i < q; i++)
-                z[i] = gauss(&st);
-            for (int i = 0; i < q; i++) {
-                double v = m->cost_val[idx[i]] + sqrt(m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[i]]) * z[i];
-                *m->cost_ptr[idx[i]] = v > 0 ? v : 0;
-            }
-            double t;
-            if (pp_predict_real(m, mach, P, &t, err, errlen))
-                rc = -1;
-            else {
-                sum += t;
-                sum2 += t * t;
-                done++;
-            }
-        }
-        for (int i = 0; i < q; i++)
-            *m->cost_ptr[idx[i]] = m->cost_val[idx[i]];
-        if (rc == 0 && done > 1) {
-            double mean = sum / done;
-            double var = (sum2 - done * mean * mean) / (done - 1);
-            *sd_out = var > 0 ? sqrt(var) : 0;
-        }
-    } else if (rc == 0 && q) {
+    if (rc == 0 && q && !diag) {
         /* a covariance from a near-singular fit may not factor: add a
          * little to its diagonal until it does */
         double tr = 0;
@@ -360,11 +333,14 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
         }
         if (!ok) {
             /* the diagonal alone: independent costs */
-            gsl_matrix_set_zero(L);
-            for (int i = 0; i < q; i++)
-                gsl_matrix_set(L, (size_t)i, (size_t)i,
-                               sqrt(m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[i]]));
+            gsl_matrix_free(L);
+            L = NULL;
+            diag = 1;
         }
+    }
+    if (rc == 0 && q) {
+        /* each draw: the costs plus L z (L lower triangular), or, for
+         * independent costs, plus their standard deviations times z */
         uint64_t st = 0x9E3779B97F4A7C15ull;
         double sum = 0, sum2 = 0;
         int done = 0;
@@ -373,8 +349,11 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
                 z[i] = gauss(&st);
             for (int i = 0; i < q; i++) {
                 double v = m->cost_val[idx[i]];
-                for (int j = 0; j <= i; j++)   /* lower triangle: L z */
-                    v += gsl_matrix_get(L, (size_t)i, (size_t)j) * z[j];
+                if (diag)
+                    v += sqrt(m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[i]]) * z[i];
+                else
+                    for (int j = 0; j <= i; j++)
+                        v += gsl_matrix_get(L, (size_t)i, (size_t)j) * z[j];
                 *m->cost_ptr[idx[i]] = v > 0 ? v : 0;
             }
             double t;
