@@ -419,9 +419,15 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
         pp_session_close(s);
         return -1;
     }
+    /* the fit takes the memory traffic the recorded threads shared out of
+     * the costs only with the memory model on (cost.c) */
+    int refit = s->prog.cache_rule != c->cache_rule;
     s->prog.cache_rule = c->cache_rule;
     if (c->cost_quantile >= 0 && c->cost_quantile != s->prog.cost_quantile) {
         s->prog.cost_quantile = c->cost_quantile;
+        refit = 1;
+    }
+    if (refit) {
         if (pp_prog_refit_costs(&s->prog, s->have_machine ? &s->mach : NULL, err, errlen)) {
             pp_session_close(s);
             return -1;

@@ -21,6 +21,7 @@
  */
 #include "cost.h"
 #include "lsq.h"
+#include "memory.h"
 #include "segments.h"
 
 #include <math.h>
@@ -108,32 +109,28 @@ typedef struct {
     segment **seg;
     long *nseg, *capseg;
     double conc_w, w, defl_w;   /* work-weighted sums: concurrency, slowdown */
+    const double *shared;       /* per column: ns of a loop iteration's
+                                   memory traffic beyond the private caches
+                                   at the recorded size (NULL: none) */
 } seg_ctx;
 
-/* The machine's compute slowdown at a fractional concurrency: linear
- * between the whole thread counts around it. */
-static double slowdown(const pp_machine *mach, double conc)
+/* The machine's compute (or memory-streaming) slowdown at a fractional
+ * concurrency: linear between the whole thread counts around it. */
+static double slowdown(const pp_machine *mach, double conc, int memory)
 {
     /* the built-in defaults are guesses: nothing measured to take out */
     if (!mach || conc <= 1.0 || mach->source == PP_MACHINE_DEFAULT)
         return 1.0;
+    double (*scale)(const pp_machine *, int) = memory ? pp_machine_memory_scale : pp_machine_compute_scale;
     int lo = (int)conc;
     double f = conc - lo;
-    double a = pp_machine_compute_scale(mach, lo), b = pp_machine_compute_scale(mach, lo + 1);
+    double a = scale(mach, lo), b = scale(mach, lo + 1);
     return a + f * (b - a);
 }
 
 static int add_segment(void *vp, double ns, double conc, const pp_rdelta *d, int nd)
 {
     seg_ctx *c = vp;
-    /* the segment ran beside conc - 1 others: one thread alone would have
-     * taken ns / slowdown (the traversal multiplies by the slowdown of
-     * the predicted concurrency) */
-    double slow = slowdown(c->m->fit_mach, conc);
-    c->conc_w += ns * conc;
-    c->defl_w += ns * slow;
-    c->w += ns;
-    ns /= slow;
     if (*c->nseg == *c->capseg) {
         long cap = *c->capseg ? *c->capseg * 2 : 256;
         segment *n = realloc(*c->seg, sizeof *n * (size_t)cap);
@@ -144,8 +141,32 @@ static int add_segment(void *vp, double ns, double conc, const pp_rdelta *d, int
     }
     segment *s = &(*c->seg)[(*c->nseg)++];
     memset(s, 0, sizeof *s);
-    s->dur = ns;
-    return add_entry(s, 0, 1.0) || add_deltas(c->m, c->lay, c->maps, s, d, nd, c->fmap) ? -1 : 0;
+    if (add_entry(s, 0, 1.0) || add_deltas(c->m, c->lay, c->maps, s, d, nd, c->fmap))
+        return -1;
+    /* the segment ran beside conc - 1 others: one thread alone would have
+     * taken ns / slowdown (the traversal multiplies by the slowdown of
+     * the predicted concurrency, memory.h: its memory traffic beyond the
+     * private caches by the streaming one) */
+    double slow = slowdown(c->m->fit_mach, conc, 0);
+    if (c->shared && conc > 1.0 && ns > 0) {
+        /* mem ns of it (at one thread) went to shared traffic, slowed by
+         * ms, the rest by the compute slowdown: ns = (u - mem) slow +
+         * mem ms for its time u alone, which is what the traversal
+         * gives back (all of it shared when mem ms >= ns) */
+        double mem = 0;
+        for (int i = 0; i < s->n; i++)
+            mem += s->val[i] * c->shared[s->col[i]];
+        double ms = slowdown(c->m->fit_mach, conc, 1);
+        if (mem > 0) {
+            double u = mem * ms >= ns ? ns / ms : (ns - mem * ms) / slow + mem;
+            slow = ns / u;
+        }
+    }
+    c->conc_w += ns * conc;
+    c->defl_w += ns * slow;
+    c->w += ns;
+    s->dur = ns / slow;
+    return 0;
 }
 
 /* More used costs than this: fit_big rather than the dense fit of lsq.c
@@ -288,6 +309,32 @@ out:
     return rc;
 }
 
+/* Per column, the ns a loop iteration spends on memory traffic beyond
+ * the private caches at the recorded size (memory.h); *out stays NULL
+ * when there is none (no measured machine, the memory model off, no
+ * shapes, or every loop inside the private caches).  -1: out of memory. */
+static int shared_traffic(pp_prog *m, const layout *lay, double **out)
+{
+    const pp_machine *mach = m->fit_mach;
+    *out = NULL;
+    if (!mach || mach->source == PP_MACHINE_DEFAULT || !m->cache_rule || m->nshape == 0 || m->footprint_rec <= 0)
+        return 0;
+    double *sh = calloc((size_t)lay->ncols, sizeof *sh);
+    if (!sh)
+        return -1;
+    int any = 0;
+    for (int f = 0; f < m->nfuncs; f++)
+        for (int k = 0; k < m->funcs[f].d->nloops; k++) {
+            double v = pp_mem_shared_ns(m, mach, f, k, m->footprint_rec);
+            sh[lay->loop_col_base[f] + k] = v;
+            any |= v > 0;
+        }
+    if (!any)
+        free(sh);
+    *out = any ? sh : NULL;
+    return 0;
+}
+
 int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
 {
     layout lay = {0};
@@ -297,6 +344,7 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
     slotmap **maps = calloc((size_t)m->nfuncs + 1, sizeof *maps);
     segment *seg = NULL;
     long nseg = 0, capseg = 0;
+    double *shared = NULL;
     int rc = -1;
     if (!lay.loop_col_base || !lay.call_col_base || !lay.entry_col_base || !maps)
         goto oom;
@@ -324,16 +372,23 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
             if (d->calls[k].slot < d->nslots)
                 maps[f][d->calls[k].slot] = (slotmap){f, 2, k};
     }
+    /* the loops' shared memory traffic at the recorded size, taken out
+     * with the concurrency (with several records, at the first one's
+     * size, as the memory model's recorded stream times) */
+    if (shared_traffic(m, &lay, &shared))
+        goto oom;
     /* segments, of every record */
     double conc_w = 0, defl_w = 0, w = 0;
     for (int ri = 0; ri < (m->nrec ? m->nrec : 1); ri++) {
-        seg_ctx sc = {m, &lay, maps, m->nrec ? m->fmap[ri] : NULL, &seg, &nseg, &capseg, 0, 0, 0};
+        seg_ctx sc = {m, &lay, maps, m->nrec ? m->fmap[ri] : NULL, &seg, &nseg, &capseg, 0, 0, 0, shared};
         if (pp_segments_walk(m->nrec ? m->recs[ri] : m->rec, add_segment, &sc))
             goto oom;
         conc_w += sc.conc_w;
         defl_w += sc.defl_w;
         w += sc.w;
     }
+    free(shared);
+    shared = NULL;
     m->rec_conc = w > 0 ? conc_w / w : 1.0;
     m->rec_deflate = w > 0 ? defl_w / w : 1.0;
     /* prior scale: time per weighted operation over the whole run */
@@ -531,6 +586,7 @@ done:
         free(seg[i].val);
     }
     free(seg);
+    free(shared);
     for (int f = 0; maps && f < m->nfuncs; f++)
         free(maps[f]);
     free(maps);

@@ -94,7 +94,7 @@ int pp_inst_flush(ictx *c, int t)
     }
     c->pending[t] = (pp_work){0};
     c->in->work_ns += w.ns;
-    pp_action a = {.kind = PP_A_WORK, .ns = w.ns, .func = -1, .site = -1};
+    pp_action a = {.kind = PP_A_WORK, .ns = w.ns, .mem = pp_inst_mem_share(w), .func = -1, .site = -1};
     if (__builtin_expect(c->flags & PP_INST_SITES, 0) && pp_inst_sites_take(c, t, &a))
         return -1;
     return pp_inst_push_action(c, t, a);

@@ -48,10 +48,20 @@ typedef struct {
     int pc;
 } icache_ent;
 
-/* Work: computation time. */
+/* Work: computation time, and the part of it spent streaming memory the
+ * threads share (pp_mloop.mem_ns). */
 typedef struct {
     double ns;
+    double mem;
 } pp_work;
+
+/* The share of w's time spent on shared memory traffic (pp_action.mem). */
+static inline float pp_inst_mem_share(pp_work w)
+{
+    if (!(w.ns > 0) || !(w.mem > 0))
+        return 0.0f;
+    return w.mem >= w.ns ? 1.0f : (float)(w.mem / w.ns);
+}
 
 typedef struct {
     const pp_prog *m;

@@ -168,18 +168,20 @@ static double site_runs(ictx *c, const frame *fr, int guard_branch, int guard_tr
 
 static int exec_scope(ictx *c, int t, frame *fr, int scope, long double mult, int emit, pp_work *acc);
 
-static void add_work(ictx *c, int t, int emit, pp_work *acc, double ns)
+static void add_work(ictx *c, int t, int emit, pp_work *acc, double ns, double mem)
 {
     pp_work *w = emit ? &c->pending[t] : acc;
     w->ns += ns;
+    w->mem += mem;
 }
 
 /* A cost entering the work here (a loop's own iterations and entries, a
  * call's fixed cost): with PP_INST_SITES also the part of context node,
  * mult x ns being what it adds to the WORK action (inst-sites.c). */
-static inline int add_own(ictx *c, int sites, int t, int emit, pp_work *acc, double ns, long double mult, int node)
+static inline int add_own(ictx *c, int sites, int t, int emit, pp_work *acc, double ns, double mem,
+                          long double mult, int node)
 {
-    add_work(c, t, emit, acc, ns);
+    add_work(c, t, emit, acc, ns, mem);
     if (__builtin_expect(sites, 0))
         return pp_inst_part(c, t, node, (double)(mult * ns));
     return 0;
@@ -188,7 +190,7 @@ static inline int add_own(ictx *c, int sites, int t, int emit, pp_work *acc, dou
 /* add f times the work w */
 static void add_work_x(ictx *c, int t, int emit, pp_work *acc, pp_work w, double f)
 {
-    add_work(c, t, emit, acc, f * w.ns);
+    add_work(c, t, emit, acc, f * w.ns, f * w.mem);
 }
 
 int pp_inst_exec_func(ictx *c, int t, frame *fr, long double mult, int emit, pp_work *acc)
@@ -258,7 +260,8 @@ static inline __attribute__((always_inline)) int exec_loop_in(ictx *c, int t, fr
             return -1;
         c->in->work_ns += sub.ns;
         return pp_inst_push_action(c, t, (pp_action){.kind = PP_A_LOOP_WORK, .key = k, .n = (int)llroundl(cnt),
-                                              .ns = sub.ns, .func = fr->fi, .site = dl->id});
+                                              .ns = sub.ns, .mem = pp_inst_mem_share(sub), .func = fr->fi,
+                                              .site = dl->id});
     }
     int exact = 1;
     long double n = loop_count(c, fr, k, &exact);
@@ -267,7 +270,7 @@ static inline __attribute__((always_inline)) int exec_loop_in(ictx *c, int t, fr
         c->in->totals[fr->fi][k] += mult * n;
     int has_items = fr->mf->nitems[1 + k] > 0;
     /* entering the loop costs its set-up and its last, failing test */
-    if (add_own(c, sites, t, emit, acc, ml->entry_ns, mult, c->node))
+    if (add_own(c, sites, t, emit, acc, ml->entry_ns, 0, mult, c->node))
         return -1;
     if (n <= 0)
         return 0;
@@ -276,7 +279,7 @@ static inline __attribute__((always_inline)) int exec_loop_in(ictx *c, int t, fr
         if (pp_inst_sync_action(c, t, PP_A_LOOP_OPEN, k, (int)llroundl(n), fr->fi, dl->id))
             return -1;
         set_iv(c, fr, k, 0);
-        add_work(c, t, 1, acc, ml->cost_ns);
+        add_work(c, t, 1, acc, ml->cost_ns, ml->mem_ns);
         if (exec_scope(c, t, fr, k, mult, 1, acc))
             return -1;
         return pp_inst_sync_action(c, t, PP_A_LOOP_CLOSE, k, (int)llroundl(n), fr->fi, dl->id);
@@ -291,12 +294,13 @@ static inline __attribute__((always_inline)) int exec_loop_in(ictx *c, int t, fr
                 set_iv_by(fr, k, &r, (long double)j);
             else
                 set_iv(c, fr, k, (long double)j);
-            if (add_own(c, sites, t, 1, acc, ml->cost_ns, mult, c->node) || exec_scope(c, t, fr, k, mult, 1, acc))
+            if (add_own(c, sites, t, 1, acc, ml->cost_ns, ml->mem_ns, mult, c->node) ||
+                exec_scope(c, t, fr, k, mult, 1, acc))
                 return -1;
         }
         return 0;
     }
-    if (add_own(c, sites, t, emit, acc, (double)n * ml->cost_ns, mult, c->node))
+    if (add_own(c, sites, t, emit, acc, (double)n * ml->cost_ns, (double)n * ml->mem_ns, mult, c->node))
         return -1;
     if (!has_items)
         return 0;
@@ -337,6 +341,7 @@ static inline __attribute__((always_inline)) int exec_loop_in(ictx *c, int t, fr
         if (exec_scope(c, t, fr, k, mult * w, 0, &one))
             return -1;
         sub.ns += (double)(w * one.ns);
+        sub.mem += (double)(w * one.mem);
     }
     add_work_x(c, t, emit, acc, sub, 1);
     return 0;
@@ -376,7 +381,7 @@ static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int e
     int node = c->node;
     if ((c->flags & PP_INST_SITES) && cfi >= 0 && (node = pp_inst_ctx_child(c, c->node, cfi, -1)) < 0)
         return pp_inst_fail(c, "out of memory");
-    if (add_own(c, c->flags & PP_INST_SITES, t, emit, acc, r * mf->call_cost[idx], mult, node))
+    if (add_own(c, c->flags & PP_INST_SITES, t, emit, acc, r * mf->call_cost[idx], 0, mult, node))
         return -1;
     if (cfi < 0)
         return 0;

@@ -36,7 +36,10 @@ static double step_bytes(long step)
     return step == 0 ? CACHE_LINE : fabs((double)step);
 }
 
-double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint)
+/* ns per iteration loop k of f spends on its streams whose working set
+ * is larger than min_ws bytes (0: all of them). */
+static double streams_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint,
+                         double min_ws)
 {
     const pp_dloop *dl = &m->funcs[f].d->loops[k];
     double walk = 0;   /* bytes all the loop's streams walk per iteration */
@@ -57,11 +60,36 @@ double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, 
                 continue;   /* unknown reuse distance: taken as cached */
             ws = trip * walk;
         }
+        if (ws <= min_ws)
+            continue;
         double bw = pp_machine_stream_bw(mach, ws);
         if (bw > 0)
             ns += bytes / bw;
     }
     return ns;
+}
+
+double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint)
+{
+    return streams_ns(m, mach, f, k, footprint, 0);
+}
+
+/* The largest cache a thread has to itself: the caches below the last
+ * level are taken as private (one core's L1 and L2 on the machines
+ * measured), the last level as shared with the other cores. */
+static double private_cache_bytes(const pp_machine *mach)
+{
+    if (mach->cache_l3_bytes > 0)
+        return mach->cache_l2_bytes > 0 ? (double)mach->cache_l2_bytes : (double)mach->cache_l1d_bytes;
+    return mach->cache_l1d_bytes > 0 ? (double)mach->cache_l1d_bytes : 0;
+}
+
+double pp_mem_shared_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint)
+{
+    double priv = private_cache_bytes(mach);
+    if (priv <= 0)
+        return 0;   /* no cache sizes: nothing known to be shared */
+    return streams_ns(m, mach, f, k, footprint, priv);
 }
 
 /* The streams' time per iteration of every loop at the recorded size, for
@@ -115,6 +143,9 @@ int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved)
             sv[i++] = ml->cost_ns;
             if (extra > 0)
                 ml->cost_ns += extra;
+            /* the part of the (new) cost shared with the other threads */
+            double sh = pp_mem_shared_ns(m, mach, f, k, foot);
+            ml->mem_ns = sh < ml->cost_ns ? sh : ml->cost_ns > 0 ? ml->cost_ns : 0;
         }
     *saved = sv;
     return 0;
@@ -126,7 +157,9 @@ void pp_mem_restore(pp_prog *m, double *saved)
         return;
     int i = 0;
     for (int f = 0; f < m->nfuncs; f++)
-        for (int k = 0; k < m->funcs[f].d->nloops; k++)
+        for (int k = 0; k < m->funcs[f].d->nloops; k++) {
             m->funcs[f].loops[k].cost_ns = saved[i++];
+            m->funcs[f].loops[k].mem_ns = 0;
+        }
     free(saved);
 }

@@ -35,11 +35,18 @@
  * 0 without streams or bandwidths. */
 double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint);
 
+/* The part of pp_mem_stream_ns served from beyond the private caches (a
+ * working set larger than L2 when the machine has an L3, else than L1):
+ * the traffic the threads that run at once share (the machine's
+ * scale.memory); 0 without cache sizes. */
+double pp_mem_shared_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint);
+
 /* Set every loop's cost to its cost at the current parameters (the
- * fitted one plus the change of its stream time); *saved receives the
- * fitted costs for pp_mem_restore.  Nothing is changed (and *saved is
- * NULL) when the model is off (m->cache_rule == 0), without a machine, or
- * without shapes.  Returns -1 when memory runs out. */
+ * fitted one plus the change of its stream time) and its mem_ns to its
+ * pp_mem_shared_ns there (at most the cost); *saved receives the fitted
+ * costs for pp_mem_restore.  Nothing is changed (and *saved is NULL) when
+ * the model is off (m->cache_rule == 0), without a machine, or without
+ * shapes.  Returns -1 when memory runs out. */
 int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved);
 void pp_mem_restore(pp_prog *m, double *saved);
 

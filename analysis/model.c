@@ -527,6 +527,7 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
 {
     memset(m, 0, sizeof *m);
     m->model_error = 0.03;   /* PP_MODEL_ERROR_DEFAULT (metrics.h) */
+    m->cache_rule = 1;       /* the memory model, on unless a command says */
     m->cost_quantile = PP_COST_QUANTILE_DEFAULT;
     if (mach && mach->has_beta) {
         m->has_beta_prior = 1;

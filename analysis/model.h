@@ -54,6 +54,10 @@ typedef struct {
     int matched;         /* model_iters == obs_iters, in every record        */
     double cost_ns;      /* time per body iteration, own statements only    */
     double cost_se;
+    double mem_ns;       /* the part of cost_ns its memory streams take
+                            beyond the private caches at the current
+                            parameters: shared by the threads streaming at
+                            once (pp_mem_apply sets it; 0 otherwise)        */
     double entry_ns;     /* fixed time per entry into the loop              */
     double entry_se;
     int entry_fitted;
@@ -222,7 +226,13 @@ typedef struct {
     pp_akind kind;
     int n;
     int key;
-    int comm;            /* MPI: index in pp_instance.comms (0: the world)  */
+    union {
+        int comm;        /* MPI: index in pp_instance.comms (0: the world)  */
+        float mem;       /* WORK: the share of ns spent streaming memory
+                            beyond the private caches (0..1), slowed down
+                            by the machine's scale.memory rather than
+                            scale.compute when threads run at once         */
+    };
     double ns;
     int func, site;      /* the event site (-1 for WORK); for LOOP_*: the
                             function and the loop id                       */

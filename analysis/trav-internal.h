@@ -85,6 +85,11 @@ typedef struct {
     int active;
     unsigned char *omp_key;   /* per key: an OpenMP team barrier */
     double *scale_of;         /* compute slowdown by running threads (cache) */
+    double *mscale_of;        /* memory-streaming slowdown, likewise         */
+    struct trav_work *work;   /* open computations (trav-work.c); NULL for
+                                 the PRAM and MPI runs                    */
+    double now;               /* the walk's time: the moving thread's clock
+                                 when it was picked                        */
     pp_trav *out;
     pp_trav_sink *sink;       /* NULL: nobody is told the spans (traverse.h) */
     struct mpi_st *mpi;       /* MPI runs: messages, requests, collectives */
@@ -107,6 +112,8 @@ void pp_trav_settle(tctx *c, int t);
  * rebuilt from all its leaves (cheaper when most threads come back at
  * once, as at the end of a collective) */
 void pp_trav_queue_batch(tctx *c, int on);
+/* t (in the queue) has a new clock */
+void pp_trav_queue_update(tctx *c, int t);
 /* the runnable thread with the smallest (clock, thread), or -1 */
 int pp_trav_first(const tctx *c);
 /* traverse.c: t becomes runnable at its clock (on the PRAM after the
@@ -132,6 +139,23 @@ static inline void pp_trav_flow(tctx *c, pp_flkind k, int from, double t_from, i
 }
 /* "file:line (function)" of an action's site. */
 const char *pp_trav_site(const tctx *c, const pp_action *a, char *buf, size_t n);
+
+/* trav-work.c: threads' computations whose rate follows the threads
+ * running at once (processor sharing). */
+int pp_trav_work_init(tctx *c, int n);
+void pp_trav_work_free(tctx *c);
+/* The slowdown of a computation with a share mem (0..1) of memory traffic
+ * beyond the private caches when act threads run at once. */
+double pp_trav_work_scale(tctx *c, int act, double mem);
+/* Thread t (moving) starts ns of computation (one thread alone) at its
+ * clock; its clock becomes its end at the current rate.  -1: out of
+ * memory. */
+int pp_trav_work_open(tctx *c, int t, double ns, double mem);
+/* Thread t moves again: its open computation, if any, is over. */
+void pp_trav_work_done(tctx *c, int t);
+/* The threads running at once change by delta (c->active) at c->now: the
+ * open computations run on at the new rate. */
+void pp_trav_work_set_active(tctx *c, int delta);
 
 /* trav-mpi.c */
 int pp_trav_mpi_init(tctx *c);

@@ -118,6 +118,23 @@ void pp_trav_queue_push(tctx *c, int t)
     }
 }
 
+void pp_trav_queue_update(tctx *c, int t)
+{
+    if (t == c->cur)
+        return;                 /* its settle puts it in at its clock */
+    trav_node *win = c->win;
+    int i = c->nleaf + t;
+    win[i] = node(key_of(c->clock[t]), t);
+    if (c->batch)
+        return;
+    /* its key may have gone either way: the whole path again */
+    while (i > 1) {
+        trav_node s = win[i ^ 1], w = win[i];
+        i >>= 1;
+        win[i] = before(s, w) ? s : w;
+    }
+}
+
 void pp_trav_queue_batch(tctx *c, int on)
 {
     c->batch = on;

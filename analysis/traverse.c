@@ -14,19 +14,18 @@
 #include <string.h>
 
 /* Thread t computes a->ns on one processor: slowed down on the real
- * machine by the threads running now (c->active). */
-static void do_work(tctx *c, int t, const pp_action *a)
+ * machine by the threads running at once.  With threads (not MPI ranks)
+ * the computation stays open while it runs, and its rate follows the
+ * threads running (trav-work.c).  -1: out of memory. */
+static int do_work(tctx *c, int t, const pp_action *a)
 {
-    double s = 1.0;
-    if (c->mach) {
-        int act = c->active > 0 ? c->active : 1;
-        /* MPI ranks spread over nodes slow down only their node's others */
-        if (c->mpi && c->mach->net.ranks_per_node > 0 && act > c->mach->net.ranks_per_node)
-            act = c->mach->net.ranks_per_node;
-        if (c->scale_of[act] <= 0)
-            c->scale_of[act] = pp_machine_compute_scale(c->mach, act);
-        s = c->scale_of[act];
+    if (c->work && a->ns > 0) {
+        if (pp_trav_work_open(c, t, a->ns, a->mem))
+            return -1;
+        c->pc[t]++;
+        return 0;
     }
+    double s = c->mach ? pp_trav_work_scale(c, c->active, a->mem) : 1.0;
     double ns = a->ns * s;
     if (ns < 0)
         ns = 0;
@@ -34,6 +33,7 @@ static void do_work(tctx *c, int t, const pp_action *a)
     c->clock[t] += ns;
     c->out->busy[t] += ns;
     c->pc[t]++;
+    return 0;
 }
 
 void pp_trav_ready(tctx *c, int t)
@@ -46,7 +46,7 @@ void pp_trav_ready(tctx *c, int t)
          * the traversal per computation */
         while (c->pc[t] < th->nact && (th->act[c->pc[t]].kind == PP_A_WORK ||
                                         th->act[c->pc[t]].kind == PP_A_LOOP_WORK))
-            do_work(c, t, &th->act[c->pc[t]]);
+            (void)do_work(c, t, &th->act[c->pc[t]]);   /* the PRAM: opens nothing */
     }
     /* its next action is read when it moves: start loading the line after
      * it now (a thousand ranks' action lists do not stay in the cache, and
@@ -60,7 +60,7 @@ void pp_trav_block(tctx *c, int t)
 {
     c->state[t] = TS_BLOCKED;
     c->blocked_at[t] = c->clock[t];
-    c->active--;
+    pp_trav_work_set_active(c, -1);
 }
 
 /* Thread t has nothing to do in [from, to): a pool thread waits for the
@@ -132,7 +132,8 @@ void pp_trav_resume(tctx *c, int t, double at, double own, pp_trcat cat_own, pp_
         resume_spans(c, t, from, to, own, cat_own, cat_wait);
     c->state[t] = TS_RUN;
     c->pc[t]++;
-    c->active++;
+    /* t runs again from `at`; counted from now (the walk's time) */
+    pp_trav_work_set_active(c, 1);
     pp_trav_ready(c, t);
 }
 
@@ -214,9 +215,11 @@ static void report_hang(tctx *c, char *err, size_t errlen)
 static int step(tctx *c, int t)
 {
     const pp_ithread *th = &c->in->threads[t];
+    if (c->work)
+        pp_trav_work_done(c, t);
     if (c->pc[t] >= th->nact) {
         c->state[t] = TS_DONE;
-        c->active--;
+        pp_trav_work_set_active(c, -1);
         c->done_time[t] = c->clock[t];
         c->out->finish[t] = c->clock[t];
         if (c->last_team[t] >= 0 && c->teams[c->last_team[t]].ended)
@@ -241,7 +244,10 @@ static int step(tctx *c, int t)
         return 0;
     case PP_A_LOOP_WORK:
     case PP_A_WORK:
-        do_work(c, t, a);
+        if (do_work(c, t, a)) {
+            snprintf(c->err, c->errlen, "out of memory");
+            return -1;
+        }
         pp_trav_ready(c, t);
         return 0;
     case PP_A_FORK: {
@@ -462,6 +468,7 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     c.objs = calloc((size_t)in->nkeys + 1, sizeof(obj_st));
     c.omp_key = calloc((size_t)in->nkeys + 1, 1);
     c.scale_of = calloc((size_t)n + 2, sizeof *c.scale_of);
+    c.mscale_of = calloc((size_t)n + 2, sizeof *c.mscale_of);
     for (int i = 0; c.omp_key && i < in->nkeys; i++)
         c.omp_key[i] = strncmp(in->keys[i], "team:", 5) == 0;
     int rc = 0;
@@ -469,7 +476,8 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
         err[0] = '\0';
     if (!out->busy || !out->wait || !out->sync || !out->finish || !c.clock || !c.blocked_at ||
         !c.create_time || !c.done_time || !c.pc || !c.state || !c.created || !c.last_team || !c.joiners ||
-        !c.teams || !c.objs || !c.omp_key || !c.scale_of || !out->mpi || pp_trav_queue_init(&c) ||
+        !c.teams || !c.objs || !c.omp_key || !c.scale_of || !c.mscale_of ||
+        (mach && m->pkind != PP_P_MPI && pp_trav_work_init(&c, n)) || !out->mpi || pp_trav_queue_init(&c) ||
         (m->pkind == PP_P_MPI && pp_trav_mpi_init(&c))) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
@@ -487,6 +495,7 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
         }
         for (int t; rc == 0 && (t = pp_trav_first(&c)) >= 0;) {
             c.cur = t;
+            c.now = c.clock[t];
             rc = step(&c, t);
             pp_trav_settle(&c, t);
         }
@@ -534,6 +543,8 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     free(c.objs);
     free(c.omp_key);
     free(c.scale_of);
+    free(c.mscale_of);
+    pp_trav_work_free(&c);
     pp_trav_mpi_free(&c);
     if (rc)
         pp_trav_free(out);

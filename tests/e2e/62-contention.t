@@ -5,7 +5,10 @@
 #    concurrency) and put back at the predicted P: at P = 1 none;
 #  - the synchronisation costs are scaled so that the model replays the
 #    recorded run in its recorded time, when the record was made on the
-#    host the machine file describes, and only then.
+#    host the machine file describes, and only then;
+#  - the slowdown follows the threads that run at once while a computation
+#    runs, not only when it starts: a parent that creates a thread and
+#    then waits in pthread_join does not slow it down.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -100,5 +103,32 @@ $txt = `$pp predict $tmp/embar.ppr --machine $tmp/here.machine --insitu off --dr
 like($txt, qr/as in the machine file \(--insitu off\)/, '--insitu off');
 $txt = `$pp predict $tmp/embar.ppr --machine $tmp/here.machine --insitu maybe 2>&1`;
 like($txt, qr/--insitu: 'maybe' is not on or off/, 'a bad --insitu is refused');
+
+# 3. the slowdown while a computation runs: serial.c's main creates P
+# threads and joins them.  The child starts 5 us after pthread_create,
+# before the parent's own 10 us in it are over, so the parent still runs
+# when the child starts computing, then waits in the join: the child's
+# work runs at the slowdown of the threads running at once from then on
+# (1 at P = 1, 1.5 at P = 2), not at the 3 threads' 2.0 (P = 2) or 1.5
+# (P = 1) of its first instant.
+build('serial', '-pthread');
+system("PERFPRED_RECORD=$tmp/serial.ppr $tmp/serial 0 200000 1 >/dev/null") == 0 or BAIL_OUT('serial run');
+hand_machine("$tmp/fast-create.machine", name => 'x', compute => [0.5, 0.5]);
+{
+    my $t = slurp("$tmp/fast-create.machine");
+    $t =~ s/^thread\.create\.a_ns = .*$/thread.create.a_ns = 5000/m;
+    open my $o, '>', "$tmp/fast-create.machine" or die;
+    print $o $t;
+    close $o;
+}
+for my $P (1, 2) {
+    my $j = json(`$pp predict $tmp/serial.ppr --machine $tmp/fast-create.machine --insitu off --set W=20000000 --P $P --draws 0 --format json 2>/dev/null`) || {};
+    my ($t1, $real) = ($j->{T1} // 0, $j->{time}{real} // 0);
+    my $want = $t1 / $P * ($P == 1 ? 1 : 1.5);
+    # + the create, the join and main's few instructions: well under 1 ms
+    ok($t1 > 0.01 && $real >= $want && $real < $want * 1.01 + 1e-3,
+       sprintf('serial P=%d: T_real %.4f s = T1/P x %s (%.4f s) + the create and the join', $P, $real,
+               $P == 1 ? '1' : '1.5', $want));
+}
 
 done_testing();

@@ -8,6 +8,15 @@
 #   T1(on) - T1(off) = (N R + N) x 0.875 ns,
 # and at the recorded size on and off agree.
 #
+# Shared bandwidth: stream_omp.c streams a into b (two streams of 8 bytes
+# an iteration) in an OpenMP loop, R passes.  Beyond the private caches
+# (L2 here: the machine has an L3) each iteration streams 2 x 8/8 = 2 ns,
+# and when the two threads run at once that part is slowed down by
+# scale.memory instead of scale.compute.  With scale.compute = 1 and
+# scale.memory(P) = P, T_real at P = 2 grows by each thread's N/2 R
+# iterations x 2 ns = N R ns over scale.memory = 1; at P = 1, with the
+# memory model off, or with the data inside L2, it does not change.
+#
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
 use warnings;
@@ -63,4 +72,64 @@ ok(abs($a - $b) <= 1e-9 * $b, "at the recorded size the model changes nothing ($
 like(scalar `$pp predict $tmp/s.ppr --cache-rule sometimes 2>&1`, qr/--cache-rule: 'sometimes' is not on or off/,
      'a bad --cache-rule is refused');
 
+# ---- the bandwidth the threads share -------------------------------------
+system("gcc -O2 -fopenmp -fplugin=$B/perfpred.so -c tests/programs/stream_omp.c -o $tmp/so.o") == 0
+    && system("gcc -fopenmp $san $tmp/so.o -o $tmp/so -L$B -l:libperfpred-rt.a") == 0
+    or BAIL_OUT('cannot build tests/programs/stream_omp.c');
+system("PERFPRED_RECORD=$tmp/so.ppr OMP_NUM_THREADS=2 $tmp/so 1000 20 >/dev/null") == 0 or BAIL_OUT('stream_omp run');
+my $hdr = <<'EOF2';
+cache.l1d_bytes = 32768
+cache.l2_bytes = 1048576
+cache.l3_bytes = 8388608
+mem.bw1_bytes_per_ns = 8
+mem.bw_all_bytes_per_ns = 12
+mem.footprint_bytes = 67108864
+mem.bw_l1_bytes_per_ns = 64
+mem.bw_l2_bytes_per_ns = 32
+mem.bw_l3_bytes_per_ns = 16
+EOF2
+hand_machine("$tmp/flat.machine", header => $hdr);
+hand_machine("$tmp/shared.machine", header => $hdr, memory => [0, 1]);
+$rec = do { local $/; open my $f, '<', "$tmp/so.ppr" or die; <$f> };
+like($rec, qr/^loop .*flags=omp_chunk .*mem=\(8 0 0 8 0 1\)/m, 'the OpenMP loop streams a and b, 8 bytes each an iteration');
+sub treal {
+    my ($mach, $P, $args) = @_;
+    my $j = json(`$pp predict $tmp/so.ppr --machine $tmp/$mach.machine --P $P --draws 0 --format json $args 2>/dev/null`) || {};
+    return $j->{time}{real} // -1;
+}
+($N, $R) = (10_000_000, 200);
+my $big = "--set N=$N --set R=$R";
+my ($flat2, $shared2) = (treal('flat', 2, $big), treal('shared', 2, $big));
+ok($flat2 > 0 && $shared2 > 0, "T_real at P = 2 without ($flat2 s) and with ($shared2 s) a memory slowdown");
+# (to 0.1%: the traversal rounds a computation's memory share to 1/1024)
+ok(abs(($shared2 - $flat2) - $N * $R * 1e-9) <= 1e-3 * $N * $R * 1e-9,
+   sprintf('scale.memory(2) = 2 adds N R x 1 ns = %.4f s (got %.6f s)', $N * $R * 1e-9, $shared2 - $flat2));
+my ($flat1, $shared1) = (treal('flat', 1, $big), treal('shared', 1, $big));
+ok($flat1 > 0 && abs($shared1 - $flat1) <= 1e-9 * $flat1, "one thread shares nothing ($flat1 s, $shared1 s)");
+my ($fo, $so) = (treal('flat', 2, "$big --cache-rule off"), treal('shared', 2, "$big --cache-rule off"));
+ok($fo > 0 && abs($so - $fo) <= 1e-9 * $fo, "nothing is shared with the memory model off ($fo s, $so s)");
+# N = 20000: 320 KB of arrays, inside L2
+my ($fs, $ss) = (treal('flat', 2, '--set N=20000 --set R=200'), treal('shared', 2, '--set N=20000 --set R=200'));
+ok($fs > 0 && abs($ss - $fs) <= 1e-9 * $fs, "nothing is shared while the data stay in the private caches ($fs s, $ss s)");
+
+# Recorded with the data beyond L2 (N = 200000: 3.2 MB) at P = 2, the
+# record's times already hold the threads' shared traffic: the fit takes
+# it out with the machine's scale.memory at the recorded concurrency (on
+# the flat machine nothing), and the traversal puts it back.
+system("PERFPRED_RECORD=$tmp/sobig.ppr OMP_NUM_THREADS=2 $tmp/so 200000 50 >/dev/null") == 0 or BAIL_OUT('stream_omp big run');
+sub show_cost {
+    my ($mach) = @_;
+    my $j = json(`$pp show $tmp/sobig.ppr --machine $tmp/$mach.machine --format json 2>/dev/null`) || {};
+    return ($j->{cost}{recorded_concurrency} // 0, $j->{cost}{slowdown_removed} // 0);
+}
+my ($cf, $sf) = show_cost('flat');
+my ($cs, $ss2) = show_cost('shared');
+is($sf, 1, 'the flat machine takes nothing out');
+SKIP: {
+    skip("the host was busy: the two threads overlapped only $cs", 1) if $cs < 1.3;
+    # most of a parallel segment is stream time on this machine (its
+    # bandwidth is below any host's): most of scale.memory(conc) = conc
+    ok($ss2 > 1 + 0.5 * ($cs - 1) && $ss2 <= $cs + 1e-6,
+       "the shared machine takes out most of scale.memory at the recorded concurrency $cs ($ss2)");
+}
 done_testing();
