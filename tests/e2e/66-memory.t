@@ -101,8 +101,9 @@ sub treal {
 my $big = "--set N=$N --set R=$R";
 my ($flat2, $shared2) = (treal('flat', 2, $big), treal('shared', 2, $big));
 ok($flat2 > 0 && $shared2 > 0, "T_real at P = 2 without ($flat2 s) and with ($shared2 s) a memory slowdown");
-# (to 0.1%: the traversal rounds a computation's memory share to 1/1024)
-ok(abs(($shared2 - $flat2) - $N * $R * 1e-9) <= 1e-3 * $N * $R * 1e-9,
+# (to 1%: the traversal rounds a computation's memory share f to 1/1024,
+# a relative error of at most 1/(2048 f); f is 0.3 to 0.9 here)
+ok(abs(($shared2 - $flat2) - $N * $R * 1e-9) <= 1e-2 * $N * $R * 1e-9,
    sprintf('scale.memory(2) = 2 adds N R x 1 ns = %.4f s (got %.6f s)', $N * $R * 1e-9, $shared2 - $flat2));
 my ($flat1, $shared1) = (treal('flat', 1, $big), treal('shared', 1, $big));
 ok($flat1 > 0 && abs($shared1 - $flat1) <= 1e-9 * $flat1, "one thread shares nothing ($flat1 s, $shared1 s)");
