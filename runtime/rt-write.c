@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rt-fmt.h"
 #include "rt-internal.h"
 
 extern char *program_invocation_short_name;
@@ -380,15 +381,21 @@ static void print_thread(FILE *f, const struct pp_thread *t, const struct pp_fta
     putc('\n', f);
 }
 
-static void print_deltas(FILE *f, const struct pp_delta *d, uint32_t n, const long *bfunc,
+static void print_deltas(struct pp_lbuf *l, const struct pp_delta *d, uint32_t n, const long *bfunc,
                          size_t nb)
 {
-    fprintf(f, "delta=(");
+    pp_lb_str(l, "delta=(");
     for (uint32_t i = 0; i < n; i++) {
         long fn = d[i].block < nb ? bfunc[d[i].block] : -1;
-        fprintf(f, "%s(%ld %u %" PRIu64 ")", i ? " " : "", fn, d[i].slot, d[i].inc);
+        pp_lb_str(l, i ? " (" : "(");
+        pp_lb_i64(l, fn);
+        pp_lb_ch(l, ' ');
+        pp_lb_u64(l, d[i].slot);
+        pp_lb_ch(l, ' ');
+        pp_lb_u64(l, d[i].inc);
+        pp_lb_ch(l, ')');
     }
-    putc(')', f);
+    pp_lb_ch(l, ')');
 }
 
 static void add_deltas(uint64_t **sums, struct pp_block **b, size_t nb, const struct pp_delta *d,
@@ -402,6 +409,11 @@ static void add_deltas(uint64_t **sums, struct pp_block **b, size_t nb, const st
 /* count, ev and tail lines of one thread; returns its number of events */
 static uint64_t print_thread_data(FILE *f, const struct pp_thread *t, const struct pp_ftab *ft)
 {
+    /* the lines below are most of a record: formatted by hand (rt-fmt.h) */
+    struct pp_lbuf lb;
+    struct pp_lbuf *l = &lb;
+    l->f = f;
+    l->n = 0;
     size_t nb;
     struct pp_block **b = thread_blocks(t, &nb);
     long *bfunc = malloc((nb ? nb : 1) * sizeof *bfunc);
@@ -428,10 +440,17 @@ static uint64_t print_thread_data(FILE *f, const struct pp_thread *t, const stru
                 continue;
             v = sums[j];
         }
-        fprintf(f, "count thread=%u func=%ld slots=(", t->rid, bfunc[j]);
-        for (uint32_t s = 0; s < b[j]->nslots; s++)
-            fprintf(f, "%s%" PRIu64, s ? " " : "", v[s]);
-        fprintf(f, ")\n");
+        pp_lb_str(l, "count thread=");
+        pp_lb_u64(l, t->rid);
+        pp_lb_str(l, " func=");
+        pp_lb_i64(l, bfunc[j]);
+        pp_lb_str(l, " slots=(");
+        for (uint32_t s = 0; s < b[j]->nslots; s++) {
+            if (s)
+                pp_lb_ch(l, ' ');
+            pp_lb_u64(l, v[s]);
+        }
+        pp_lb_str(l, ")\n");
     }
     if (sums)
         for (size_t j = 0; j < nb; j++)
@@ -442,59 +461,116 @@ static uint64_t print_thread_data(FILE *f, const struct pp_thread *t, const stru
     ev_iter_init(&it, t);
     for (const struct pp_ev *e; (e = ev_next(&it)); n++) {
         long fn = pp_ftab_find(ft, e->d);
-        fprintf(f, "ev thread=%u n=%" PRIu64, t->rid, n);
-        if (fn >= 0)
-            fprintf(f, " func=%ld site=%u", fn, e->site);
-        else
-            fprintf(f, " func=- site=-");
-        fprintf(f, " kind=%s t0=%" PRIu64 " t1=%" PRIu64, pp_evkind_names[e->kind], e->t0, e->t1);
-        if (t->has_cpuclock)
-            fprintf(f, " c0=%" PRIu64 " c1=%" PRIu64, e->c0, e->c1);
-        if (e->has & PP_HAS_OBJ)
-            fprintf(f, " obj=0x%" PRIx64, e->obj);
+        pp_lb_str(l, "ev thread=");
+        pp_lb_u64(l, t->rid);
+        pp_lb_str(l, " n=");
+        pp_lb_u64(l, n);
+        if (fn >= 0) {
+            pp_lb_str(l, " func=");
+            pp_lb_i64(l, fn);
+            pp_lb_str(l, " site=");
+            pp_lb_u64(l, e->site);
+        } else
+            pp_lb_str(l, " func=- site=-");
+        pp_lb_str(l, " kind=");
+        pp_lb_str(l, pp_evkind_names[e->kind]);
+        pp_lb_str(l, " t0=");
+        pp_lb_u64(l, e->t0);
+        pp_lb_str(l, " t1=");
+        pp_lb_u64(l, e->t1);
+        if (t->has_cpuclock) {
+            pp_lb_str(l, " c0=");
+            pp_lb_u64(l, e->c0);
+            pp_lb_str(l, " c1=");
+            pp_lb_u64(l, e->c1);
+        }
+        if (e->has & PP_HAS_OBJ) {
+            pp_lb_str(l, " obj=0x");
+            pp_lb_hex(l, e->obj);
+        }
         /* a thread created after the writer listed the threads (by one
          * still running at exit) is not in the record */
-        if ((e->has & PP_HAS_CHILD) && e->child->rid != UINT32_MAX)
-            fprintf(f, " child=%u", e->child->rid);
-        if (e->has & PP_HAS_TEAM)
-            fprintf(f, " team=%" PRIu64, e->team);
-        if (e->has & PP_HAS_TID)
-            fprintf(f, " tid=%d", e->tid);
-        if (e->has & PP_HAS_NTHREADS)
-            fprintf(f, " nthreads=%d", e->nthreads);
-        if (e->has & PP_HAS_RESULT)
-            fprintf(f, " result=%" PRId64, e->result);
-        if (e->has & PP_HAS_PEER)
-            fprintf(f, " peer=%d tag=%d", e->peer, e->tag);
-        if (e->has & PP_HAS_ROOT)
-            fprintf(f, " root=%d", e->root);
-        if (e->has & PP_HAS_NEWCOMM) {
-            if (e->root >= 1)
-                fprintf(f, " newcomm=c%d rank=%d size=%d", e->root, e->rpeer, e->rtag);
-            else
-                fprintf(f, " newcomm=null");
+        if ((e->has & PP_HAS_CHILD) && e->child->rid != UINT32_MAX) {
+            pp_lb_str(l, " child=");
+            pp_lb_u64(l, e->child->rid);
         }
-        if (e->has & PP_HAS_BYTES)
-            fprintf(f, " bytes=%" PRIu64, e->bytes);
-        if (e->has & PP_HAS_RMSG)
-            fprintf(f, " rpeer=%d rtag=%d rbytes=%" PRIu64, e->rpeer, e->rtag, e->rbytes);
-        if (e->has & PP_HAS_COUNT)
-            fprintf(f, " count=%u", e->count);
+        if (e->has & PP_HAS_TEAM) {
+            pp_lb_str(l, " team=");
+            pp_lb_u64(l, e->team);
+        }
+        if (e->has & PP_HAS_TID) {
+            pp_lb_str(l, " tid=");
+            pp_lb_i64(l, e->tid);
+        }
+        if (e->has & PP_HAS_NTHREADS) {
+            pp_lb_str(l, " nthreads=");
+            pp_lb_i64(l, e->nthreads);
+        }
+        if (e->has & PP_HAS_RESULT) {
+            pp_lb_str(l, " result=");
+            pp_lb_i64(l, e->result);
+        }
+        if (e->has & PP_HAS_PEER) {
+            pp_lb_str(l, " peer=");
+            pp_lb_i64(l, e->peer);
+            pp_lb_str(l, " tag=");
+            pp_lb_i64(l, e->tag);
+        }
+        if (e->has & PP_HAS_ROOT) {
+            pp_lb_str(l, " root=");
+            pp_lb_i64(l, e->root);
+        }
+        if (e->has & PP_HAS_NEWCOMM) {
+            if (e->root >= 1) {
+                pp_lb_str(l, " newcomm=c");
+                pp_lb_i64(l, e->root);
+                pp_lb_str(l, " rank=");
+                pp_lb_i64(l, e->rpeer);
+                pp_lb_str(l, " size=");
+                pp_lb_i64(l, e->rtag);
+            } else
+                pp_lb_str(l, " newcomm=null");
+        }
+        if (e->has & PP_HAS_BYTES) {
+            pp_lb_str(l, " bytes=");
+            pp_lb_u64(l, e->bytes);
+        }
+        if (e->has & PP_HAS_RMSG) {
+            pp_lb_str(l, " rpeer=");
+            pp_lb_i64(l, e->rpeer);
+            pp_lb_str(l, " rtag=");
+            pp_lb_i64(l, e->rtag);
+            pp_lb_str(l, " rbytes=");
+            pp_lb_u64(l, e->rbytes);
+        }
+        if (e->has & PP_HAS_COUNT) {
+            pp_lb_str(l, " count=");
+            pp_lb_u64(l, e->count);
+        }
         if ((e->has & PP_HAS_COMM) && e->comm == 0)
-            fprintf(f, " comm=world");
-        else if ((e->has & PP_HAS_COMM) && e->comm > 0)
-            fprintf(f, " comm=c%d", e->comm);
-        else if (e->has & PP_HAS_COMM)
-            fprintf(f, " comm=other");
-        putc(' ', f);
-        print_deltas(f, (const struct pp_delta *)(e + 1), e->ndelta, bfunc, nb);
-        putc('\n', f);
+            pp_lb_str(l, " comm=world");
+        else if ((e->has & PP_HAS_COMM) && e->comm > 0) {
+            pp_lb_str(l, " comm=c");
+            pp_lb_i64(l, e->comm);
+        } else if (e->has & PP_HAS_COMM)
+            pp_lb_str(l, " comm=other");
+        pp_lb_ch(l, ' ');
+        print_deltas(l, (const struct pp_delta *)(e + 1), e->ndelta, bfunc, nb);
+        pp_lb_ch(l, '\n');
     }
-    fprintf(f, "tail thread=%u t=%" PRIu64 " ", t->rid, t->end);
-    if (t->has_cpuclock)
-        fprintf(f, "c=%" PRIu64 " ", t->cend);
-    print_deltas(f, t->tail, t->ntail, bfunc, nb);
-    putc('\n', f);
+    pp_lb_str(l, "tail thread=");
+    pp_lb_u64(l, t->rid);
+    pp_lb_str(l, " t=");
+    pp_lb_u64(l, t->end);
+    pp_lb_ch(l, ' ');
+    if (t->has_cpuclock) {
+        pp_lb_str(l, "c=");
+        pp_lb_u64(l, t->cend);
+        pp_lb_ch(l, ' ');
+    }
+    print_deltas(l, t->tail, t->ntail, bfunc, nb);
+    pp_lb_ch(l, '\n');
+    pp_lb_flush(l);
     free(bfunc);
     free(b);
     return n;
