@@ -145,7 +145,7 @@ int pp_cmd_show(int argc, char **argv)
             snprintf(where, sizeof where, "%s:%d", base, dl->line);
             char *expr = pp_loop_count_text(m, f, k);
             long double pred = have_pred ? in.totals[f][k] : NAN;
-            const char *match = ml->matched ? "exact" : "no";
+            const char *match = ml->matched ? "exact" : (dl->flags & PP_LF_OMP_SCHED) ? "sched" : "no";
             if (c.format == PP_FMT_JSON) {
                 printf("%s{\"id\":", first ? "" : ",");
                 pp_json_str(stdout, id);

@@ -19,6 +19,7 @@ typedef enum { PP_SHAPE_TOP, PP_SHAPE_BOTTOM, PP_SHAPE_MULTI } pp_lshape;
 #define PP_LF_COMPILER    1u
 #define PP_LF_OMP_CHUNK   2u
 #define PP_LF_OMP_DISPATCH 4u
+#define PP_LF_OMP_SCHED   8u   /* counts from the schedule model (desc-sched.c) */
 
 typedef struct {
     int id, parent, pos, line, slot;
@@ -28,6 +29,7 @@ typedef struct {
     pp_expr *init, *bound, *step; /* NULL unless affine                   */
     pp_cmp cmp;
     char *why;
+    char *sched;                  /* dispatch loop: sched=(...) text, or NULL */
     unsigned flags;
     int guard_branch, guard_true; /* innermost controlling branch, or -1  */
     long ops[PP_NOPS];
@@ -139,6 +141,9 @@ void pp_desc_free(pp_dfunc *f);
 /* Lookups by id (ids are dense in well-formed descriptors, but do not rely
  * on it). */
 pp_dloop *pp_desc_loop(const pp_dfunc *f, int id);
+/* The counts of the dynamic and guided OpenMP loops of f from their
+ * sched= (desc-sched.c); -1 with a message in w when one is malformed. */
+int pp_desc_sched_apply(pp_dfunc *f, pp_where *w);
 pp_devent *pp_desc_event(const pp_dfunc *f, int id);
 pp_dcall *pp_desc_call(const pp_dfunc *f, int id);
 pp_dbranch *pp_desc_branch(const pp_dfunc *f, int id);

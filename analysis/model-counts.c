@@ -174,6 +174,10 @@ int pp_counts_verify(pp_prog *m, char *err, size_t errlen)
                     int ok = diff < 0.5L;
                     ml->matched &= ok;
                     int fell = in.fellback[f][k];
+                    /* the schedule model of a dynamic or guided loop is
+                     * not the run's dealing of chunks (desc-sched.c) */
+                    if (!fell && (mf->d->loops[k].flags & PP_LF_OMP_SCHED))
+                        ok = 1;
                     if ((!ok || fell) && ml->rule == PP_RULE_SYMBOLIC) {
                         char why[300];
                         if (fell) {

@@ -331,6 +331,10 @@ static void site_ratios(pp_prog *m)
                 opp = inv;
             }
             double r = opp > 0 ? (double)mf->loops[k].obs_entries / opp : -1;
+            /* a scheduled dispatch loop is entered by every thread its
+             * count gives chunks (desc-sched.c), not by the run's share */
+            if (d->loops[k].flags & PP_LF_OMP_SCHED)
+                r = -1;
             mf->loop_ratio[k] = r > 1 ? 1 : r;
         }
     }

@@ -253,6 +253,79 @@ value_invariant (class loop *loop, tree t, int depth)
     }
 }
 
+/* The GOMP_loop_*_start call that begins the dispatch loop LOOP of a
+   dynamic or guided worksharing loop (the nearest one dominating its
+   header), as " sched=(KIND START END INCR CHUNK)": the analyser's
+   schedule model needs the iteration space, which reaches the outlined
+   body only as the call's arguments.  "" for the forms it does not model
+   (runtime, auto, unsigned long long iterations, doacross).  */
+static std::string
+dispatch_sched (pp_fn *f, class loop *loop)
+{
+  gimple *best = NULL;
+  basic_block best_bb = NULL;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, f->fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	gimple *s = gsi_stmt (gsi);
+	tree fn = is_gimple_call (s) ? gimple_call_fndecl (s) : NULL_TREE;
+	if (!fn)
+	  continue;
+	const char *n = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn));
+	size_t len = strlen (n);
+	if (strncmp (n, "GOMP_loop_", 10) != 0 || len < 16
+	    || strcmp (n + len - 6, "_start") != 0
+	    || !dominated_by_p (CDI_DOMINATORS, loop->header, bb))
+	  continue;
+	if (!best_bb || dominated_by_p (CDI_DOMINATORS, bb, best_bb))
+	  {
+	    best = s;
+	    best_bb = bb;
+	  }
+      }
+  if (!best)
+    return "";
+  const char *n
+    = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (gimple_call_fndecl (best)));
+  const char *kind = NULL;
+  if (strstr (n, "_ull_") || strstr (n, "doacross"))
+    return "";
+  if (strstr (n, "_dynamic_start"))
+    kind = "dynamic";
+  else if (strstr (n, "_guided_start"))
+    kind = "guided";
+  int nargs = (int) gimple_call_num_args (best);
+  if (strcmp (n, "GOMP_loop_start") == 0 && nargs >= 5)
+    {
+      /* bool GOMP_loop_start (long start, long end, long incr, long sched,
+	 long chunk_size, ...): sched is libgomp's gomp_schedule_type,
+	 possibly with the monotonic bit (0x80000000) */
+      tree sc = gimple_call_arg (best, 3);
+      if (TREE_CODE (sc) != INTEGER_CST)
+	return "";
+      unsigned long v = TREE_INT_CST_LOW (sc) & 0x7fffffffUL;
+      kind = v == 2 ? "dynamic" : v == 3 ? "guided" : NULL;
+      if (!kind)
+	return "";
+      return pp_fmt (" sched=(%s %s %s %s %s)", kind,
+		     pp_trace (f, gimple_call_arg (best, 0)).c_str (),
+		     pp_trace (f, gimple_call_arg (best, 1)).c_str (),
+		     pp_trace (f, gimple_call_arg (best, 2)).c_str (),
+		     pp_trace (f, gimple_call_arg (best, 4)).c_str ());
+    }
+  if (!kind || nargs < 6)
+    return "";
+  /* GOMP_loop_[nonmonotonic_|ordered_]{dynamic,guided}_start (long start,
+     long end, long incr, long chunk_size, long *istart, long *iend) */
+  return pp_fmt (" sched=(%s %s %s %s %s)", kind,
+		 pp_trace (f, gimple_call_arg (best, 0)).c_str (),
+		 pp_trace (f, gimple_call_arg (best, 1)).c_str (),
+		 pp_trace (f, gimple_call_arg (best, 2)).c_str (),
+		 pp_trace (f, gimple_call_arg (best, 3)).c_str ());
+}
+
 /* Flags from the calls in the loop's own blocks.  */
 static std::string
 loop_flags (pp_fn *f, class loop *loop, std::string &init_text)
@@ -305,7 +378,9 @@ loop_flags (pp_fn *f, class loop *loop, std::string &init_text)
     fl += ",omp_chunk";
   if (dispatch)
     fl += ",omp_dispatch";
-  return fl.empty () ? fl : " flags=" + fl.substr (1);
+  if (fl.empty ())
+    return fl;
+  return " flags=" + fl.substr (1) + (dispatch ? dispatch_sched (f, loop) : "");
 }
 
 /* An induction variable whose step is reloaded in the loop but cannot

@@ -1,0 +1,134 @@
+/* desc-sched.c - the counts of dynamic and guided OpenMP worksharing
+ * loops (docs/model.md, "OpenMP schedules").
+ *
+ * Such a loop is, in the outlined body, a dispatch loop (one iteration per
+ * chunk the thread obtained from GOMP_loop_*_start / _next) around a chunk
+ * loop (the chunk's iterations).  Which thread gets which chunk is decided
+ * at run time, so the plugin can give neither count; it gives the
+ * iteration space instead, sched=(KIND START END INCR CHUNK) on the
+ * dispatch loop.  From it the model deals the work evenly, as a dynamic
+ * schedule does when the iterations cost the same:
+ *
+ *   NTOT = iterations of the worksharing loop (START to END by INCR)
+ *   dynamic, chunk c: NCH = ceil(NTOT / c) chunks; thread tid gets
+ *     NCH / nthreads of them (one more when tid < NCH mod nthreads), each
+ *     of c iterations (the last chunk may be shorter: the model's total is
+ *     then at most c - 1 above the run's)
+ *   guided: the chunks shrink with what is left, and every thread ends up
+ *     with about NTOT / nthreads iterations: modelled as one chunk of
+ *     NTOT / nthreads per thread (the run's number of chunks, a few per
+ *     thread, is not)
+ *
+ * so that the counts follow the problem size and the team size.  The two
+ * loops are marked PP_LF_OMP_SCHED: their counts at the recorded size are
+ * a model of the run's, not the run's, and are not refitted when they
+ * differ.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "desc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* a malloc'd formatted string, or NULL */
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(NULL, 0, f, ap);
+    va_end(ap);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!s)
+        return NULL;
+    va_start(ap, f);
+    vsnprintf(s, (size_t)n + 1, f, ap);
+    va_end(ap);
+    return s;
+}
+
+/* the expression in text (NULL when it does not parse; frees text) */
+static pp_expr *parse_free(char *text)
+{
+    char err[200];
+    pp_expr *e = text ? pp_expr_parse(text, NULL, err, sizeof err) : NULL;
+    free(text);
+    return e;
+}
+
+static pp_expr *parse(const char *text)
+{
+    char err[200];
+    return pp_expr_parse(text, NULL, err, sizeof err);
+}
+
+int pp_desc_sched_apply(pp_dfunc *f, pp_where *w)
+{
+    for (int j = 0; j < f->nloops; j++) {
+        pp_dloop *d = &f->loops[j];
+        if (!d->sched || !(d->flags & PP_LF_OMP_DISPATCH))
+            continue;
+        pp_expr *e = parse(d->sched);
+        if (!e || e->kind != PP_E_LIST || e->nkids != 5 || e->kids[0]->kind != PP_E_SYM) {
+            pp_expr_free(e);
+            return pp_where_error(w, "loop %d: malformed sched=%s", d->id, d->sched);
+        }
+        const char *kind = e->kids[0]->name;
+        int guided = !strcmp(kind, "guided");
+        if (!guided && strcmp(kind, "dynamic") != 0) {
+            pp_expr_free(e);
+            continue;   /* a kind a newer plugin knows: the counts stay unknown */
+        }
+        char *a[4];
+        int ok = 1;
+        for (int i = 0; i < 4; i++) {
+            a[i] = pp_expr_to_sexpr(e->kids[1 + i]);
+            ok &= a[i] != NULL && strchr(a[i], '?') == NULL;
+        }
+        pp_expr_free(e);
+        /* the chunk loop inside it */
+        pp_dloop *c = NULL;
+        for (int i = 0; i < f->nloops; i++)
+            if (f->loops[i].parent == d->id && (f->loops[i].flags & PP_LF_OMP_CHUNK))
+                c = &f->loops[i];
+        if (ok && c && !d->count && !c->count) {
+            const char *start = a[0], *end = a[1], *incr = a[2], *ch = a[3];
+            /* iterations from START to END by INCR (either sign) */
+            char *ntot = fmt("(max 0 (cond (gt %s 0) (div (+ (- %s %s) (- %s 1)) %s) "
+                             "(div (+ (- %s %s) (+ %s 1)) %s)))",
+                             incr, end, start, incr, incr, end, start, incr, incr);
+            char *nch = ntot ? fmt("(div (+ %s (- (max 1 %s) 1)) (max 1 %s))", ntot, ch, ch) : NULL;
+            if (ntot && nch && guided) {
+                d->count = parse_free(fmt("(cond (lt (tid) %s) 1 0)", ntot));
+                c->count = parse_free(
+                    fmt("(+ (div %s (nthreads)) (cond (lt (tid) (mod %s (nthreads))) 1 0))", ntot, ntot));
+            } else if (ntot && nch) {
+                d->count = parse_free(
+                    fmt("(+ (div %s (nthreads)) (cond (lt (tid) (mod %s (nthreads))) 1 0))", nch, nch));
+                c->count = parse_free(fmt("(min (max 1 %s) %s)", ch, ntot));
+            }
+            free(ntot);
+            free(nch);
+            if (!d->count || !c->count) {
+                pp_expr_free(d->count);
+                pp_expr_free(c->count);
+                d->count = c->count = NULL;
+            } else {
+                d->flags |= PP_LF_OMP_SCHED;
+                c->flags |= PP_LF_OMP_SCHED;
+                /* entered when the start call gave the thread a chunk:
+                 * its count is 0 for a thread the model gives none, and
+                 * the run's share of such threads (a fast loop one
+                 * thread took whole) says nothing of other sizes */
+                d->guard_branch = -1;
+                d->guard_true = 1;
+            }
+        }
+        for (int i = 0; i < 4; i++)
+            free(a[i]);
+    }
+    return 0;
+}
