@@ -19,7 +19,12 @@
  *     NTOT / nthreads per thread (the run's number of chunks, a few per
  *     thread, is not)
  *
- * so that the counts follow the problem size and the team size.  The two
+ * A runtime schedule is the run's OMP_SCHEDULE (the record has it; unset,
+ * libgomp's dynamic,1), auto is static (as libgomp runs it), static with
+ * a chunk deals its chunks as dynamic, static without one is even shares
+ * as guided.
+ *
+ * So the counts follow the problem size and the team size.  The two
  * loops are marked PP_LF_OMP_SCHED: their counts at the recorded size are
  * a model of the run's, not the run's, and are not refitted when they
  * differ.
@@ -59,49 +64,73 @@ static pp_expr *parse_free(char *text)
     return e;
 }
 
-static pp_expr *parse(const char *text)
+/* OMP_SCHEDULE ("[monotonic:|nonmonotonic:]KIND[,CHUNK]") as the kind and
+ * chunk it gives (chunk 0: none given); unset is libgomp's dynamic,1. */
+static void runtime_sched(const char *env, char *kind, size_t klen, long *chunk)
 {
-    char err[200];
-    return pp_expr_parse(text, NULL, err, sizeof err);
+    snprintf(kind, klen, "dynamic");
+    *chunk = 1;
+    if (!env || !*env)
+        return;
+    const char *colon = strchr(env, ':');
+    if (colon)
+        env = colon + 1;
+    size_t n = strcspn(env, ",");
+    snprintf(kind, klen, "%.*s", (int)(n < klen ? n : klen - 1), env);
+    for (char *k = kind; *k; k++)
+        if (*k >= 'A' && *k <= 'Z')
+            *k = (char)(*k - 'A' + 'a');
+    *chunk = env[n] == ',' ? atol(env + n + 1) : 0;
+    if (*chunk < 0)
+        *chunk = 0;
 }
 
-int pp_desc_sched_apply(pp_dfunc *f, pp_where *w)
+void pp_desc_sched_apply(pp_dfunc *f, const char *omp_schedule)
 {
     for (int j = 0; j < f->nloops; j++) {
         pp_dloop *d = &f->loops[j];
         if (!d->sched || !(d->flags & PP_LF_OMP_DISPATCH))
             continue;
-        pp_expr *e = parse(d->sched);
-        if (!e || e->kind != PP_E_LIST || e->nkids != 5 || e->kids[0]->kind != PP_E_SYM) {
-            pp_expr_free(e);
-            return pp_where_error(w, "loop %d: malformed sched=%s", d->id, d->sched);
-        }
-        const char *kind = e->kids[0]->name;
-        int guided = !strcmp(kind, "guided");
-        if (!guided && strcmp(kind, "dynamic") != 0) {
-            pp_expr_free(e);
-            continue;   /* a kind a newer plugin knows: the counts stay unknown */
-        }
+        const pp_expr *e = d->sched;
+        char kind[32];
+        snprintf(kind, sizeof kind, "%s", e->kids[0]->name);
         char *a[4];
         int ok = 1;
         for (int i = 0; i < 4; i++) {
             a[i] = pp_expr_to_sexpr(e->kids[1 + i]);
             ok &= a[i] != NULL && strchr(a[i], '?') == NULL;
         }
-        pp_expr_free(e);
+        if (ok && !strcmp(kind, "runtime")) {
+            long ch;
+            runtime_sched(omp_schedule, kind, sizeof kind, &ch);
+            free(a[3]);
+            a[3] = fmt("%ld", ch);
+            ok = a[3] != NULL;
+        }
+        /* libgomp runs auto as static */
+        if (!strcmp(kind, "auto"))
+            snprintf(kind, sizeof kind, "static");
+        /* no chunk given: 0 (static's even shares) */
+        char *endp = NULL;
+        long c0 = a[3] ? strtol(a[3], &endp, 10) : 1;
+        int chunk0 = a[3] && endp && *endp == '\0' && endp != a[3] && c0 <= 0;
+        /* even shares in one chunk: guided, and static without a chunk;
+         * chunks of c dealt out: dynamic, and static with one */
+        int even = !strcmp(kind, "guided") || (!strcmp(kind, "static") && chunk0);
+        int dealt = !strcmp(kind, "dynamic") || (!strcmp(kind, "static") && !chunk0);
         /* the chunk loop inside it */
         pp_dloop *c = NULL;
         for (int i = 0; i < f->nloops; i++)
             if (f->loops[i].parent == d->id && (f->loops[i].flags & PP_LF_OMP_CHUNK))
                 c = &f->loops[i];
-        if (ok && c && !d->count && !c->count) {
+        if (ok && (even || dealt) && c && !d->count && !c->count) {
             const char *start = a[0], *end = a[1], *incr = a[2], *ch = a[3];
             /* iterations from START to END by INCR (either sign) */
             char *ntot = fmt("(max 0 (cond (gt %s 0) (div (+ (- %s %s) (- %s 1)) %s) "
                              "(div (+ (- %s %s) (+ %s 1)) %s)))",
                              incr, end, start, incr, incr, end, start, incr, incr);
             char *nch = ntot ? fmt("(div (+ %s (- (max 1 %s) 1)) (max 1 %s))", ntot, ch, ch) : NULL;
-            if (ntot && nch && guided) {
+            if (ntot && nch && even) {
                 d->count = parse_free(fmt("(cond (lt (tid) %s) 1 0)", ntot));
                 c->count = parse_free(
                     fmt("(+ (div %s (nthreads)) (cond (lt (tid) (mod %s (nthreads))) 1 0))", ntot, ntot));
@@ -130,5 +159,4 @@ int pp_desc_sched_apply(pp_dfunc *f, pp_where *w)
         for (int i = 0; i < 4; i++)
             free(a[i]);
     }
-    return 0;
 }

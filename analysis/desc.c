@@ -218,7 +218,12 @@ static int parse_loop(const pp_line *l, pp_dfunc *f, pp_where *w)
            : !strcmp(cmp, "gt") ? PP_CMP_GT : !strcmp(cmp, "ge") ? PP_CMP_GE
            : !strcmp(cmp, "ne") ? PP_CMP_NE : PP_CMP_NONE;
     pp_line_opt_str(l, "why", &lp.why);
-    pp_line_opt_str(l, "sched", &lp.sched);
+    if (pp_line_opt_expr(l, "sched", &lp.sched, w))
+        return -1;
+    if (lp.sched && (lp.sched->kind != PP_E_LIST || lp.sched->nkids != 5 || lp.sched->kids[0]->kind != PP_E_SYM)) {
+        pp_expr_free(lp.sched);
+        return pp_where_error(w, "loop %d: malformed sched= (KIND START END INCR CHUNK)", lp.id);
+    }
     const char *fl = pp_line_get(l, "flags");
     if (fl) {
         if (strstr(fl, "compiler")) lp.flags |= PP_LF_COMPILER;
@@ -494,8 +499,6 @@ int pp_desc_parse(char **lines, long n, long *used, pp_dfunc *f, pp_where *w)
         if (f->loops[j].parent == f->loops[j].id)
             rc = pp_where_error(w, "loop %d is its own parent", f->loops[j].id);
     }
-    if (rc == 0)
-        rc = pp_desc_sched_apply(f, w);
     for (int j = 0; rc == 0 && j < f->nevents; j++)
         if (f->events[j].loop >= 0 && !pp_desc_loop(f, f->events[j].loop))
             rc = pp_where_error(w, "event %d: loop %d does not exist", f->events[j].id, f->events[j].loop);
@@ -520,7 +523,7 @@ void pp_desc_free(pp_dfunc *f)
     for (int i = 0; i < f->nloops; i++) {
         pp_dloop *l = &f->loops[i];
         pp_expr_free(l->count); pp_expr_free(l->init); pp_expr_free(l->bound); pp_expr_free(l->step);
-        free(l->iv); free(l->why); free(l->sched);
+        free(l->iv); free(l->why); pp_expr_free(l->sched);
     }
     for (int i = 0; i < f->nbranches; i++)
         pp_expr_free(f->branches[i].cond);

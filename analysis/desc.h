@@ -29,7 +29,8 @@ typedef struct {
     pp_expr *init, *bound, *step; /* NULL unless affine                   */
     pp_cmp cmp;
     char *why;
-    char *sched;                  /* dispatch loop: sched=(...) text, or NULL */
+    pp_expr *sched;               /* dispatch loop: sched=(KIND START END
+                                     INCR CHUNK), or NULL                 */
     unsigned flags;
     int guard_branch, guard_true; /* innermost controlling branch, or -1  */
     long ops[PP_NOPS];
@@ -141,9 +142,10 @@ void pp_desc_free(pp_dfunc *f);
 /* Lookups by id (ids are dense in well-formed descriptors, but do not rely
  * on it). */
 pp_dloop *pp_desc_loop(const pp_dfunc *f, int id);
-/* The counts of the dynamic and guided OpenMP loops of f from their
- * sched= (desc-sched.c); -1 with a message in w when one is malformed. */
-int pp_desc_sched_apply(pp_dfunc *f, pp_where *w);
+/* The counts of the dynamic, guided and runtime-scheduled OpenMP loops of
+ * f from their sched= (desc-sched.c); omp_schedule is the run's
+ * OMP_SCHEDULE (NULL: unset, libgomp's dynamic,1). */
+void pp_desc_sched_apply(pp_dfunc *f, const char *omp_schedule);
 pp_devent *pp_desc_event(const pp_dfunc *f, int id);
 pp_dcall *pp_desc_call(const pp_dfunc *f, int id);
 pp_dbranch *pp_desc_branch(const pp_dfunc *f, int id);

@@ -15,6 +15,16 @@
 #define MAX_RECORD_BYTES ((size_t)4 << 30)
 
 /* Read the whole file and cut it into lines (in place). */
+/* The value of a recorded environment variable, or NULL. */
+static const char *env_value(const pp_record *r, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 0; i < r->nenv; i++)
+        if (!strncmp(r->env[i], name, n) && r->env[i][n] == '=')
+            return r->env[i] + n + 1;
+    return NULL;
+}
+
 static char *slurp_lines(const char *path, char ***lines, long *nlines, pp_where *w)
 {
     FILE *fp = fopen(path, "rb");
@@ -551,6 +561,9 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
                     long used = 0;
                     w->line = i + 2;
                     rc = pp_desc_parse(lines + i + 1, n - i - 1, &used, &r->funcs[r->nfuncs], w);
+                    /* the env lines come first: a runtime schedule's is known */
+                    if (rc == 0)
+                        pp_desc_sched_apply(&r->funcs[r->nfuncs], env_value(r, "OMP_SCHEDULE"));
                     r->nfuncs++;
                     i += used;
                 }

@@ -257,8 +257,10 @@ value_invariant (class loop *loop, tree t, int depth)
    dynamic or guided worksharing loop (the nearest one dominating its
    header), as " sched=(KIND START END INCR CHUNK)": the analyser's
    schedule model needs the iteration space, which reaches the outlined
-   body only as the call's arguments.  "" for the forms it does not model
-   (runtime, auto, unsigned long long iterations, doacross).  */
+   body only as the call's arguments.  KIND is dynamic, guided, runtime
+   (CHUNK 0: OMP_SCHEDULE decides), or from GOMP_loop_start also static
+   and auto.  "" for the forms it does not model (unsigned long long
+   iterations, doacross).  */
 static std::string
 dispatch_sched (pp_fn *f, class loop *loop)
 {
@@ -297,6 +299,13 @@ dispatch_sched (pp_fn *f, class loop *loop)
   else if (strstr (n, "_guided_start"))
     kind = "guided";
   int nargs = (int) gimple_call_num_args (best);
+  if (strstr (n, "_runtime_start") && nargs >= 5)
+    /* GOMP_loop_[..._]runtime_start (long start, long end, long incr,
+       long *istart, long *iend): OMP_SCHEDULE decides (the record has it) */
+    return pp_fmt (" sched=(runtime %s %s %s 0)",
+		   pp_trace (f, gimple_call_arg (best, 0)).c_str (),
+		   pp_trace (f, gimple_call_arg (best, 1)).c_str (),
+		   pp_trace (f, gimple_call_arg (best, 2)).c_str ());
   if (strcmp (n, "GOMP_loop_start") == 0 && nargs >= 5)
     {
       /* bool GOMP_loop_start (long start, long end, long incr, long sched,
@@ -306,7 +315,8 @@ dispatch_sched (pp_fn *f, class loop *loop)
       if (TREE_CODE (sc) != INTEGER_CST)
 	return "";
       unsigned long v = TREE_INT_CST_LOW (sc) & 0x7fffffffUL;
-      kind = v == 2 ? "dynamic" : v == 3 ? "guided" : NULL;
+      kind = v == 0 ? "runtime" : v == 1 ? "static" : v == 2 ? "dynamic"
+	     : v == 3 ? "guided" : v == 4 ? "auto" : NULL;
       if (!kind)
 	return "";
       return pp_fmt (" sched=(%s %s %s %s %s)", kind,

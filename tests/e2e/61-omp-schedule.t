@@ -6,6 +6,9 @@
 #  - dynamic, chunk 16, N = 64001: ceil(N/16) = 4001 chunks, 4001 x 16 =
 #    64016 iterations (the last chunk counted whole: at most 15 over);
 #  - guided: N iterations, N/P per thread, one chunk each;
+#  - runtime: as the recorded OMP_SCHEDULE says (unset: libgomp's
+#    dynamic,1: 64001 chunks of 1; static,100: 641 chunks, 64100
+#    iterations; guided: one chunk per thread);
 #  - an embarrassingly parallel dynamic loop speeds up with P on the PRAM
 #    (before, the recorded chunks per thread were a constant: no speed-up,
 #    and T1 did not grow with N);
@@ -29,7 +32,7 @@ my $san = $ENV{SANITIZE} ? '-fsanitize=address,undefined' : '';
 system("gcc -O2 -fopenmp -fplugin=$B/perfpred.so -c tests/programs/dynsched.c -o $tmp/d.o") == 0
     && system("gcc -fopenmp $san $tmp/d.o -o $tmp/d -L$B -l:libperfpred-rt.a -lm") == 0
     or BAIL_OUT('cannot build tests/programs/dynsched.c');
-system("PERFPRED_RECORD=$tmp/d.ppr OMP_NUM_THREADS=2 $tmp/d 4000 >/dev/null") == 0 or BAIL_OUT('dynsched run');
+system("env -u OMP_SCHEDULE PERFPRED_RECORD=$tmp/d.ppr OMP_NUM_THREADS=2 $tmp/d 4000 >/dev/null") == 0 or BAIL_OUT('dynsched run');
 sub json { my $o = eval { decode_json($_[0]) }; return $o; }
 sub slurp { local $/; open my $f, '<', $_[0] or return ''; return <$f>; }
 
@@ -56,6 +59,19 @@ is($big->{'main._omp_fn.0:L1'}{predicted}, 64016, 'dynamic at N = 64001: 4001 x 
 is($big->{'main._omp_fn.0:L2'}{predicted}, 64016 * 200, '...and the sines inside them');
 is($big->{'main._omp_fn.1:L1'}{predicted}, 64001, 'guided at N = 64001: every iteration once');
 is($big->{'main._omp_fn.1:L0'}{predicted}, 4, 'guided at P = 4: one chunk per thread');
+
+like($rec, qr/flags=omp_dispatch sched=\(runtime 0 \(shared N\) 1 0\)/, 'the runtime loop: sched=(runtime 0 (shared N) 1 0)');
+is($big->{'main._omp_fn.2:L0'}{predicted}, 64001, 'runtime, OMP_SCHEDULE unset (dynamic,1): 64001 chunks');
+is($big->{'main._omp_fn.2:L1'}{predicted}, 64001, '...of one iteration');
+for my $case (['static,100', 641, 64100], ['guided', 4, 64001], ['dynamic,7', 9143, 64001]) {
+    my ($env, $chunks, $iters) = @$case;
+    system("OMP_SCHEDULE=$env PERFPRED_RECORD=$tmp/rt.ppr OMP_NUM_THREADS=2 $tmp/d 4000 >/dev/null") == 0
+        or BAIL_OUT("dynsched run with OMP_SCHEDULE=$env");
+    my $j = json(`$pp show $tmp/rt.ppr --set N=64001 -P 4 --format json 2>/dev/null`) || {};
+    my %l = map { $_->{id} => $_ } @{ $j->{loops} || [] };
+    is($l{'main._omp_fn.2:L0'}{predicted}, $chunks, "runtime, OMP_SCHEDULE=$env: $chunks chunks");
+    is($l{'main._omp_fn.2:L1'}{predicted}, $iters, "runtime, OMP_SCHEDULE=$env: $iters iterations");
+}
 
 my $p = json(`$pp predict $tmp/d.ppr --set N=64000 --P 1,4 --draws 0 --format json 2>/dev/null`) || [];
 my ($t1, $pram4) = ($p->[0]{T1} // 0, $p->[1]{time}{pram} // 0);

@@ -34,7 +34,11 @@ int main(int argc, char **argv)
         for (long i = 0; i < N; i++)
             a[i] *= 2;
     }
-    for (long i = 0; i < N; i++) s += a[i];
+#pragma omp parallel for schedule(runtime)
+    for (long i = 0; i < N; i++)
+        a[i] += 1;
+    for (long i = 0; i < N; i++)
+        s += a[i];
     printf("%g\n", s);
     free(a);
     return 0;
