@@ -180,6 +180,13 @@ load_invariant (class loop *loop, gimple *def, int depth)
   walk_tree_without_duplicates (&ref, ref_ops_cb, &rd);
   if (!rd.ok)
     return false;
+  return pp_ref_unclobbered (loop, ref);
+}
+
+/* No statement of LOOP may store to what REF reads.  */
+bool
+pp_ref_unclobbered (class loop *loop, tree ref)
+{
   basic_block *body = get_loop_body (loop);
   bool ok = true;
   for (unsigned i = 0; ok && i < loop->num_nodes; i++)
@@ -216,6 +223,14 @@ load_invariant (class loop *loop, gimple *def, int depth)
 /* Is the value T, computed in LOOP, the same at every iteration: built
    by arithmetic from constants, values defined before the loop and loads
    that pp_load_invariant accepts (n - 1 with n reloaded in the loop).  */
+static bool value_invariant (class loop *loop, tree t, int depth);
+
+bool
+pp_value_invariant (class loop *loop, tree t)
+{
+  return value_invariant (loop, t, 0);
+}
+
 static bool
 value_invariant (class loop *loop, tree t, int depth)
 {

@@ -84,10 +84,23 @@ step_of (class loop *loop, tree ev, pp_stream *out)
   return out->step != 0;
 }
 
+/* The offset OFF of a stream starts at the same value at every entry of
+ * LOOP (j = 0 in for (j = 0; ...)): its scev's start is a constant. */
+static bool
+off_starts_fixed (class loop *loop, tree off)
+{
+  tree ev = analyze_scalar_evolution (loop, off);
+  ev = instantiate_scev (loop_preheader_edge (loop), loop, ev);
+  return ev && TREE_CODE (ev) == POLYNOMIAL_CHREC && CONSTANT_CLASS_P (CHREC_LEFT (ev));
+}
+
 /* scev does not see through a pointer loaded inside the loop (p = ga;
  * *(p + off)), which is how a global array pointer looks before the
- * loads are hoisted.  When nothing in the loop may store to what the load
- * reads, p is invariant and the stream's step is off's. */
+ * loads are hoisted, nor through a row pointer loaded from memory (p =
+ * a[i]; the rows of a double **).  When nothing in the loop may store to
+ * what the load reads, p is invariant and the stream's step is off's.  A
+ * row pointer whose address is also invariant in the enclosing loop (c[i]
+ * in a loop over k) is a row that loop walks again: reused. */
 static int
 via_invariant_load (class loop *loop, tree addr, pp_stream *out)
 {
@@ -100,8 +113,19 @@ via_invariant_load (class loop *loop, tree addr, pp_stream *out)
   if (TREE_CODE (p) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF (p))
     return -1;
   gimple *pd = SSA_NAME_DEF_STMT (p);
-  if (!gimple_assign_single_p (pd) || !gimple_vuse (pd) || !DECL_P (gimple_assign_rhs1 (pd))
-      || gimple_bb (pd)->loop_father != loop || !pp_load_invariant (loop, pd))
+  tree src = gimple_assign_single_p (pd) ? gimple_assign_rhs1 (pd) : NULL_TREE;
+  bool row = src && TREE_CODE (src) == MEM_REF
+	     && TREE_CODE (TREE_OPERAND (src, 0)) == SSA_NAME
+	     && integer_zerop (TREE_OPERAND (src, 1));
+  if (!src || !gimple_vuse (pd) || gimple_vdef (pd) || (!DECL_P (src) && !row)
+      || gimple_bb (pd)->loop_father != loop)
+    return -1;
+  /* a global pointer: the load's own test; a row pointer: its address
+     computed the same every iteration (c + i, c itself reloaded) and
+     nothing in the loop storing to the row table */
+  if (DECL_P (src) ? !pp_load_invariant (loop, pd)
+		   : !pp_value_invariant (loop, TREE_OPERAND (src, 0))
+		       || !pp_ref_unclobbered (loop, src))
     return -1;
   tree ev = analyze_scalar_evolution (loop, off);
   ev = instantiate_scev (loop_preheader_edge (loop), loop, ev);
@@ -109,7 +133,10 @@ via_invariant_load (class loop *loop, tree addr, pp_stream *out)
   if (r <= 0)
     return r;
   out->reuse = 0;   /* where it starts in the enclosing loop: not followed */
-  out->base = gimple_assign_rhs1 (pd);
+  class loop *parent = loop_outer (loop);
+  if (row && off_starts_fixed (loop, off) && parent && loop_depth (parent) > 0)
+    out->reuse = pp_value_invariant (parent, TREE_OPERAND (src, 0));
+  out->base = src;
   return 1;
 }
 

@@ -187,6 +187,11 @@ bool pp_mpi_harmless (const char *name);
 bool pp_mpi_private_var (tree var);
 bool pp_call_takes_addr (gimple *s, tree var);
 bool pp_stmt_writes_var (gimple *s, tree var);
+/* T is computed the same at every iteration of LOOP (arithmetic on
+   values from before it and loads nothing in it may change).  */
+bool pp_value_invariant (class loop *loop, tree t);
+/* No statement of LOOP may store to what the reference REF reads.  */
+bool pp_ref_unclobbered (class loop *loop, tree ref);
 bool pp_load_invariant (class loop *loop, gimple *def);
 bool pp_is_thread_start (tree fndecl);
 int pp_site_line (gimple *stmt, tree child);

@@ -9,7 +9,12 @@
 #   invariant: a[k] does not move: no stream;
 #   chase:    next[j] with j loaded: scev cannot follow it (memx);
 #   global:   ga[i] through a global pointer: one stream;
-#   column:   a[i*n + j], a step of n * 8 bytes: '?' (in the variables).
+#   column:   a[i*n + j], a step of n * 8 bytes: '?' (in the variables);
+#   rowptr:   c[i][j] += b[k][j] through row pointers loaded in the loop
+#             (double **): at -O2 (type-based alias analysis: a double
+#             store does not change a row pointer) c's row read and
+#             written, reused by the k loop, and b's row, moving with k;
+#             at -O0 nothing may be assumed: not followed.
 # And the analyser refuses a malformed mem= with the file and line.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
@@ -59,6 +64,13 @@ for my $opt ('-O0', '-O2') {
         my $got = $mem{ $line{$k} } || ['missing', 0];
         is(streams($got->[0]), $want{$k}[0], "$opt $k: streams (step reuse written) " . $got->[0]);
         is($got->[1], $want{$k}[1], "$opt $k: every reference followed");
+    }
+    my $r = $mem{ $line{rowptr} } || ['missing', 0];
+    if ($opt eq '-O2') {
+        is(streams($r->[0]), '8 0 0,8 1 0,8 1 1', "$opt rowptr: the rows as streams " . $r->[0]);
+        is($r->[1], 0, "$opt rowptr: every reference followed");
+    } else {
+        ok($r->[1] >= 1, "$opt rowptr: without alias analysis the row pointers are not followed (memx=$r->[1])");
     }
     my $c = $mem{ $line{chase} } || ['missing', 0];
     ok($c->[1] >= 1, "$opt chase: the loaded index is not followed (memx=$c->[1])");

@@ -67,6 +67,16 @@ static double global_ptr(void)
     return s;
 }
 
+/* rows of a double ** (the row pointers loaded in the loop): c[i] is the
+ * same row for every k (reused), b[k] moves with k */
+static void rowptr(double **c, double **b, long n)
+{
+    for (long i = 0; i < n; i++)
+        for (long k = 0; k < n; k++)
+            for (long j = 0; j < n; j++) /* L:rowptr */
+                c[i][j] += 0.25 * b[k][j];
+}
+
 int main(void)
 {
     long n = 64;
@@ -80,6 +90,12 @@ int main(void)
     gn = (int)n;
     stencil(u, v, n);
     rows(v, u, n);
+    double *cr[64], *br[64];
+    for (long i = 0; i < n; i++) {
+        cr[i] = v + i * n;
+        br[i] = u + i * n;
+    }
+    rowptr(cr, br, n);
     double s = strided(u, n * n) + invariant(u, n, 3) + (double)chase(next, 1, n) + global_ptr() + column(u, n, 2);
     printf("%g\n", s + v[n + 1]);
     free(u);
