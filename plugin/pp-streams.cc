@@ -84,6 +84,74 @@ step_of (class loop *loop, tree ev, pp_stream *out)
   return out->step != 0;
 }
 
+/* T in LOOP as INV + STEP x (the loop's induction variable), INV the same
+ * at every iteration, loads included that nothing in the loop may change
+ * (a[i * N + j] with N a global reloaded in the loop: scev does not see
+ * through the load).  1 with *step set, 0 when T does not move, -1 when it
+ * is not of that form.  *fixed is cleared when INV or the variable's start
+ * moves with PARENT (the enclosing loop; NULL: not asked). */
+static int
+affine_off (class loop *loop, class loop *parent, tree t, HOST_WIDE_INT *step, bool *fixed, int depth)
+{
+  *step = 0;
+  if (depth > 12)
+    return -1;
+  if (CONSTANT_CLASS_P (t))
+    return 0;
+  if (TREE_CODE (t) != SSA_NAME)
+    return -1;
+  if (pp_value_invariant (loop, t))
+    {
+      if (parent && !pp_value_invariant (parent, t))
+	*fixed = false;
+      return 0;
+    }
+  gimple *d = SSA_NAME_DEF_STMT (t);
+  if (gimple_code (d) == GIMPLE_PHI)
+    {
+      if (gimple_bb (d) != loop->header || !loop_preheader_edge (loop))
+	return -1;
+      tree ev = analyze_scalar_evolution (loop, t);
+      ev = instantiate_scev (loop_preheader_edge (loop), loop, ev);
+      if (!ev || TREE_CODE (ev) != POLYNOMIAL_CHREC || CHREC_VARIABLE (ev) != (unsigned) loop->num
+	  || TREE_CODE (CHREC_RIGHT (ev)) != INTEGER_CST || !tree_fits_shwi_p (CHREC_RIGHT (ev)))
+	return -1;
+      *step = tree_to_shwi (CHREC_RIGHT (ev));
+      tree init = PHI_ARG_DEF_FROM_EDGE (d, loop_preheader_edge (loop));
+      if (parent && !CONSTANT_CLASS_P (init) && !pp_value_invariant (parent, init))
+	*fixed = false;
+      return *step != 0;
+    }
+  if (!is_gimple_assign (d))
+    return -1;
+  enum tree_code c = gimple_assign_rhs_code (d);
+  HOST_WIDE_INT s1, s2;
+  if (CONVERT_EXPR_CODE_P (c) || c == SSA_NAME)
+    return affine_off (loop, parent, gimple_assign_rhs1 (d), step, fixed, depth + 1);
+  if (c == PLUS_EXPR || c == POINTER_PLUS_EXPR || c == MINUS_EXPR)
+    {
+      int a = affine_off (loop, parent, gimple_assign_rhs1 (d), &s1, fixed, depth + 1);
+      int b = a < 0 ? -1 : affine_off (loop, parent, gimple_assign_rhs2 (d), &s2, fixed, depth + 1);
+      if (b < 0)
+	return -1;
+      *step = c == MINUS_EXPR ? s1 - s2 : s1 + s2;
+      return *step != 0;
+    }
+  if (c == MULT_EXPR)
+    {
+      tree x = gimple_assign_rhs1 (d), y = gimple_assign_rhs2 (d);
+      if (TREE_CODE (x) == INTEGER_CST)
+	std::swap (x, y);
+      if (TREE_CODE (y) != INTEGER_CST || !tree_fits_shwi_p (y))
+	return -1;   /* a step in the variables: not followed here */
+      if (affine_off (loop, parent, x, &s1, fixed, depth + 1) < 0)
+	return -1;
+      *step = s1 * tree_to_shwi (y);
+      return *step != 0;
+    }
+  return -1;
+}
+
 /* The offset OFF of a stream starts at the same value at every entry of
  * LOOP (j = 0 in for (j = 0; ...)): its scev's start is a constant. */
 static bool
@@ -127,15 +195,32 @@ via_invariant_load (class loop *loop, tree addr, pp_stream *out)
 		   : !pp_value_invariant (loop, TREE_OPERAND (src, 0))
 		       || !pp_ref_unclobbered (loop, src))
     return -1;
+  class loop *parent = loop_outer (loop);
+  if (parent && loop_depth (parent) == 0)
+    parent = NULL;
   tree ev = analyze_scalar_evolution (loop, off);
   ev = instantiate_scev (loop_preheader_edge (loop), loop, ev);
   int r = step_of (loop, ev, out);
+  bool fixed = true;
+  if (r < 0)
+    {
+      /* an offset in values loaded in the loop (i * N + j, N global) */
+      HOST_WIDE_INT st;
+      r = affine_off (loop, parent, off, &st, &fixed, 0);
+      if (r > 0)
+	{
+	  out->step = st;
+	  out->symbolic = 0;
+	}
+    }
+  else if (r > 0)
+    fixed = off_starts_fixed (loop, off);
   if (r <= 0)
     return r;
-  out->reuse = 0;   /* where it starts in the enclosing loop: not followed */
-  class loop *parent = loop_outer (loop);
-  if (row && off_starts_fixed (loop, off) && parent && loop_depth (parent) > 0)
-    out->reuse = pp_value_invariant (parent, TREE_OPERAND (src, 0));
+  /* reused: the stream starts at the same place at every iteration of the
+     enclosing loop (its base pointer and its offset's start do not move) */
+  tree basev = row ? TREE_OPERAND (src, 0) : p;
+  out->reuse = parent && fixed && pp_value_invariant (parent, basev);
   out->base = src;
   return 1;
 }

@@ -14,7 +14,10 @@
 #             (double **): at -O2 (type-based alias analysis: a double
 #             store does not change a row pointer) c's row read and
 #             written, reused by the k loop, and b's row, moving with k;
-#             at -O0 nothing may be assumed: not followed.
+#             at -O0 nothing may be assumed: not followed;
+#   gflat:    gb[j] += ga[k*gn + j], global pointers and a global size
+#             reloaded in the loop (scev stops at the loads): at -O2 gb's
+#             row reused by the k loop, ga's moving with it.
 # And the analyser refuses a malformed mem= with the file and line.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
@@ -71,6 +74,11 @@ for my $opt ('-O0', '-O2') {
         is($r->[1], 0, "$opt rowptr: every reference followed");
     } else {
         ok($r->[1] >= 1, "$opt rowptr: without alias analysis the row pointers are not followed (memx=$r->[1])");
+    }
+    my $g = $mem{ $line{gflat} } || ['missing', 0];
+    if ($opt eq '-O2') {
+        is(streams($g->[0]), '8 0 0,8 1 1', "$opt gflat: the global arrays as streams " . $g->[0]);
+        is($g->[1], 0, "$opt gflat: every reference followed");
     }
     my $c = $mem{ $line{chase} } || ['missing', 0];
     ok($c->[1] >= 1, "$opt chase: the loaded index is not followed (memx=$c->[1])");

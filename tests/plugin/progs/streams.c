@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 static double *ga;   /* a global pointer, loaded in the loops */
+static double *gb;
 static int gn;
 
 static void stencil(const double *u, double *v, long n)
@@ -67,6 +68,16 @@ static double global_ptr(void)
     return s;
 }
 
+/* flat arrays through global pointers, indexed with a global size (all
+ * reloaded in the loop): gb[j] the same row for every k, ga[k*gn + j]
+ * moving with k */
+static void gflat(void)
+{
+    for (int k = 0; k < gn; k++)
+        for (int j = 0; j < gn; j++) /* L:gflat */
+            gb[j] += ga[k * gn + j];
+}
+
 /* rows of a double ** (the row pointers loaded in the loop): c[i] is the
  * same row for every k (reused), b[k] moves with k */
 static void rowptr(double **c, double **b, long n)
@@ -96,6 +107,8 @@ int main(void)
         br[i] = u + i * n;
     }
     rowptr(cr, br, n);
+    gb = v;
+    gflat();
     double s = strided(u, n * n) + invariant(u, n, 3) + (double)chase(next, 1, n) + global_ptr() + column(u, n, 2);
     printf("%g\n", s + v[n + 1]);
     free(u);
