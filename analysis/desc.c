@@ -193,47 +193,61 @@ static int parse_guard(const pp_line *l, int *branch, int *istrue, pp_where *w)
     return 0;
 }
 
+static void free_loop(pp_dloop *l)
+{
+    pp_expr_free(l->count); pp_expr_free(l->init); pp_expr_free(l->bound); pp_expr_free(l->step);
+    free(l->iv); free(l->why); pp_expr_free(l->sched);
+}
+
+static int parse_loop_fields(const pp_line *l, pp_dloop *lp, pp_dfunc *f, pp_where *w)
+{
+    lp->parent = -1;
+    if (get_int(l, "id", &lp->id, w) || get_int(l, "parent", &lp->parent, w) ||
+        get_int(l, "slot", &lp->slot, w) || opt_int(l, "pos", &lp->pos, w) ||
+        opt_int(l, "line", &lp->line, w))
+        return -1;
+    const char *sh = pp_line_get(l, "shape");
+    lp->shape = !sh || !strcmp(sh, "top") ? PP_SHAPE_TOP
+             : !strcmp(sh, "bottom")    ? PP_SHAPE_BOTTOM
+                                        : PP_SHAPE_MULTI;
+    if (opt_known_expr(l, "count", &lp->count, w) || opt_known_expr(l, "init", &lp->init, w) ||
+        opt_known_expr(l, "bound", &lp->bound, w) || opt_known_expr(l, "step", &lp->step, w))
+        return -1;
+    const char *iv = pp_line_get(l, "iv");
+    if (iv && strcmp(iv, "-") != 0)
+        lp->iv = strdup(iv);
+    const char *cmp = pp_line_get(l, "cmp");
+    lp->cmp = !cmp ? PP_CMP_NONE
+           : !strcmp(cmp, "lt") ? PP_CMP_LT : !strcmp(cmp, "le") ? PP_CMP_LE
+           : !strcmp(cmp, "gt") ? PP_CMP_GT : !strcmp(cmp, "ge") ? PP_CMP_GE
+           : !strcmp(cmp, "ne") ? PP_CMP_NE : PP_CMP_NONE;
+    pp_line_opt_str(l, "why", &lp->why);
+    if (pp_line_opt_expr(l, "sched", &lp->sched, w))
+        return -1;
+    if (lp->sched && (lp->sched->kind != PP_E_LIST || lp->sched->nkids != 5 || lp->sched->kids[0]->kind != PP_E_SYM))
+        return pp_where_error(w, "loop %d: malformed sched= (KIND START END INCR CHUNK)", lp->id);
+    const char *fl = pp_line_get(l, "flags");
+    if (fl) {
+        if (strstr(fl, "compiler")) lp->flags |= PP_LF_COMPILER;
+        if (strstr(fl, "omp_chunk")) lp->flags |= PP_LF_OMP_CHUNK;
+        if (strstr(fl, "omp_dispatch")) lp->flags |= PP_LF_OMP_DISPATCH;
+    }
+    if (parse_ops(l, lp->ops, w) || parse_mem(l, lp, w) || parse_guard(l, &lp->guard_branch, &lp->guard_true, w))
+        return -1;
+    if (lp->slot < 1 || lp->slot + 1 >= f->nslots)
+        return pp_where_error(w, "loop %d: slot %d outside 1..%d", lp->id, lp->slot, f->nslots - 2);
+    return 0;
+}
+
+/* a loop line; on an error nothing of it is kept */
 static int parse_loop(const pp_line *l, pp_dfunc *f, pp_where *w)
 {
     pp_dloop lp;
     memset(&lp, 0, sizeof lp);
-    lp.parent = -1;
-    if (get_int(l, "id", &lp.id, w) || get_int(l, "parent", &lp.parent, w) ||
-        get_int(l, "slot", &lp.slot, w) || opt_int(l, "pos", &lp.pos, w) ||
-        opt_int(l, "line", &lp.line, w))
+    if (parse_loop_fields(l, &lp, f, w)) {
+        free_loop(&lp);
         return -1;
-    const char *sh = pp_line_get(l, "shape");
-    lp.shape = !sh || !strcmp(sh, "top") ? PP_SHAPE_TOP
-             : !strcmp(sh, "bottom")    ? PP_SHAPE_BOTTOM
-                                        : PP_SHAPE_MULTI;
-    if (opt_known_expr(l, "count", &lp.count, w) || opt_known_expr(l, "init", &lp.init, w) ||
-        opt_known_expr(l, "bound", &lp.bound, w) || opt_known_expr(l, "step", &lp.step, w))
-        return -1;
-    const char *iv = pp_line_get(l, "iv");
-    if (iv && strcmp(iv, "-") != 0)
-        lp.iv = strdup(iv);
-    const char *cmp = pp_line_get(l, "cmp");
-    lp.cmp = !cmp ? PP_CMP_NONE
-           : !strcmp(cmp, "lt") ? PP_CMP_LT : !strcmp(cmp, "le") ? PP_CMP_LE
-           : !strcmp(cmp, "gt") ? PP_CMP_GT : !strcmp(cmp, "ge") ? PP_CMP_GE
-           : !strcmp(cmp, "ne") ? PP_CMP_NE : PP_CMP_NONE;
-    pp_line_opt_str(l, "why", &lp.why);
-    if (pp_line_opt_expr(l, "sched", &lp.sched, w))
-        return -1;
-    if (lp.sched && (lp.sched->kind != PP_E_LIST || lp.sched->nkids != 5 || lp.sched->kids[0]->kind != PP_E_SYM)) {
-        pp_expr_free(lp.sched);
-        return pp_where_error(w, "loop %d: malformed sched= (KIND START END INCR CHUNK)", lp.id);
     }
-    const char *fl = pp_line_get(l, "flags");
-    if (fl) {
-        if (strstr(fl, "compiler")) lp.flags |= PP_LF_COMPILER;
-        if (strstr(fl, "omp_chunk")) lp.flags |= PP_LF_OMP_CHUNK;
-        if (strstr(fl, "omp_dispatch")) lp.flags |= PP_LF_OMP_DISPATCH;
-    }
-    if (parse_ops(l, lp.ops, w) || parse_mem(l, &lp, w) || parse_guard(l, &lp.guard_branch, &lp.guard_true, w))
-        return -1;
-    if (lp.slot < 1 || lp.slot + 1 >= f->nslots)
-        return pp_where_error(w, "loop %d: slot %d outside 1..%d", lp.id, lp.slot, f->nslots - 2);
     APPEND(f->loops, f->nloops, lp);
     return 0;
 }
@@ -521,9 +535,7 @@ int pp_desc_parse(char **lines, long n, long *used, pp_dfunc *f, pp_where *w)
 void pp_desc_free(pp_dfunc *f)
 {
     for (int i = 0; i < f->nloops; i++) {
-        pp_dloop *l = &f->loops[i];
-        pp_expr_free(l->count); pp_expr_free(l->init); pp_expr_free(l->bound); pp_expr_free(l->step);
-        free(l->iv); free(l->why); pp_expr_free(l->sched);
+        free_loop(&f->loops[i]);
     }
     for (int i = 0; i < f->nbranches; i++)
         pp_expr_free(f->branches[i].cond);
