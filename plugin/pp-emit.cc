@@ -130,9 +130,10 @@ pp_add_stmt (pp_fn *f, gimple *stmt, int slot)
 }
 
 void
-pp_add_branch (pp_fn *f, gimple *cond, int slot)
+pp_add_branch (pp_fn *f, gimple *cond, int slot, bool derived_f)
 {
   pp_act a = {};
+  a.derived_f = derived_f;
   a.kind = PP_ACT_BRANCH;
   a.stmt = cond;
   a.bb = gimple_bb (cond);
@@ -657,7 +658,8 @@ apply_branch (pp_fn *f, pp_act &a)
   if (!a.branchless)
     {
       gsi_insert_seq_on_edge (te, inc_seq (f, a.slot, NULL_TREE, a.bb));
-      gsi_insert_seq_on_edge (fe, inc_seq (f, a.slot + 1, NULL_TREE, a.bb));
+      if (!a.derived_f)
+	gsi_insert_seq_on_edge (fe, inc_seq (f, a.slot + 1, NULL_TREE, a.bb));
       return;
     }
   tree type = long_long_unsigned_type_node;
@@ -668,11 +670,14 @@ apply_branch (pp_fn *f, pp_act &a)
 						  gimple_cond_rhs (last)));
   tree c = make_temp_ssa_name (type, NULL, "PP");
   gimple_seq_add_stmt (&seq, gimple_build_assign (c, NOP_EXPR, b));
-  tree nc = make_temp_ssa_name (type, NULL, "PP");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (nc, BIT_XOR_EXPR, c,
-						  build_int_cst (type, 1)));
   gimple_seq_add_seq (&seq, inc_seq (f, a.slot, c, NULL));
-  gimple_seq_add_seq (&seq, inc_seq (f, a.slot + 1, nc, NULL));
+  if (!a.derived_f)
+    {
+      tree nc = make_temp_ssa_name (type, NULL, "PP");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (nc, BIT_XOR_EXPR, c,
+						      build_int_cst (type, 1)));
+      gimple_seq_add_seq (&seq, inc_seq (f, a.slot + 1, nc, NULL));
+    }
   gimple_stmt_iterator gsi = gsi_for_stmt (last);
   gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
 }

@@ -317,6 +317,122 @@ pp_number_branches (pp_fn *f)
   free (rpo);
 }
 
+/* Derived false counts.  A branch's true and false counts add up to the
+   executions of its condition; when those are already known as a sum of
+   counters, only the true edge is counted and the descriptor gives the
+   false count as that sum minus the true counter (fslot=, docs/descriptor-
+   format.md): one increment less, the one that costs the compiler most
+   (docs/bench.md, session 9).  The executions of the condition's block B
+   are known
+     - when B is reached only over one edge of a branch A (through blocks
+       with a single predecessor and a single successor): A's count on
+       that edge (if (a && b), else if);
+     - when B is in loop L (not in a sub-loop, not its header), dominates
+       L's latch and the latch post-dominates B: B runs once per iteration,
+       the latch executions H - E.
+   Exact only if nothing between the known count and B (resp. in L) can
+   leave without returning (a longjmp, an exit or a cancellation in a
+   callee): so no call there except internal functions, built-ins and
+   const or pure functions.  */
+static bool safe_block (basic_block bb, int depth);
+
+/* A call that returns: see above; or one to a function of this unit
+   whose body (a few levels deep) holds only such calls (md.c's
+   wrap_diff), or the runtime's __pp_register and __pp_param (already in
+   the bodies of functions instrumented before).  */
+static bool
+safe_call (gimple *s, int depth)
+{
+  if (gimple_call_internal_p (s))
+    return true;
+  int flags = gimple_call_flags (s);
+  if (flags & (ECF_NORETURN | ECF_RETURNS_TWICE))
+    return false;
+  tree fn = gimple_call_fndecl (s);
+  if ((fn && fndecl_built_in_p (fn, BUILT_IN_NORMAL))
+      || (flags & (ECF_CONST | ECF_PURE)))
+    return true;
+  if (!fn)
+    return false;
+  const char *n = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn));
+  if (!strcmp (n, "__pp_register") || !strcmp (n, "__pp_param"))
+    return true;
+  function *cf = DECL_STRUCT_FUNCTION (fn);
+  if (depth >= 3 || !cf || !cf->cfg || !gimple_has_body_p (fn)
+      || DECL_EXTERNAL (fn) || TREE_PUBLIC (fn))
+    return false;     /* a public function may be interposed */
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cf)
+    if (!safe_block (bb, depth + 1))
+      return false;
+  return true;
+}
+
+static bool
+safe_block (basic_block bb, int depth = 0)
+{
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    if (is_gimple_call (gsi_stmt (gsi)) && !safe_call (gsi_stmt (gsi), depth))
+      return false;
+  return true;
+}
+
+#define PP_MAX_TERMS 24
+
+static bool
+block_count (pp_fn *f, basic_block bb, std::vector<int> *out)
+{
+  if (!safe_block (bb))
+    return false;
+  basic_block cur = bb;
+  for (int n = 0; n < 64 && single_pred_p (cur); n++)
+    {
+      edge e = single_pred_edge (cur);
+      if (e->flags & (EDGE_ABNORMAL | EDGE_EH))
+	break;
+      std::map<int, std::pair<std::vector<int>, std::vector<int> > >::iterator
+	it = f->bcount.find (e->src->index);
+      if (it != f->bcount.end ())
+	{
+	  *out = (e->flags & EDGE_TRUE_VALUE) ? it->second.first
+					       : it->second.second;
+	  return out->size () < PP_MAX_TERMS;
+	}
+      if (!single_succ_p (e->src) || !safe_block (e->src)
+	  || e->src == ENTRY_BLOCK_PTR_FOR_FN (f->fun))
+	break;
+      cur = e->src;
+    }
+  class loop *l = bb->loop_father;
+  std::map<int, int>::iterator li = f->loop_id.find (l->num);
+  if (!loop_outer (l) || li == f->loop_id.end () || bb == l->header
+      || !l->latch || f->loops[li->second].slot < 0
+      || !dominated_by_p (CDI_DOMINATORS, l->latch, bb)
+      || !dominated_by_p (CDI_POST_DOMINATORS, bb, l->latch))
+    return false;
+  basic_block *body = get_loop_body (l);
+  bool safe = true;
+  for (unsigned i = 0; i < l->num_nodes && safe; i++)
+    safe = safe_block (body[i]);
+  free (body);
+  if (!safe)
+    return false;
+  int s = f->loops[li->second].slot;
+  out->assign (1, s);
+  out->push_back (-(s + 1));
+  return true;
+}
+
+static std::string
+slots_text (const std::vector<int> &v)
+{
+  std::string t = "(";
+  for (size_t i = 0; i < v.size (); i++)
+    t += pp_fmt ("%s%d", i ? " " : "", v[i]);
+  return t + ")";
+}
+
 static void
 do_branch (pp_fn *f, basic_block bb, gimple *last, bool mpi_guard)
 {
@@ -336,8 +452,19 @@ do_branch (pp_fn *f, basic_block bb, gimple *last, bool mpi_guard)
   int id = it->second;
   edge te, fe;
   extract_true_false_edges_from_block (bb, &te, &fe);
+  std::vector<int> base;
+  bool derived = block_count (f, bb, &base);
   int slot = f->nslots;
-  f->nslots += 2;
+  f->nslots += derived ? 1 : 2;
+  std::pair<std::vector<int>, std::vector<int> > &bc = f->bcount[bb->index];
+  bc.first.assign (1, slot);
+  if (derived)
+    {
+      bc.second = base;
+      bc.second.push_back (-slot);
+    }
+  else
+    bc.second.assign (1, slot + 1);
   std::string cond = "?";
   const char *c = pp_cmp_name (gimple_cond_code (last));
   /* Branch conditions use parameters, not make them; except those on
@@ -352,8 +479,9 @@ do_branch (pp_fn *f, basic_block bb, gimple *last, bool mpi_guard)
   f->body += pp_fmt ("branch id=%d loop=%s pos=%d line=%d slot=%d", id,
 		     loop_text (f, bb).c_str (), pp_pos (f, bb),
 		     pp_site_line (last, f->fndecl), slot)
+	     + (derived ? " fslot=" + slots_text (bc.second) : std::string ())
 	     + pp_guard_text (f, bb) + " cond=" + cond + "\n";
-  pp_add_branch (f, last, slot);
+  pp_add_branch (f, last, slot, derived);
 }
 
 /* -------------------------------------------------------------- events */
@@ -556,7 +684,9 @@ pp_do_sites (pp_fn *f)
   int k = pre_and_rev_post_order_compute_fn (f->fun, NULL, rpo, false);
   std::vector<bool> mpi_guard (last_basic_block_for_fn (f->fun), false);
   mpi_guard_blocks (f, &mpi_guard);
-  /* Branches first: guards of events and calls refer to them.  */
+  /* Branches first: guards of events and calls refer to them.  In RPO, a
+     branch comes after the branches whose counts may give its own.  */
+  calculate_dominance_info (CDI_POST_DOMINATORS);
   for (int i = 0; i < k; i++)
     {
       basic_block bb = BASIC_BLOCK_FOR_FN (f->fun, rpo[i]);
@@ -566,6 +696,7 @@ pp_do_sites (pp_fn *f)
       else if (last && gimple_code (last) == GIMPLE_SWITCH)
 	pp_note (f, gimple_location (last), "switch", "not modelled");
     }
+  free_dominance_info (CDI_POST_DOMINATORS);
   for (int i = 0; i < k; i++)
     {
       basic_block bb = BASIC_BLOCK_FOR_FN (f->fun, rpo[i]);
