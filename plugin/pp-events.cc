@@ -332,11 +332,11 @@ pp_number_branches (pp_fn *f)
        the latch executions H - E.
    Exact only if nothing between the known count and B (resp. in L) can
    leave without returning (a longjmp, an exit or a cancellation in a
-   callee): so no call there except internal functions, built-ins and
-   const or pure functions.  */
+   callee): so no call there but those safe_call accepts.  */
 static bool safe_block (basic_block bb, int depth);
 
-/* A call that returns: see above; or one to a function of this unit
+/* A call that returns: to an internal function, a built-in, a const or
+   pure function (neither noreturn nor returns-twice); or one to a function of this unit
    whose body (a few levels deep) holds only such calls (md.c's
    wrap_diff), or the runtime's __pp_register and __pp_param (already in
    the bodies of functions instrumented before).  */
