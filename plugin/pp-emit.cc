@@ -773,6 +773,8 @@ pp_apply (pp_fn *f)
 	  break;
 	case PP_ACT_STMT:
 	case PP_ACT_WRAP:
+	  if (a.no_inc)
+	    break;
 	  {
 	    gimple_stmt_iterator gsi = gsi_for_stmt (a.stmt);
 	    gsi_insert_seq_before (&gsi, inc_seq (f, a.slot, NULL_TREE,

@@ -381,9 +381,10 @@ safe_block (basic_block bb, int depth = 0)
 #define PP_MAX_TERMS 24
 
 static bool
-block_count (pp_fn *f, basic_block bb, std::vector<int> *out)
+block_count (pp_fn *f, basic_block bb, std::vector<int> *out,
+	     bool whole_block = true)
 {
-  if (!safe_block (bb))
+  if (whole_block && !safe_block (bb))
     return false;
   basic_block cur = bb;
   for (int n = 0; n < 64 && single_pred_p (cur); n++)
@@ -404,6 +405,10 @@ block_count (pp_fn *f, basic_block bb, std::vector<int> *out)
 	break;
       cur = e->src;
     }
+  /* (only while the branches are described: sites need one slot, this
+     gives two) */
+  if (!dom_info_available_p (CDI_POST_DOMINATORS))
+    return false;
   class loop *l = bb->loop_father;
   std::map<int, int>::iterator li = f->loop_id.find (l->num);
   if (!loop_outer (l) || li == f->loop_id.end () || bb == l->header
@@ -422,6 +427,40 @@ block_count (pp_fn *f, basic_block bb, std::vector<int> *out)
   out->assign (1, s);
   out->push_back (-(s + 1));
   return true;
+}
+
+/* Shared slots.  An event or call site at STMT runs exactly as often as
+   its block is entered when nothing before it in the block can leave
+   without returning; when that block is reached only over one edge of a
+   branch whose count there is one counter (a true edge, or a false edge
+   that is counted), the site takes that counter's slot and adds no
+   increment of its own (if (rank == 0) MPI_Send (...), md.c's calls of
+   wrap_diff under j != i).  Readers take counts by slot number, so a
+   shared slot reads the same (docs/descriptor-format.md); but the cost
+   model maps a slot to one call site, so two calls never share one.  */
+static int
+site_slot (pp_fn *f, gimple *stmt, bool is_call, bool *shared)
+{
+  *shared = false;
+  basic_block bb = gimple_bb (stmt);
+  bool safe = true;
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb);
+       !gsi_end_p (gsi) && gsi_stmt (gsi) != stmt && safe; gsi_next (&gsi))
+    if (is_gimple_call (gsi_stmt (gsi)) && !safe_call (gsi_stmt (gsi), 0))
+      safe = false;
+  std::vector<int> base;
+  if (safe && block_count (f, bb, &base, false) && base.size () == 1
+      && base[0] > 0 && !(is_call && f->call_slots.count (base[0])))
+    {
+      *shared = true;
+      if (is_call)
+	f->call_slots.insert (base[0]);
+      return base[0];
+    }
+  int s = f->nslots++;
+  if (is_call)
+    f->call_slots.insert (s);
+  return s;
 }
 
 static std::string
@@ -515,7 +554,8 @@ do_event (pp_fn *f, gimple *stmt, int idx)
     }
   basic_block bb = gimple_bb (stmt);
   int id = f->nevents++;
-  int slot = f->nslots++;
+  bool shared;
+  int slot = site_slot (f, stmt, false, &shared);
   const char *kind = events[idx].kind;
   const char *name = events[idx].name;
   unsigned na = gimple_call_num_args (stmt);
@@ -571,6 +611,7 @@ do_event (pp_fn *f, gimple *stmt, int idx)
   a.kind = PP_ACT_WRAP;
   a.stmt = stmt;
   a.slot = slot;
+  a.no_inc = shared;
   a.wrap = idx;
   a.site = id;
   f->acts.push_back (a);
@@ -582,7 +623,8 @@ do_atomic (pp_fn *f, gimple *stmt, const char *callee)
 {
   basic_block bb = gimple_bb (stmt);
   int id = f->nevents++;
-  int slot = f->nslots++;
+  bool shared;
+  int slot = site_slot (f, stmt, false, &shared);
   std::string obj = gimple_call_num_args (stmt) >= 1
 		    ? pp_trace_addr (f, gimple_call_arg (stmt, 0))
 		    : std::string ("?");
@@ -590,7 +632,8 @@ do_atomic (pp_fn *f, gimple *stmt, const char *callee)
 		     id, loop_text (f, bb).c_str (), pp_pos (f, bb),
 		     pp_site_line (stmt, f->fndecl), slot)
 	     + pp_guard_text (f, bb) + " callee=" + callee + " obj=" + obj + "\n";
-  pp_add_stmt (f, stmt, slot);
+  if (!shared)
+    pp_add_stmt (f, stmt, slot);
 }
 
 /* An MPI call perfpred does not model (MPI_Probe, MPI_Comm_split, ...):
@@ -601,12 +644,14 @@ do_mpi_other (pp_fn *f, gimple *stmt, const char *callee)
 {
   basic_block bb = gimple_bb (stmt);
   int id = f->nevents++;
-  int slot = f->nslots++;
+  bool shared;
+  int slot = site_slot (f, stmt, false, &shared);
   f->body += pp_fmt ("event id=%d loop=%s pos=%d line=%d slot=%d kind=mpi_other",
 		     id, loop_text (f, bb).c_str (), pp_pos (f, bb),
 		     pp_site_line (stmt, f->fndecl), slot)
 	     + pp_guard_text (f, bb) + " callee=" + pp_qname (callee) + "\n";
-  pp_add_stmt (f, stmt, slot);
+  if (!shared)
+    pp_add_stmt (f, stmt, slot);
 }
 
 /* --------------------------------------------------------------- calls */
@@ -630,7 +675,8 @@ do_call (pp_fn *f, gimple *stmt, tree fn)
 {
   basic_block bb = gimple_bb (stmt);
   int id = f->ncalls++;
-  int slot = f->nslots++;
+  bool shared;
+  int slot = site_slot (f, stmt, true, &shared);
   std::string args;
   for (unsigned i = 0; i < gimple_call_num_args (stmt); i++)
     {
@@ -646,7 +692,8 @@ do_call (pp_fn *f, gimple *stmt, tree fn)
 	     + pp_guard_text (f, bb) + " callee="
 	     + pp_qname (IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn)))
 	     + " args=(" + args + ")\n";
-  pp_add_stmt (f, stmt, slot);
+  if (!shared)
+    pp_add_stmt (f, stmt, slot);
 }
 
 /* ---------------------------------------------------------------- walk */

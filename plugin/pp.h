@@ -97,6 +97,7 @@ struct pp_act
   bool branchless;  /* PP_ACT_BRANCH: counted without a branch (pp-emit.cc) */
   bool derived_f;   /* PP_ACT_BRANCH: only the true edge is counted, the
 		       false count is derived (fslot=, pp-events.cc) */
+  bool no_inc;      /* PP_ACT_WRAP: the site shares a branch's counter */
 };
 
 struct pp_param_info
@@ -139,6 +140,7 @@ struct pp_fn
   /* cond bb->index -> the branch's true and false counts as sums of
      signed slots (a negative number subtracts that slot)  */
   std::map<int, std::pair<std::vector<int>, std::vector<int> > > bcount;
+  std::set<int> call_slots;            /* slots of call sites */
   std::vector<tree> globals;           /* globals named in expressions */
   int nbranches, nevents, ncalls, nshapes;
   bool param_ok;                       /* tracing may create params */
