@@ -361,21 +361,46 @@ safe_call (gimple *s, int depth)
   if (depth >= 3 || !cf || !cf->cfg || !gimple_has_body_p (fn)
       || DECL_EXTERNAL (fn) || TREE_PUBLIC (fn))
     return false;     /* a public function may be interposed */
+  /* Once per callee and unit (a large function calls the same helpers
+     from many blocks); a result cut short by the depth stays false.  */
+  static std::map<tree, bool> known;
+  std::map<tree, bool>::iterator it = known.find (fn);
+  if (it != known.end ())
+    return it->second;
+  known[fn] = false;  /* recursion */
+  bool ok = true;
   basic_block bb;
   FOR_EACH_BB_FN (bb, cf)
     if (!safe_block (bb, depth + 1))
-      return false;
-  return true;
+      {
+	ok = false;
+	break;
+      }
+  known[fn] = ok;
+  return ok;
 }
+
+/* Per block of the function being described (bb->index; cleared by
+   pp_do_sites): every branch of a loop asks about the whole loop.  */
+static std::map<int, bool> safe_cache;
 
 static bool
 safe_block (basic_block bb, int depth = 0)
 {
-  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+  if (depth == 0)
+    {
+      std::map<int, bool>::iterator it = safe_cache.find (bb->index);
+      if (it != safe_cache.end ())
+	return it->second;
+    }
+  bool ok = true;
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi) && ok;
        gsi_next (&gsi))
     if (is_gimple_call (gsi_stmt (gsi)) && !safe_call (gsi_stmt (gsi), depth))
-      return false;
-  return true;
+      ok = false;
+  if (depth == 0)
+    safe_cache[bb->index] = ok;
+  return ok;
 }
 
 #define PP_MAX_TERMS 24
@@ -416,11 +441,19 @@ block_count (pp_fn *f, basic_block bb, std::vector<int> *out,
       || !dominated_by_p (CDI_DOMINATORS, l->latch, bb)
       || !dominated_by_p (CDI_POST_DOMINATORS, bb, l->latch))
     return false;
-  basic_block *body = get_loop_body (l);
+  /* the loop's safety, once per loop (safe_cache holds it as -1 - num) */
+  std::map<int, bool>::iterator lc = safe_cache.find (-1 - l->num);
   bool safe = true;
-  for (unsigned i = 0; i < l->num_nodes && safe; i++)
-    safe = safe_block (body[i]);
-  free (body);
+  if (lc != safe_cache.end ())
+    safe = lc->second;
+  else
+    {
+      basic_block *body = get_loop_body (l);
+      for (unsigned i = 0; i < l->num_nodes && safe; i++)
+	safe = safe_block (body[i]);
+      free (body);
+      safe_cache[-1 - l->num] = safe;
+    }
   if (!safe)
     return false;
   int s = f->loops[li->second].slot;
@@ -734,6 +767,7 @@ pp_do_sites (pp_fn *f)
   /* Branches first: guards of events and calls refer to them.  In RPO, a
      branch comes after the branches whose counts may give its own.  */
   calculate_dominance_info (CDI_POST_DOMINATORS);
+  safe_cache.clear ();
   for (int i = 0; i < k; i++)
     {
       basic_block bb = BASIC_BLOCK_FOR_FN (f->fun, rpo[i]);
@@ -779,5 +813,6 @@ pp_do_sites (pp_fn *f)
 	    do_call (f, s, fn);
 	}
     }
+  safe_cache.clear ();
   free (rpo);
 }
