@@ -252,6 +252,34 @@ static int parse_loop(const pp_line *l, pp_dfunc *f, pp_where *w)
     return 0;
 }
 
+/* fslot=(S ...): the false count is the sum of these slots, -S
+ * subtracting slot S; each in 1..nslots-1.  Absent: slot + 1. */
+static int parse_fslot(const pp_line *l, pp_dbranch *b, int nslots, pp_where *w)
+{
+    const char *v = pp_line_get(l, "fslot");
+    b->nfslot = 0;
+    if (!v)
+        return 0;
+    if (*v != '(')
+        return pp_where_error(w, "branch %d: fslot= must be a list of slots", b->id);
+    const char *p = v + 1;
+    for (;;) {
+        while (*p == ' ')
+            p++;
+        if (*p == ')' && p[1] == 0 && b->nfslot > 0)
+            return 0;
+        char *end;
+        long s = strtol(p, &end, 10);
+        if (end == p || (*end != ' ' && *end != ')') || s == 0 || s <= -nslots || s >= nslots)
+            return pp_where_error(w, "branch %d: fslot= holds a bad slot (each in 1..%d, or its negative)", b->id,
+                                  nslots - 1);
+        if (b->nfslot == PP_MAX_FSLOT)
+            return pp_where_error(w, "branch %d: fslot= has more than %d slots", b->id, PP_MAX_FSLOT);
+        b->fslot[b->nfslot++] = (int)s;
+        p = end;
+    }
+}
+
 static int parse_branch(const pp_line *l, pp_dfunc *f, pp_where *w)
 {
     pp_dbranch b;
@@ -262,8 +290,11 @@ static int parse_branch(const pp_line *l, pp_dfunc *f, pp_where *w)
         opt_int(l, "line", &b.line, w) || opt_known_expr(l, "cond", &b.cond, w) ||
         parse_guard(l, &b.guard_branch, &b.guard_true, w))
         return -1;
-    if (b.slot < 1 || b.slot + 1 >= f->nslots)
-        return pp_where_error(w, "branch %d: slot %d outside 1..%d", b.id, b.slot, f->nslots - 2);
+    if (parse_fslot(l, &b, f->nslots, w))
+        return -1;
+    if (b.slot < 1 || b.slot + (b.nfslot ? 0 : 1) >= f->nslots)
+        return pp_where_error(w, "branch %d: slot %d outside 1..%d", b.id, b.slot,
+                              f->nslots - (b.nfslot ? 1 : 2));
     APPEND(f->branches, f->nbranches, b);
     return 0;
 }

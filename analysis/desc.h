@@ -44,8 +44,14 @@ typedef struct {
     int has_mem;                  /* the line had mem= (newer plugins)      */
 } pp_dloop;
 
+#define PP_MAX_FSLOT 32
+
 typedef struct {
     int id, loop, pos, line, slot;
+    /* the false count: slot + 1, or, with fslot=, the sum of these slots,
+     * a negative entry -s subtracting slot s (docs/descriptor-format.md) */
+    int nfslot;
+    int fslot[PP_MAX_FSLOT];
     pp_expr *cond;                /* NULL when unknown                    */
     int guard_branch, guard_true; /* the branch it is itself under, or -1 */
 } pp_dbranch;

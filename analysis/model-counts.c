@@ -49,6 +49,19 @@ static pp_expr *count_expr(const pp_dloop *l)
     return r;
 }
 
+/* A branch's false count: its own slot, or the sum its fslot= gives (0 if
+ * that comes out negative: a thread that left a block without returning). */
+uint64_t pp_branch_false_total(const pp_prog *m, int f, const pp_dbranch *b)
+{
+    if (!b->nfslot)
+        return pp_prog_slot_total(m, f, b->slot + 1);
+    int64_t s = 0;
+    for (int i = 0; i < b->nfslot; i++)
+        s += b->fslot[i] > 0 ? (int64_t)pp_prog_slot_total(m, f, b->fslot[i])
+                             : -(int64_t)pp_prog_slot_total(m, f, -b->fslot[i]);
+    return s > 0 ? (uint64_t)s : 0;
+}
+
 void pp_counts_observe(pp_prog *m)
 {
     for (int f = 0; f < m->nfuncs; f++) {
@@ -71,7 +84,7 @@ void pp_counts_observe(pp_prog *m)
         }
         for (int b = 0; b < d->nbranches; b++) {
             uint64_t tr = pp_prog_slot_total(m, f, d->branches[b].slot);
-            uint64_t fa = pp_prog_slot_total(m, f, d->branches[b].slot + 1);
+            uint64_t fa = pp_branch_false_total(m, f, &d->branches[b]);
             mf->branch_ratio[b] = tr + fa ? (double)tr / (double)(tr + fa) : -1;
         }
     }

@@ -9,6 +9,9 @@
 
 #include "model.h"
 
+/* The false count of branch b of function f over every record: its slot,
+ * or the sum of slots its fslot= gives. */
+uint64_t pp_branch_false_total(const pp_prog *m, int f, const pp_dbranch *b);
 /* Observed counts, branch ratios and the first rule of every loop. */
 void pp_counts_observe(pp_prog *m);
 /* Replace a loop's rule: an integer multiple of a parameter when the

@@ -130,9 +130,10 @@ pp_add_stmt (pp_fn *f, gimple *stmt, int slot)
 }
 
 void
-pp_add_branch (pp_fn *f, gimple *cond, int slot)
+pp_add_branch (pp_fn *f, gimple *cond, int slot, bool derived_f)
 {
   pp_act a = {};
+  a.derived_f = derived_f;
   a.kind = PP_ACT_BRANCH;
   a.stmt = cond;
   a.bb = gimple_bb (cond);
@@ -377,10 +378,121 @@ cnt_ref (pp_fn *f, int slot)
 		 build_int_cst (integer_type_node, slot), NULL_TREE, NULL_TREE);
 }
 
-/* cnt[slot] += VAL (1 when VAL is NULL), as a sequence.  */
-static gimple_seq
-inc_seq (pp_fn *f, int slot, tree val)
+/* Two shapes for an increment.  The plain one, t = cnt[k]; t = t + v;
+   cnt[k] = t, is what the optimisers can work on: in a loop, LIM's store
+   motion keeps the counter in a register and stores it once at the exit
+   (the run-time overhead depends on that in hot loops).  The same work is
+   most of what the counters cost the compiler (PRE, LIM with its flags
+   for conditional stores, jump threading, unrolling: docs/bench.md,
+   session 9), and it buys nothing where the counter cannot be kept in a
+   register anyway.  There, on x86-64, the increment is one volatile asm,
+   addq $v, cnt[k], a statement the optimisers leave alone, and the one
+   instruction GCC would have emitted for it.
+
+   Where store motion cannot happen: in a region (the block's innermost
+   loop, sub-loops included, or the whole function for a block outside
+   loops) that holds a call the store of a counter cannot move across: a
+   call that may store (a vdef), not a leaf (a leaf function cannot reach
+   this unit's statics), to a function without a body here (an inliner
+   cannot remove it), or an event call (replaced by a runtime wrapper).
+   The counters' address escapes to the runtime, so such a call may read
+   and write them, in whatever loop the region ends up in: when the
+   function is inlined into a caller's loop, the whole region goes with
+   it, the call too.  An asm is opaque to LIM, so one in a region where
+   store motion could happen would keep every counter of the loop (and of
+   its enclosing loops) in memory: hence the rule.  Not for -m32 (a
+   64-bit add is two instructions there) nor on other targets.  Both
+   shapes add the same value at the same place: the counts are the same.  */
+static bool
+call_blocks_store_motion (gimple *s)
 {
+  if (!is_gimple_call (s) || !gimple_vdef (s) || gimple_call_internal_p (s))
+    return false;
+  tree fn = gimple_call_fndecl (s);
+  if (!fn)
+    return false;       /* indirect: may become direct, and be inlined */
+  if (pp_event_index (fn) >= 0)
+    return true;
+  if (fndecl_built_in_p (fn) || (gimple_call_flags (s) & ECF_LEAF))
+    return false;
+  cgraph_node *n = cgraph_node::get (fn);
+  return !n || !n->definition;
+}
+
+/* Decided on the body as it is, before anything is inserted (the region
+   of each loop, and of the function, keyed by loop number; 0 is the
+   function).  */
+static std::map<int, bool> asm_region;
+
+static void
+compute_asm_regions (pp_fn *f)
+{
+  asm_region.clear ();
+#ifdef TARGET_64BIT
+  if (!TARGET_64BIT)
+    return;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, f->fun)
+    {
+      bool blocks = false;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi)
+	   && !blocks; gsi_next (&gsi))
+	blocks = call_blocks_store_motion (gsi_stmt (gsi));
+      if (!blocks)
+	continue;
+      /* the block's loop and every loop around it, and the function */
+      for (class loop *l = bb->loop_father; l; l = loop_outer (l))
+	asm_region[l->num] = true;
+    }
+#endif
+}
+
+static bool
+use_asm (basic_block bb)
+{
+  if (!bb || !bb->loop_father)
+    return false;
+  std::map<int, bool>::iterator it = asm_region.find (bb->loop_father->num);
+  return it != asm_region.end () && it->second;
+}
+
+/* cnt[slot] += VAL as one volatile asm (see above).  The operand is both
+   an output and an input ("=m" and "m" of the same counter): the asm reads
+   and writes it.  Both assembler dialects (-masm=intel).  */
+static gimple_seq
+asm_inc_seq (pp_fn *f, int slot, tree val)
+{
+  gimple_seq seq = NULL;
+  vec<tree, va_gc> *outs = NULL, *ins = NULL;
+  vec_safe_push (outs, build_tree_list (build_tree_list (NULL_TREE,
+							 build_string (3, "=m")),
+					cnt_ref (f, slot)));
+  vec_safe_push (ins, build_tree_list (build_tree_list (NULL_TREE,
+							build_string (2, "m")),
+				       cnt_ref (f, slot)));
+  const char *tmpl = "{addq\t$1, %0|add\t%0, 1}";
+  if (val)
+    {
+      tree add = force_gimple_operand (fold_convert (long_long_unsigned_type_node,
+						     unshare_expr (val)),
+				       &seq, true, NULL_TREE);
+      vec_safe_push (ins, build_tree_list (build_tree_list (NULL_TREE,
+							    build_string (3, "er")),
+					   add));
+      tmpl = "{addq\t%2, %0|add\t%0, %2}";
+    }
+  gasm *g = gimple_build_asm_vec (tmpl, ins, outs, NULL, NULL);
+  gimple_asm_set_volatile (g, true);
+  gimple_seq_add_stmt (&seq, g);
+  return seq;
+}
+
+/* cnt[slot] += VAL (1 when VAL is NULL), as a sequence, for block WHERE.  */
+static gimple_seq
+inc_seq (pp_fn *f, int slot, tree val, basic_block where)
+{
+  if (use_asm (where))
+    return asm_inc_seq (f, slot, val);
   gimple_seq seq = NULL;
   tree type = long_long_unsigned_type_node;
   tree add;
@@ -545,8 +657,9 @@ apply_branch (pp_fn *f, pp_act &a)
   extract_true_false_edges_from_block (a.bb, &te, &fe);
   if (!a.branchless)
     {
-      gsi_insert_seq_on_edge (te, inc_seq (f, a.slot, NULL_TREE));
-      gsi_insert_seq_on_edge (fe, inc_seq (f, a.slot + 1, NULL_TREE));
+      gsi_insert_seq_on_edge (te, inc_seq (f, a.slot, NULL_TREE, a.bb));
+      if (!a.derived_f)
+	gsi_insert_seq_on_edge (fe, inc_seq (f, a.slot + 1, NULL_TREE, a.bb));
       return;
     }
   tree type = long_long_unsigned_type_node;
@@ -557,11 +670,14 @@ apply_branch (pp_fn *f, pp_act &a)
 						  gimple_cond_rhs (last)));
   tree c = make_temp_ssa_name (type, NULL, "PP");
   gimple_seq_add_stmt (&seq, gimple_build_assign (c, NOP_EXPR, b));
-  tree nc = make_temp_ssa_name (type, NULL, "PP");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (nc, BIT_XOR_EXPR, c,
-						  build_int_cst (type, 1)));
-  gimple_seq_add_seq (&seq, inc_seq (f, a.slot, c));
-  gimple_seq_add_seq (&seq, inc_seq (f, a.slot + 1, nc));
+  gimple_seq_add_seq (&seq, inc_seq (f, a.slot, c, NULL));
+  if (!a.derived_f)
+    {
+      tree nc = make_temp_ssa_name (type, NULL, "PP");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (nc, BIT_XOR_EXPR, c,
+						      build_int_cst (type, 1)));
+      gimple_seq_add_seq (&seq, inc_seq (f, a.slot + 1, nc, NULL));
+    }
   gimple_stmt_iterator gsi = gsi_for_stmt (last);
   gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
 }
@@ -625,6 +741,7 @@ pp_apply (pp_fn *f)
      may replace), then counters, then the call replacements.  */
   /* Decided on the body as it is, before anything is inserted.  */
   std::map<int, bool> loop_ok;
+  compute_asm_regions (f);
   for (size_t i = 0; i < f->acts.size (); i++)
     if (f->acts[i].kind == PP_ACT_BRANCH)
       {
@@ -642,12 +759,12 @@ pp_apply (pp_fn *f)
       switch (a.kind)
 	{
 	case PP_ACT_EDGE:
-	  gsi_insert_seq_on_edge (a.e, inc_seq (f, a.slot, a.val));
+	  gsi_insert_seq_on_edge (a.e, inc_seq (f, a.slot, a.val, a.e->src));
 	  break;
 	case PP_ACT_HEAD:
 	  {
 	    gimple_stmt_iterator gsi = gsi_after_labels (a.bb);
-	    gsi_insert_seq_before (&gsi, inc_seq (f, a.slot, NULL_TREE),
+	    gsi_insert_seq_before (&gsi, inc_seq (f, a.slot, NULL_TREE, a.bb),
 				   GSI_SAME_STMT);
 	  }
 	  break;
@@ -656,9 +773,12 @@ pp_apply (pp_fn *f)
 	  break;
 	case PP_ACT_STMT:
 	case PP_ACT_WRAP:
+	  if (a.no_inc)
+	    break;
 	  {
 	    gimple_stmt_iterator gsi = gsi_for_stmt (a.stmt);
-	    gsi_insert_seq_before (&gsi, inc_seq (f, a.slot, NULL_TREE),
+	    gsi_insert_seq_before (&gsi, inc_seq (f, a.slot, NULL_TREE,
+						  gimple_bb (a.stmt)),
 				   GSI_SAME_STMT);
 	  }
 	  break;

@@ -317,6 +317,194 @@ pp_number_branches (pp_fn *f)
   free (rpo);
 }
 
+/* Derived false counts.  A branch's true and false counts add up to the
+   executions of its condition; when those are already known as a sum of
+   counters, only the true edge is counted and the descriptor gives the
+   false count as that sum minus the true counter (fslot=, docs/descriptor-
+   format.md): one increment less, the one that costs the compiler most
+   (docs/bench.md, session 9).  The executions of the condition's block B
+   are known
+     - when B is reached only over one edge of a branch A (through blocks
+       with a single predecessor and a single successor): A's count on
+       that edge (if (a && b), else if);
+     - when B is in loop L (not in a sub-loop, not its header), dominates
+       L's latch and the latch post-dominates B: B runs once per iteration,
+       the latch executions H - E.
+   Exact only if nothing between the known count and B (resp. in L) can
+   leave without returning (a longjmp, an exit or a cancellation in a
+   callee): so no call there but those safe_call accepts.  */
+static bool safe_block (basic_block bb, int depth);
+
+/* A call that returns: to an internal function, a built-in, a const or
+   pure function (neither noreturn nor returns-twice); or one to a function of this unit
+   whose body (a few levels deep) holds only such calls (md.c's
+   wrap_diff), or the runtime's __pp_register and __pp_param (already in
+   the bodies of functions instrumented before).  */
+static bool
+safe_call (gimple *s, int depth)
+{
+  if (gimple_call_internal_p (s))
+    return true;
+  int flags = gimple_call_flags (s);
+  if (flags & (ECF_NORETURN | ECF_RETURNS_TWICE))
+    return false;
+  tree fn = gimple_call_fndecl (s);
+  if ((fn && fndecl_built_in_p (fn, BUILT_IN_NORMAL))
+      || (flags & (ECF_CONST | ECF_PURE)))
+    return true;
+  if (!fn)
+    return false;
+  const char *n = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn));
+  if (!strcmp (n, "__pp_register") || !strcmp (n, "__pp_param"))
+    return true;
+  function *cf = DECL_STRUCT_FUNCTION (fn);
+  if (depth >= 3 || !cf || !cf->cfg || !gimple_has_body_p (fn)
+      || DECL_EXTERNAL (fn) || TREE_PUBLIC (fn))
+    return false;     /* a public function may be interposed */
+  /* Once per callee and unit (a large function calls the same helpers
+     from many blocks); a result cut short by the depth stays false.  */
+  static std::map<tree, bool> known;
+  std::map<tree, bool>::iterator it = known.find (fn);
+  if (it != known.end ())
+    return it->second;
+  known[fn] = false;  /* recursion */
+  bool ok = true;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cf)
+    if (!safe_block (bb, depth + 1))
+      {
+	ok = false;
+	break;
+      }
+  known[fn] = ok;
+  return ok;
+}
+
+/* Per block of the function being described (bb->index; cleared by
+   pp_do_sites): every branch of a loop asks about the whole loop.  */
+static std::map<int, bool> safe_cache;
+
+static bool
+safe_block (basic_block bb, int depth = 0)
+{
+  if (depth == 0)
+    {
+      std::map<int, bool>::iterator it = safe_cache.find (bb->index);
+      if (it != safe_cache.end ())
+	return it->second;
+    }
+  bool ok = true;
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi) && ok;
+       gsi_next (&gsi))
+    if (is_gimple_call (gsi_stmt (gsi)) && !safe_call (gsi_stmt (gsi), depth))
+      ok = false;
+  if (depth == 0)
+    safe_cache[bb->index] = ok;
+  return ok;
+}
+
+#define PP_MAX_TERMS 24
+
+static bool
+block_count (pp_fn *f, basic_block bb, std::vector<int> *out,
+	     bool whole_block = true)
+{
+  if (whole_block && !safe_block (bb))
+    return false;
+  basic_block cur = bb;
+  for (int n = 0; n < 64 && single_pred_p (cur); n++)
+    {
+      edge e = single_pred_edge (cur);
+      if (e->flags & (EDGE_ABNORMAL | EDGE_EH))
+	break;
+      std::map<int, std::pair<std::vector<int>, std::vector<int> > >::iterator
+	it = f->bcount.find (e->src->index);
+      if (it != f->bcount.end ())
+	{
+	  *out = (e->flags & EDGE_TRUE_VALUE) ? it->second.first
+					       : it->second.second;
+	  return out->size () < PP_MAX_TERMS;
+	}
+      if (!single_succ_p (e->src) || !safe_block (e->src)
+	  || e->src == ENTRY_BLOCK_PTR_FOR_FN (f->fun))
+	break;
+      cur = e->src;
+    }
+  /* (only while the branches are described: sites need one slot, this
+     gives two) */
+  if (!dom_info_available_p (CDI_POST_DOMINATORS))
+    return false;
+  class loop *l = bb->loop_father;
+  std::map<int, int>::iterator li = f->loop_id.find (l->num);
+  if (!loop_outer (l) || li == f->loop_id.end () || bb == l->header
+      || !l->latch || f->loops[li->second].slot < 0
+      || !dominated_by_p (CDI_DOMINATORS, l->latch, bb)
+      || !dominated_by_p (CDI_POST_DOMINATORS, bb, l->latch))
+    return false;
+  /* the loop's safety, once per loop (safe_cache holds it as -1 - num) */
+  std::map<int, bool>::iterator lc = safe_cache.find (-1 - l->num);
+  bool safe = true;
+  if (lc != safe_cache.end ())
+    safe = lc->second;
+  else
+    {
+      basic_block *body = get_loop_body (l);
+      for (unsigned i = 0; i < l->num_nodes && safe; i++)
+	safe = safe_block (body[i]);
+      free (body);
+      safe_cache[-1 - l->num] = safe;
+    }
+  if (!safe)
+    return false;
+  int s = f->loops[li->second].slot;
+  out->assign (1, s);
+  out->push_back (-(s + 1));
+  return true;
+}
+
+/* Shared slots.  An event or call site at STMT runs exactly as often as
+   its block is entered when nothing before it in the block can leave
+   without returning; when that block is reached only over one edge of a
+   branch whose count there is one counter (a true edge, or a false edge
+   that is counted), the site takes that counter's slot and adds no
+   increment of its own (if (rank == 0) MPI_Send (...), md.c's calls of
+   wrap_diff under j != i).  Readers take counts by slot number, so a
+   shared slot reads the same (docs/descriptor-format.md); but the cost
+   model maps a slot to one call site, so two calls never share one.  */
+static int
+site_slot (pp_fn *f, gimple *stmt, bool is_call, bool *shared)
+{
+  *shared = false;
+  basic_block bb = gimple_bb (stmt);
+  bool safe = true;
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb);
+       !gsi_end_p (gsi) && gsi_stmt (gsi) != stmt && safe; gsi_next (&gsi))
+    if (is_gimple_call (gsi_stmt (gsi)) && !safe_call (gsi_stmt (gsi), 0))
+      safe = false;
+  std::vector<int> base;
+  if (safe && block_count (f, bb, &base, false) && base.size () == 1
+      && base[0] > 0 && !(is_call && f->call_slots.count (base[0])))
+    {
+      *shared = true;
+      if (is_call)
+	f->call_slots.insert (base[0]);
+      return base[0];
+    }
+  int s = f->nslots++;
+  if (is_call)
+    f->call_slots.insert (s);
+  return s;
+}
+
+static std::string
+slots_text (const std::vector<int> &v)
+{
+  std::string t = "(";
+  for (size_t i = 0; i < v.size (); i++)
+    t += pp_fmt ("%s%d", i ? " " : "", v[i]);
+  return t + ")";
+}
+
 static void
 do_branch (pp_fn *f, basic_block bb, gimple *last, bool mpi_guard)
 {
@@ -336,8 +524,19 @@ do_branch (pp_fn *f, basic_block bb, gimple *last, bool mpi_guard)
   int id = it->second;
   edge te, fe;
   extract_true_false_edges_from_block (bb, &te, &fe);
+  std::vector<int> base;
+  bool derived = block_count (f, bb, &base);
   int slot = f->nslots;
-  f->nslots += 2;
+  f->nslots += derived ? 1 : 2;
+  std::pair<std::vector<int>, std::vector<int> > &bc = f->bcount[bb->index];
+  bc.first.assign (1, slot);
+  if (derived)
+    {
+      bc.second = base;
+      bc.second.push_back (-slot);
+    }
+  else
+    bc.second.assign (1, slot + 1);
   std::string cond = "?";
   const char *c = pp_cmp_name (gimple_cond_code (last));
   /* Branch conditions use parameters, not make them; except those on
@@ -352,8 +551,9 @@ do_branch (pp_fn *f, basic_block bb, gimple *last, bool mpi_guard)
   f->body += pp_fmt ("branch id=%d loop=%s pos=%d line=%d slot=%d", id,
 		     loop_text (f, bb).c_str (), pp_pos (f, bb),
 		     pp_site_line (last, f->fndecl), slot)
+	     + (derived ? " fslot=" + slots_text (bc.second) : std::string ())
 	     + pp_guard_text (f, bb) + " cond=" + cond + "\n";
-  pp_add_branch (f, last, slot);
+  pp_add_branch (f, last, slot, derived);
 }
 
 /* -------------------------------------------------------------- events */
@@ -387,7 +587,8 @@ do_event (pp_fn *f, gimple *stmt, int idx)
     }
   basic_block bb = gimple_bb (stmt);
   int id = f->nevents++;
-  int slot = f->nslots++;
+  bool shared;
+  int slot = site_slot (f, stmt, false, &shared);
   const char *kind = events[idx].kind;
   const char *name = events[idx].name;
   unsigned na = gimple_call_num_args (stmt);
@@ -443,6 +644,7 @@ do_event (pp_fn *f, gimple *stmt, int idx)
   a.kind = PP_ACT_WRAP;
   a.stmt = stmt;
   a.slot = slot;
+  a.no_inc = shared;
   a.wrap = idx;
   a.site = id;
   f->acts.push_back (a);
@@ -454,7 +656,8 @@ do_atomic (pp_fn *f, gimple *stmt, const char *callee)
 {
   basic_block bb = gimple_bb (stmt);
   int id = f->nevents++;
-  int slot = f->nslots++;
+  bool shared;
+  int slot = site_slot (f, stmt, false, &shared);
   std::string obj = gimple_call_num_args (stmt) >= 1
 		    ? pp_trace_addr (f, gimple_call_arg (stmt, 0))
 		    : std::string ("?");
@@ -462,7 +665,8 @@ do_atomic (pp_fn *f, gimple *stmt, const char *callee)
 		     id, loop_text (f, bb).c_str (), pp_pos (f, bb),
 		     pp_site_line (stmt, f->fndecl), slot)
 	     + pp_guard_text (f, bb) + " callee=" + callee + " obj=" + obj + "\n";
-  pp_add_stmt (f, stmt, slot);
+  if (!shared)
+    pp_add_stmt (f, stmt, slot);
 }
 
 /* An MPI call perfpred does not model (MPI_Probe, MPI_Comm_split, ...):
@@ -473,12 +677,14 @@ do_mpi_other (pp_fn *f, gimple *stmt, const char *callee)
 {
   basic_block bb = gimple_bb (stmt);
   int id = f->nevents++;
-  int slot = f->nslots++;
+  bool shared;
+  int slot = site_slot (f, stmt, false, &shared);
   f->body += pp_fmt ("event id=%d loop=%s pos=%d line=%d slot=%d kind=mpi_other",
 		     id, loop_text (f, bb).c_str (), pp_pos (f, bb),
 		     pp_site_line (stmt, f->fndecl), slot)
 	     + pp_guard_text (f, bb) + " callee=" + pp_qname (callee) + "\n";
-  pp_add_stmt (f, stmt, slot);
+  if (!shared)
+    pp_add_stmt (f, stmt, slot);
 }
 
 /* --------------------------------------------------------------- calls */
@@ -502,7 +708,8 @@ do_call (pp_fn *f, gimple *stmt, tree fn)
 {
   basic_block bb = gimple_bb (stmt);
   int id = f->ncalls++;
-  int slot = f->nslots++;
+  bool shared;
+  int slot = site_slot (f, stmt, true, &shared);
   std::string args;
   for (unsigned i = 0; i < gimple_call_num_args (stmt); i++)
     {
@@ -518,7 +725,8 @@ do_call (pp_fn *f, gimple *stmt, tree fn)
 	     + pp_guard_text (f, bb) + " callee="
 	     + pp_qname (IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn)))
 	     + " args=(" + args + ")\n";
-  pp_add_stmt (f, stmt, slot);
+  if (!shared)
+    pp_add_stmt (f, stmt, slot);
 }
 
 /* ---------------------------------------------------------------- walk */
@@ -556,7 +764,10 @@ pp_do_sites (pp_fn *f)
   int k = pre_and_rev_post_order_compute_fn (f->fun, NULL, rpo, false);
   std::vector<bool> mpi_guard (last_basic_block_for_fn (f->fun), false);
   mpi_guard_blocks (f, &mpi_guard);
-  /* Branches first: guards of events and calls refer to them.  */
+  /* Branches first: guards of events and calls refer to them.  In RPO, a
+     branch comes after the branches whose counts may give its own.  */
+  calculate_dominance_info (CDI_POST_DOMINATORS);
+  safe_cache.clear ();
   for (int i = 0; i < k; i++)
     {
       basic_block bb = BASIC_BLOCK_FOR_FN (f->fun, rpo[i]);
@@ -566,6 +777,7 @@ pp_do_sites (pp_fn *f)
       else if (last && gimple_code (last) == GIMPLE_SWITCH)
 	pp_note (f, gimple_location (last), "switch", "not modelled");
     }
+  free_dominance_info (CDI_POST_DOMINATORS);
   for (int i = 0; i < k; i++)
     {
       basic_block bb = BASIC_BLOCK_FOR_FN (f->fun, rpo[i]);
@@ -601,5 +813,6 @@ pp_do_sites (pp_fn *f)
 	    do_call (f, s, fn);
 	}
     }
+  safe_cache.clear ();
   free (rpo);
 }

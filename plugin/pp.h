@@ -95,6 +95,9 @@ struct pp_act
   int wrap;         /* index into the event table (PP_ACT_WRAP) */
   int site;         /* event id, or param id */
   bool branchless;  /* PP_ACT_BRANCH: counted without a branch (pp-emit.cc) */
+  bool derived_f;   /* PP_ACT_BRANCH: only the true edge is counted, the
+		       false count is derived (fslot=, pp-events.cc) */
+  bool no_inc;      /* PP_ACT_WRAP: the site shares a branch's counter */
 };
 
 struct pp_param_info
@@ -134,6 +137,10 @@ struct pp_fn
   std::map<int, int> loop_id;          /* loop->num -> id */
   std::map<int, int> bb_pos;           /* bb->index -> RPO position */
   std::map<int, int> branch_id;        /* cond bb->index -> branch id */
+  /* cond bb->index -> the branch's true and false counts as sums of
+     signed slots (a negative number subtracts that slot)  */
+  std::map<int, std::pair<std::vector<int>, std::vector<int> > > bcount;
+  std::set<int> call_slots;            /* slots of call sites */
   std::vector<tree> globals;           /* globals named in expressions */
   int nbranches, nevents, ncalls, nshapes;
   bool param_ok;                       /* tracing may create params */
@@ -214,7 +221,7 @@ int pp_pos (pp_fn *f, basic_block bb);
 void pp_add_edge (pp_fn *f, edge e, int slot, tree val);
 void pp_add_head (pp_fn *f, basic_block bb, int slot);
 void pp_add_stmt (pp_fn *f, gimple *stmt, int slot);
-void pp_add_branch (pp_fn *f, gimple *cond, int slot);
+void pp_add_branch (pp_fn *f, gimple *cond, int slot, bool derived_f);
 void pp_create_decls (pp_fn *f);
 void pp_apply (pp_fn *f);
 void pp_finish_desc (pp_fn *f, const std::string &text);

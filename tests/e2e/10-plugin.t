@@ -211,6 +211,22 @@ for my $opt (qw(-O0 -O2 -O3)) {
     check_desc($r, $t, 'branch line', qr/^branch .*cond=\(gt \(var N\) \(\+ \(iv 0\) 7\)\)$/m);
     ok(site_count($r, qr/callee=vla /) == 1, "$t: call counter");
 }
+# Counters where a call keeps them in memory are one asm add on x86-64
+# (docs/plugin.md, "Compile time"), written for both assembler dialects:
+# the same exact counts with Intel syntax, in position-independent code
+# (the counters are TLS, reached through __tls_get_addr there).
+{
+    my $r = build_run(name => 'loops', opt => '-O2', src => $src, args => 100, extra => '',
+                      cflags => '-masm=intel -fPIC', tag => '-intel');
+    if ($r) {
+        my $t = 'loops-O2 -masm=intel -fPIC';
+        check_loop($r, $t, $m, 'simple', 100, 1);
+        check_loop($r, $t, $m, 'tri_inner', 4950, 100);
+        check_loop($r, $t, $m, 'while', 15, 1);
+        check_loop($r, $t, $m, 'init', 100, 1);
+        ok(site_count($r, qr/callee=vla /) == 1, "$t: call counter");
+    }
+}
 
 # ---------------------------------------------------------------- OpenMP
 

@@ -65,9 +65,24 @@ my $rec = do { local $/; open my $h, '<', "$TMP/r.ppr" or die "no record\n"; <$h
 my %idx = $rec =~ /^func idx=(\d+)\nfunc name=(\S+)/mg;
 %idx = reverse %idx;
 my %slots = $rec =~ /^count thread=0 func=(\d+) slots=\(([^)]*)\)/mg;
-# sgn(i - 33), i < 100: x > 0 66 times; x < 0 33 of the other 34
-is($slots{$idx{sgn} // -1}, '1 66 34 33 1', 'sgn: exact branch counts');
-# 10 calls over 100 elements (i % 7) * 0.3 > 1.0 for i % 7 in 4..6: 42 of 100
-is($slots{$idx{clampsum} // -1}, '1 1010 10 420 580', 'clampsum: exact loop and branch counts');
+# the false count of a branch with fslot= (docs/descriptor-format.md): the
+# sum of those slots, -S subtracting slot S
+sub derived_false {
+    my ($fn, $id) = @_;
+    my ($text) = $rec =~ /^func name=\Q$fn\E .*?\n(.*?)^end$/ms or return 'no descriptor';
+    my ($fs) = $text =~ /^branch id=$id .* fslot=\(([^)]*)\)/m or return 'no fslot';
+    my @c = split ' ', $slots{$idx{$fn} // -1} // '';
+    my $v = 0;
+    $v += $_ > 0 ? $c[$_] : -$c[-$_] for split ' ', $fs;
+    return $v;
+}
+# sgn(i - 33), i < 100: x > 0 66 times; x < 0 33 of the other 34 (its
+# condition runs on branch 0's false edge: its false count is 34 - 33)
+is($slots{$idx{sgn} // -1}, '1 66 34 33', 'sgn: exact branch counts');
+is(derived_false('sgn', 1), 1, 'sgn: the derived false count of x < 0');
+# 10 calls over 100 elements (i % 7) * 0.3 > 1.0 for i % 7 in 4..6: 42 of
+# 100 (the condition runs at every iteration: false = H - E - true)
+is($slots{$idx{clampsum} // -1}, '1 1010 10 420', 'clampsum: exact loop and branch counts');
+is(derived_false('clampsum', 0), 580, 'clampsum: the derived false count');
 is($slots{$idx{odd} // -1}, '1 50 50', 'odd: exact branch counts');
 done_testing();

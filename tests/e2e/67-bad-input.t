@@ -135,6 +135,11 @@ my %recs = (
     'a 10 MB malformed line' => $good =~ s/^(thread id=0 .*?)start=\d+/$1 . 'start=' . ('9x' x 5000000)/mer,
     'a 10 MB unbalanced string' => $good =~ s/^argv /'argv "' . ('x' x 10000000) . ' '/mer,
     'two argv lines' => $good =~ s/^(argv .*\n)/$1$1/mr,
+    # a branch's derived false count (docs/descriptor-format.md)
+    'fslot naming slot 0' => $good =~ s/ fslot=\((\d+)/ fslot=(0/r,
+    'fslot beyond nslots' => $good =~ s/ fslot=\((\d+)/ fslot=(100000/r,
+    'fslot not a list' => $good =~ s/ fslot=\((\d+)[^)]*\)/ fslot=$1/r,
+    'fslot of 40 slots' => $good =~ s/ fslot=\((\d+)/' fslot=(' . join(' ', ($1) x 40)/er,
 );
 for my $k (sort keys %recs) {
     BAIL_OUT("case '$k' is not bad") if $recs{$k} eq $good;
