@@ -110,7 +110,7 @@ typedef struct {
     long *nseg, *capseg;
     double conc_w, w, defl_w;   /* work-weighted sums: concurrency, slowdown */
     const double *shared;       /* per column: ns of a loop iteration's
-                                   memory traffic beyond the private caches
+                                   memory traffic beyond the last cache level
                                    at the recorded size (NULL: none) */
 } seg_ctx;
 
@@ -146,7 +146,7 @@ static int add_segment(void *vp, double ns, double conc, const pp_rdelta *d, int
     /* the segment ran beside conc - 1 others: one thread alone would have
      * taken ns / slowdown (the traversal multiplies by the slowdown of
      * the predicted concurrency, memory.h: its memory traffic beyond the
-     * private caches by the streaming one) */
+     * last cache level by the streaming one) */
     double slow = slowdown(c->m->fit_mach, conc, 0);
     if (c->shared && conc > 1.0 && ns > 0) {
         /* mem ns of it (at one thread) went to shared traffic, slowed by
@@ -310,9 +310,9 @@ out:
 }
 
 /* Per column, the ns a loop iteration spends on memory traffic beyond
- * the private caches at the recorded size (memory.h); *out stays NULL
+ * the last cache level at the recorded size (memory.h); *out stays NULL
  * when there is none (no measured machine, the memory model off, no
- * shapes, or every loop inside the private caches).  -1: out of memory. */
+ * shapes, or every loop inside the caches).  -1: out of memory. */
 static int shared_traffic(pp_prog *m, const layout *lay, double **out)
 {
     const pp_machine *mach = m->fit_mach;

@@ -35,10 +35,10 @@
  * 0 without streams or bandwidths. */
 double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint);
 
-/* The part of pp_mem_stream_ns served from beyond the private caches (a
- * working set larger than L2 when the machine has an L3, else than L1):
- * the traffic the threads that run at once share (the machine's
- * scale.memory); 0 without cache sizes. */
+/* The part of pp_mem_stream_ns served from the memory (a working set
+ * larger than the last cache level): the traffic whose bandwidth the
+ * threads that run at once share (the machine's scale.memory); 0 without
+ * cache sizes. */
 double pp_mem_shared_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint);
 
 /* Set every loop's cost to its cost at the current parameters (the

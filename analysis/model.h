@@ -55,7 +55,7 @@ typedef struct {
     double cost_ns;      /* time per body iteration, own statements only    */
     double cost_se;
     double mem_ns;       /* the part of cost_ns its memory streams take
-                            beyond the private caches at the current
+                            beyond the last cache level at the current
                             parameters: shared by the threads streaming at
                             once (pp_mem_apply sets it; 0 otherwise)        */
     double entry_ns;     /* fixed time per entry into the loop              */
@@ -229,7 +229,7 @@ typedef struct {
     union {
         int comm;        /* MPI: index in pp_instance.comms (0: the world)  */
         float mem;       /* WORK: the share of ns spent streaming memory
-                            beyond the private caches (0..1), slowed down
+                            beyond the last cache level (0..1), slowed down
                             by the machine's scale.memory rather than
                             scale.compute when threads run at once         */
     };

@@ -145,7 +145,7 @@ const char *pp_trav_site(const tctx *c, const pp_action *a, char *buf, size_t n)
 int pp_trav_work_init(tctx *c, int n);
 void pp_trav_work_free(tctx *c);
 /* The slowdown of a computation with a share mem (0..1) of memory traffic
- * beyond the private caches when act threads run at once. */
+ * beyond the last cache level when act threads run at once. */
 double pp_trav_work_scale(tctx *c, int act, double mem);
 /* Thread t (moving) starts ns of computation (one thread alone) at its
  * clock; its clock becomes its end at the current rate.  -1: out of

@@ -56,7 +56,7 @@ double pp_trav_work_scale(tctx *c, int act, double mem)
         c->scale_of[act] = pp_machine_compute_scale(c->mach, act);
     double s = c->scale_of[act];
     if (mem > 0 && act > 1) {
-        /* its memory traffic beyond the private caches shares the
+        /* its memory traffic beyond the last cache level shares the
          * bandwidth with the others: the streaming slowdown for it */
         if (c->mscale_of[act] <= 0)
             c->mscale_of[act] = pp_machine_memory_scale(c->mach, act);

@@ -9,13 +9,13 @@
 # and at the recorded size on and off agree.
 #
 # Shared bandwidth: stream_omp.c streams a into b (two streams of 8 bytes
-# an iteration) in an OpenMP loop, R passes.  Beyond the private caches
-# (L2 here: the machine has an L3) each iteration streams 2 x 8/8 = 2 ns,
+# an iteration) in an OpenMP loop, R passes.  Beyond the last cache level
+# (L3, 8 MiB here) each iteration streams 2 x 8/8 = 2 ns,
 # and when the two threads run at once that part is slowed down by
 # scale.memory instead of scale.compute.  With scale.compute = 1 and
 # scale.memory(P) = P, T_real at P = 2 grows by each thread's N/2 R
 # iterations x 2 ns = N R ns over scale.memory = 1; at P = 1, with the
-# memory model off, or with the data inside L2, it does not change.
+# memory model off, or with the data inside the caches, it does not change.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -109,15 +109,16 @@ my ($flat1, $shared1) = (treal('flat', 1, $big), treal('shared', 1, $big));
 ok($flat1 > 0 && abs($shared1 - $flat1) <= 1e-9 * $flat1, "one thread shares nothing ($flat1 s, $shared1 s)");
 my ($fo, $so) = (treal('flat', 2, "$big --cache-rule off"), treal('shared', 2, "$big --cache-rule off"));
 ok($fo > 0 && abs($so - $fo) <= 1e-9 * $fo, "nothing is shared with the memory model off ($fo s, $so s)");
-# N = 20000: 320 KB of arrays, inside L2
-my ($fs, $ss) = (treal('flat', 2, '--set N=20000 --set R=200'), treal('shared', 2, '--set N=20000 --set R=200'));
-ok($fs > 0 && abs($ss - $fs) <= 1e-9 * $fs, "nothing is shared while the data stay in the private caches ($fs s, $ss s)");
+# N = 250000: 4 MB of arrays, beyond L2 but inside L3 (which serves the
+# cores without the memory's limit)
+my ($fs, $ss) = (treal('flat', 2, '--set N=250000 --set R=200'), treal('shared', 2, '--set N=250000 --set R=200'));
+ok($fs > 0 && abs($ss - $fs) <= 1e-9 * $fs, "nothing is shared while the data stay in the caches ($fs s, $ss s)");
 
-# Recorded with the data beyond L2 (N = 200000: 3.2 MB) at P = 2, the
+# Recorded with the data beyond L3 (N = 1000000: 16 MB) at P = 2, the
 # record's times already hold the threads' shared traffic: the fit takes
 # it out with the machine's scale.memory at the recorded concurrency (on
 # the flat machine nothing), and the traversal puts it back.
-system("PERFPRED_RECORD=$tmp/sobig.ppr OMP_NUM_THREADS=2 $tmp/so 200000 50 >/dev/null") == 0 or BAIL_OUT('stream_omp big run');
+system("PERFPRED_RECORD=$tmp/sobig.ppr OMP_NUM_THREADS=2 $tmp/so 1000000 10 >/dev/null") == 0 or BAIL_OUT('stream_omp big run');
 sub show_cost {
     my ($mach) = @_;
     my $j = json(`$pp show $tmp/sobig.ppr --machine $tmp/$mach.machine --format json 2>/dev/null`) || {};
