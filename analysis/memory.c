@@ -36,10 +36,11 @@ static double step_bytes(long step)
     return step == 0 ? CACHE_LINE : fabs((double)step);
 }
 
-/* ns per iteration loop k of f spends on its streams whose working set
- * is larger than min_ws bytes (0: all of them). */
+/* ns per iteration loop k of f spends on its streams; *beyond (when not
+ * NULL) gets the part of it from streams whose working set is larger than
+ * min_ws bytes. */
 static double streams_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint,
-                         double min_ws)
+                         double min_ws, double *beyond)
 {
     const pp_dloop *dl = &m->funcs[f].d->loops[k];
     double walk = 0;   /* bytes all the loop's streams walk per iteration */
@@ -60,18 +61,19 @@ static double streams_ns(const pp_prog *m, const pp_machine *mach, int f, int k,
                 continue;   /* unknown reuse distance: taken as cached */
             ws = trip * walk;
         }
-        if (ws <= min_ws)
-            continue;
         double bw = pp_machine_stream_bw(mach, ws);
-        if (bw > 0)
+        if (bw > 0) {
             ns += bytes / bw;
+            if (beyond && ws > min_ws)
+                *beyond += bytes / bw;
+        }
     }
     return ns;
 }
 
 double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint)
 {
-    return streams_ns(m, mach, f, k, footprint, 0);
+    return streams_ns(m, mach, f, k, footprint, 0, NULL);
 }
 
 /* The last cache level: traffic beyond it goes to the memory, whose
@@ -91,10 +93,11 @@ static double last_cache_bytes(const pp_machine *mach)
 
 double pp_mem_shared_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint)
 {
-    double last = last_cache_bytes(mach);
+    double last = last_cache_bytes(mach), sh = 0;
     if (last <= 0)
         return 0;   /* no cache sizes: nothing known to be shared */
-    return streams_ns(m, mach, f, k, footprint, last);
+    streams_ns(m, mach, f, k, footprint, last, &sh);
+    return sh;
 }
 
 /* The streams' time per iteration of every loop at the recorded size, for
@@ -140,16 +143,17 @@ int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved)
         free(sv);
         return -1;
     }
+    double last = last_cache_bytes(mach);
     int i = 0;
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++) {
             pp_mloop *ml = &m->funcs[f].loops[k];
-            double extra = pp_mem_stream_ns(m, mach, f, k, foot) - rec[i];
+            /* the streams' time here, and its part the threads share */
+            double sh = 0;
+            double extra = streams_ns(m, mach, f, k, foot, last, last > 0 ? &sh : NULL) - rec[i];
             sv[i++] = ml->cost_ns;
             if (extra > 0)
                 ml->cost_ns += extra;
-            /* the part of the (new) cost shared with the other threads */
-            double sh = pp_mem_shared_ns(m, mach, f, k, foot);
             ml->mem_ns = sh < ml->cost_ns ? sh : ml->cost_ns > 0 ? ml->cost_ns : 0;
         }
     *saved = sv;

@@ -40,7 +40,8 @@ system("gcc -O2 -fplugin=$B/perfpred.so -c tests/programs/stream.c -o $tmp/s.o")
 system("PERFPRED_RECORD=$tmp/s.ppr $tmp/s 1000 200 >/dev/null") == 0 or BAIL_OUT('stream run');
 sub json { my $o = eval { decode_json($_[0]) }; return $o; }
 
-hand_machine("$tmp/hand.machine", name => 'elsewhere', header => <<'EOF2');
+# the hand machine's caches and bandwidths (also below)
+my $hdr = <<'EOF2';
 cache.l1d_bytes = 32768
 cache.l2_bytes = 1048576
 cache.l3_bytes = 8388608
@@ -51,6 +52,7 @@ mem.bw_l1_bytes_per_ns = 64
 mem.bw_l2_bytes_per_ns = 32
 mem.bw_l3_bytes_per_ns = 16
 EOF2
+hand_machine("$tmp/hand.machine", name => 'elsewhere', header => $hdr);
 
 my $rec = do { local $/; open my $f, '<', "$tmp/s.ppr" or die; <$f> };
 like($rec, qr/^loop .* mem=\(8 1 0\)/m, 'the summing loop streams 8 bytes per iteration, the same ones every pass');
@@ -77,17 +79,6 @@ system("gcc -O2 -fopenmp -fplugin=$B/perfpred.so -c tests/programs/stream_omp.c 
     && system("gcc -fopenmp $san $tmp/so.o -o $tmp/so -L$B -l:libperfpred-rt.a") == 0
     or BAIL_OUT('cannot build tests/programs/stream_omp.c');
 system("PERFPRED_RECORD=$tmp/so.ppr OMP_NUM_THREADS=2 $tmp/so 1000 20 >/dev/null") == 0 or BAIL_OUT('stream_omp run');
-my $hdr = <<'EOF2';
-cache.l1d_bytes = 32768
-cache.l2_bytes = 1048576
-cache.l3_bytes = 8388608
-mem.bw1_bytes_per_ns = 8
-mem.bw_all_bytes_per_ns = 12
-mem.footprint_bytes = 67108864
-mem.bw_l1_bytes_per_ns = 64
-mem.bw_l2_bytes_per_ns = 32
-mem.bw_l3_bytes_per_ns = 16
-EOF2
 hand_machine("$tmp/flat.machine", header => $hdr);
 hand_machine("$tmp/shared.machine", header => $hdr, memory => [0, 1]);
 $rec = do { local $/; open my $f, '<', "$tmp/so.ppr" or die; <$f> };
