@@ -283,6 +283,29 @@ static int point_line(reader *r, pp_machine *m, int c, const char *key,
     return 0;
 }
 
+/* point.mem.stream = BYTES BYTES_PER_NS: one point of the bandwidth curve */
+static int stream_point(reader *r, pp_machine *m, const char *key, char *v)
+{
+    char *save = NULL;
+    char *tw = strtok_r(v, " \t", &save);
+    char *tb = strtok_r(NULL, " \t", &save);
+    char *extra = strtok_r(NULL, " \t", &save);
+    if (!tw || !tb || extra)
+        return rerr(r, r->line, "%s: expected 'BYTES BYTES_PER_NS' (a working set and one thread's bandwidth)", key);
+    long ws;
+    double bw;
+    if (parse_int(r, key, tw, 1, 1L << 50, &ws) || parse_num(r, key, tb, &bw))
+        return -1;
+    if (bw <= 0)
+        return rerr(r, r->line, "%s: the bandwidth must be > 0", key);
+    for (int i = 0; i < m->nstream; i++)
+        if (m->stream_ws[i] == ws)
+            return rerr(r, r->line, "%s: duplicate point for %ld bytes", key, ws);
+    if (pp_machine_add_stream_point(m, ws, bw))
+        return rerr(r, r->line, "%s: more than %d points", key, PP_MACHINE_MAX_POINTS);
+    return 0;
+}
+
 static int check_dup(reader *r, int *seen, const char *key)
 {
     if (*seen)
@@ -424,6 +447,8 @@ static int handle(reader *r, pp_machine *m, const char *key, char *v)
         return rc;
     if (strncmp(key, "point.mpi.", 10) == 0 && mpi_point(r, m, key, v, &rc))
         return rc;
+    if (strcmp(key, "point.mem.stream") == 0)
+        return stream_point(r, m, key, v);
     /* beta.CLASS_ns, beta.CLASS_se_ns, beta.runs (perfpred fit) */
     if (strncmp(key, "beta.", 5) == 0) {
         const char *k = key + 5;

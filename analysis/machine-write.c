@@ -116,6 +116,10 @@ static int write_all(FILE *f, const pp_machine *m)
             fprintf(f, "point.%s = %d %.10g%s\n", pp_costs[i].key, s->pt[j].p,
                     s->pt[j].v, s->pt[j].oversub ? " oversub" : "");
     }
+    if (m->nstream > 0)
+        fprintf(f, "# point.mem.stream = working-set-bytes bytes-per-ns (one thread)\n");
+    for (int j = 0; j < m->nstream && j < PP_MACHINE_MAX_POINTS; j++)
+        fprintf(f, "point.mem.stream = %ld %.6g\n", m->stream_ws[j], m->stream_bw[j]);
     for (int i = 0; i < PP_MPI_PT_N; i++) {
         const pp_series *s = &m->mpi_points[i];
         if (s->n > 0)

@@ -216,8 +216,66 @@ void pp_machine_default(pp_machine *m)
     m->has_net = 0;
 }
 
+int pp_machine_add_stream_point(pp_machine *mach, long ws, double bw)
+{
+    int i = 0;
+    while (i < mach->nstream && mach->stream_ws[i] < ws)
+        i++;
+    if (i < mach->nstream && mach->stream_ws[i] == ws) {
+        mach->stream_bw[i] = bw;
+        return 0;
+    }
+    if (mach->nstream >= PP_MACHINE_MAX_POINTS)
+        return -1;
+    for (int j = mach->nstream; j > i; j--) {
+        mach->stream_ws[j] = mach->stream_ws[j - 1];
+        mach->stream_bw[j] = mach->stream_bw[j - 1];
+    }
+    mach->stream_ws[i] = ws;
+    mach->stream_bw[i] = bw;
+    mach->nstream++;
+    return 0;
+}
+
+double pp_machine_memory_edge(const pp_machine *mach)
+{
+    if (mach->nstream >= 2) {
+        double mem = mach->stream_bw[mach->nstream - 1];
+        for (int i = mach->nstream - 2; i >= 0; i--)
+            if (mach->stream_bw[i] > 1.25 * mem)
+                return (double)mach->stream_ws[i];
+        return (double)mach->stream_ws[0];
+    }
+    long l = mach->cache_l3_bytes > 0 ? mach->cache_l3_bytes
+           : mach->cache_l2_bytes > 0 ? mach->cache_l2_bytes : mach->cache_l1d_bytes;
+    return l > 0 ? (double)l : 0;
+}
+
+/* y at x from points sorted by x: log-linear in x, flat outside. */
+static double interp_log(const double *x, const double *y, int n, double at)
+{
+    if (at <= x[0])
+        return y[0];
+    for (int i = 1; i < n; i++)
+        if (at <= x[i]) {
+            double f = log(at / x[i - 1]) / log(x[i] / x[i - 1]);
+            return y[i - 1] + f * (y[i] - y[i - 1]);
+        }
+    return y[n - 1];
+}
+
 double pp_machine_stream_bw(const pp_machine *mach, double bytes)
 {
+    if (bytes <= 0)
+        return 0;
+    if (mach->nstream >= 2) {
+        double x[PP_MACHINE_MAX_POINTS], y[PP_MACHINE_MAX_POINTS];
+        for (int i = 0; i < mach->nstream; i++) {
+            x[i] = (double)mach->stream_ws[i];
+            y[i] = mach->stream_bw[i];
+        }
+        return interp_log(x, y, mach->nstream, bytes);
+    }
     /* the measured points, by working set */
     double x[4], y[4];
     int n = 0;
@@ -232,7 +290,7 @@ double pp_machine_stream_bw(const pp_machine *mach, double bytes)
         x[n] = (double)mach->mem_footprint_bytes;
         y[n++] = mach->mem_bw1_bytes_per_ns;
     }
-    if (n == 0 || bytes <= 0)
+    if (n == 0)
         return 0;
     /* sort by working set (at most four points) */
     for (int i = 1; i < n; i++)
@@ -240,12 +298,5 @@ double pp_machine_stream_bw(const pp_machine *mach, double bytes)
             double t = x[j]; x[j] = x[j - 1]; x[j - 1] = t;
             t = y[j]; y[j] = y[j - 1]; y[j - 1] = t;
         }
-    if (bytes <= x[0])
-        return y[0];
-    for (int i = 1; i < n; i++)
-        if (bytes <= x[i]) {
-            double f = log(bytes / x[i - 1]) / log(x[i] / x[i - 1]);
-            return y[i - 1] + f * (y[i] - y[i - 1]);
-        }
-    return y[n - 1];
+    return interp_log(x, y, n, bytes);
 }

@@ -118,6 +118,14 @@ typedef struct pp_machine {
     double bw_l1_bytes_per_ns;      /* streaming bandwidth of one thread   */
     double bw_l2_bytes_per_ns;      /* with its working set inside L1, L2, */
     double bw_l3_bytes_per_ns;      /* L3 (0 = unknown)                    */
+    /* One thread's streaming bandwidth against its working set, measured
+     * at working sets doubling from the L1 to the memory kernel's
+     * (point.mem.stream): where the curve has two points or more it
+     * replaces the three levels above, whose nominal sizes may not be
+     * what a guest gets (docs/machine-format.md, "Cache bandwidths"). */
+    int nstream;
+    long stream_ws[PP_MACHINE_MAX_POINTS];      /* bytes, increasing       */
+    double stream_bw[PP_MACHINE_MAX_POINTS];    /* bytes per ns            */
     double noise_cov;     /* run-to-run variation of the host: the
                              coefficient of variation of repeated timings
                              of one streaming kernel (0 = unknown)        */
@@ -176,6 +184,14 @@ double pp_model_eval(const pp_model *mod, int P);
  * memory) interpolated in log(bytes), flat outside them; 0 when the file
  * has no bandwidths.  The memory model's input (memory.h). */
 double pp_machine_stream_bw(const pp_machine *mach, double bytes);
+/* Adds a point of the bandwidth curve (kept sorted by working set; the same
+ * working set again replaces the bandwidth).  -1 when the curve is full. */
+int pp_machine_add_stream_point(pp_machine *mach, long ws, double bw);
+/* The working set beyond which a thread's stream is served by the memory
+ * (whose bandwidth the cores share) rather than a cache: from the measured
+ * curve, past its last point more than 25% faster than the memory kernel's;
+ * else the largest cache's nominal size; 0 when nothing is known. */
+double pp_machine_memory_edge(const pp_machine *mach);
 
 /* Conservative built-in costs (docs/machine-format.md, "Defaults"), marked
  * source = PP_MACHINE_DEFAULT.  For use only when no machine file is given. */

@@ -83,12 +83,12 @@ double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, 
  * (a 260 MB L3) the bench's samples at P = 2 ran 1.9 to 2.3 times faster
  * than at P = 1 while scale.memory(2) measured 1.3 to 1.7, and charging
  * their L3 traffic that slowdown over-predicted every P = 2 point by 10 to
- * 40 points. */
+ * 40 points.  Where the machine file has the measured bandwidth curve, the
+ * edge is where that curve reaches the memory's bandwidth, not the nominal
+ * L3 (pp_machine_memory_edge). */
 static double last_cache_bytes(const pp_machine *mach)
 {
-    long l = mach->cache_l3_bytes > 0 ? mach->cache_l3_bytes
-           : mach->cache_l2_bytes > 0 ? mach->cache_l2_bytes : mach->cache_l1d_bytes;
-    return l > 0 ? (double)l : 0;
+    return pp_machine_memory_edge(mach);
 }
 
 double pp_mem_shared_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint)

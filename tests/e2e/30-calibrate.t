@@ -116,6 +116,21 @@ like($kv{'mem.bw1_bytes_per_ns'} // '', $num, 'memory bandwidth measured');
 ok(($kv{'mem.bw1_bytes_per_ns'} // 0) > 0.05
    && $kv{'mem.bw1_bytes_per_ns'} < 1e4, 'bandwidth plausible (GB/s)');
 
+# The bandwidth curve: working sets x4 apart (--quick) from 16 KiB up to the
+# memory kernel's, whose point is mem.bw1 at mem.footprint_bytes; the three
+# levels' bandwidths are taken from it.
+my @st = @{ $points{'mem.stream'} // [] };
+ok(@st >= 4, scalar(@st) . " points of the bandwidth curve");
+ok(!(grep { !($_->[1] =~ $num) || $_->[1] <= 0 } @st), 'its bandwidths are numbers > 0');
+ok(!(grep { $st[$_][0] <= $st[$_ - 1][0] } 1 .. $#st), 'its working sets increase');
+ok(@st && $st[0][0] >= 8000 && $st[0][0] <= (16 << 10), "it starts at 16 KiB ($st[0][0] bytes)");
+ok(@st && $st[-1][0] == ($kv{'mem.footprint_bytes'} // -1)
+   && abs($st[-1][1] - $kv{'mem.bw1_bytes_per_ns'}) <= 1e-5 * $st[-1][1],
+   'its last point is the memory kernel (footprint, bw1)');
+ok(!(grep { $st[$_][0] > 2 * $st[$_ - 1][0] && $st[$_][0] < 3.9 * $st[$_ - 1][0]
+            && $_ < $#st } 1 .. $#st), 'x4 steps with --quick');
+ok(($kv{'mem.bw_l1_bytes_per_ns'} // 0) > 0, 'mem.bw_l1 filled from the curve');
+
 # Team sizes: 1 .. min(cores, 8) are fitted points; above the cores they are
 # flagged oversubscribed.
 my @bo = @{ $points{'barrier.omp'} // [] };

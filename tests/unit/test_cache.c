@@ -1,6 +1,8 @@
 /* test_cache.c - the memory side of the machine model: the bandwidths
  * survive the machine file, and the streaming bandwidth of a working set
- * is interpolated from the measured points by hand.
+ * is interpolated from the measured points by hand; the measured curve
+ * (point.mem.stream) replaces the three levels, and says where the memory,
+ * whose bandwidth the cores share, begins.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -10,6 +12,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "machine.h"
@@ -64,11 +67,100 @@ static void test_stream_bandwidth(void **state)
     assert_true(pp_machine_stream_bw(&z, 1e6) == 0);
 }
 
+/* A guest that gets less of the L3 than it reports: the curve is flat
+ * at 24 up to 32 MiB, 16 at 64 MiB, 10 from 128 MiB (the memory kernel's
+ * 512 MiB: 10).  By hand: 24 below 32 MiB; halfway in log between 32 and
+ * 64 MiB (sqrt(32 * 64) MiB): 20; 10 beyond.  The memory edge is the last
+ * point more than 25% faster than the memory (16 > 12.5 at 64 MiB), not
+ * the nominal 256 MiB L3. */
+static void test_stream_curve(void **state)
+{
+    (void)state;
+    pp_machine m = small();
+    m.cache_l3_bytes = 256L << 20;
+    m.mem_footprint_bytes = 512L << 20;
+    /* without the curve: the nominal L3 */
+    assert_true(fabs(pp_machine_memory_edge(&m) - (double)(256L << 20)) < 1);
+    const long ws[] = {512L << 20, 16L << 10, 1L << 20, 32L << 20, 128L << 20, 64L << 20};
+    const double bw[] = {10, 24, 24, 24, 10, 16};
+    for (int i = 0; i < 6; i++)   /* out of order: kept sorted */
+        assert_int_equal(pp_machine_add_stream_point(&m, ws[i], bw[i]), 0);
+    assert_int_equal(m.nstream, 6);
+    for (int i = 1; i < m.nstream; i++)
+        assert_true(m.stream_ws[i] > m.stream_ws[i - 1]);
+    assert_true(fabs(pp_machine_stream_bw(&m, 1024) - 24) < 1e-12);
+    assert_true(fabs(pp_machine_stream_bw(&m, 8 << 20) - 24) < 1e-12);
+    assert_true(fabs(pp_machine_stream_bw(&m, sqrt(32.0 * 64) * (1 << 20)) - 20) < 1e-9);
+    assert_true(fabs(pp_machine_stream_bw(&m, 200.0 * (1 << 20)) - 10) < 1e-12);
+    assert_true(fabs(pp_machine_stream_bw(&m, 1e12) - 10) < 1e-12);
+    assert_true(fabs(pp_machine_memory_edge(&m) - (double)(64L << 20)) < 1);
+    /* the same working set again replaces its bandwidth */
+    assert_int_equal(pp_machine_add_stream_point(&m, 64L << 20, 11), 0);
+    assert_int_equal(m.nstream, 6);
+    assert_true(fabs(pp_machine_memory_edge(&m) - (double)(32L << 20)) < 1);
+    /* the file keeps it */
+    pp_machine r;
+    char err[512];
+    assert_int_equal(pp_machine_save("/tmp/perfpred-test-cache.machine", &m, err, sizeof err), 0);
+    assert_int_equal(pp_machine_load("/tmp/perfpred-test-cache.machine", &r, err, sizeof err), 0);
+    assert_int_equal(r.nstream, 6);
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(r.stream_ws[i], m.stream_ws[i]);
+        assert_true(fabs(r.stream_bw[i] - m.stream_bw[i]) < 1e-5 * m.stream_bw[i]);
+    }
+    /* a curve that never leaves the memory's speed: its first point */
+    pp_machine f = small();
+    pp_machine_add_stream_point(&f, 1L << 20, 10);
+    pp_machine_add_stream_point(&f, 8L << 20, 10);
+    assert_true(fabs(pp_machine_memory_edge(&f) - (double)(1L << 20)) < 1);
+    /* full */
+    pp_machine g = small();
+    for (int i = 0; i < PP_MACHINE_MAX_POINTS; i++)
+        assert_int_equal(pp_machine_add_stream_point(&g, 1000L + i, 1), 0);
+    assert_int_equal(pp_machine_add_stream_point(&g, 5, 1), -1);
+}
+
+/* Bad point.mem.stream lines: one error naming the file and line. */
+static void test_stream_curve_errors(void **state)
+{
+    (void)state;
+    pp_machine m = small(), r;
+    char err[512];
+    const char *path = "/tmp/perfpred-test-cache-bad.machine";
+    assert_int_equal(pp_machine_save(path, &m, err, sizeof err), 0);
+    const char *bad[] = {"point.mem.stream = 1024", "point.mem.stream = 1024 0",
+                         "point.mem.stream = x 3", "point.mem.stream = 1024 3 4",
+                         "point.mem.stream = 1024 -3", "point.mem.stream = 0 3"};
+    const char *want[] = {"expected 'BYTES BYTES_PER_NS'", "must be > 0", "not an integer",
+                          "expected 'BYTES BYTES_PER_NS'", "negative value", "out of range"};
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(pp_machine_save(path, &m, err, sizeof err), 0);
+        FILE *f = fopen(path, "a");
+        assert_non_null(f);
+        fprintf(f, "%s\n", bad[i]);
+        fclose(f);
+        assert_int_equal(pp_machine_load(path, &r, err, sizeof err), -1);
+        assert_non_null(strstr(err, path));
+        assert_non_null(strstr(err, want[i]));
+    }
+    /* a duplicate working set */
+    assert_int_equal(pp_machine_save(path, &m, err, sizeof err), 0);
+    FILE *f = fopen(path, "a");
+    assert_non_null(f);
+    fprintf(f, "point.mem.stream = 4096 3\npoint.mem.stream = 4096 5\n");
+    fclose(f);
+    assert_int_equal(pp_machine_load(path, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "duplicate point for 4096 bytes"));
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bandwidths_round_trip),
         cmocka_unit_test(test_stream_bandwidth),
+        cmocka_unit_test(test_stream_curve),
+        cmocka_unit_test(test_stream_curve_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
