@@ -574,7 +574,9 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
     free(covcol);
     if (m->cost_rank_deficient)
         pp_prog_warn(m, "the run cannot separate the cost of some loops (they always run together); "
-                        "their split follows the static operation counts (show marks them with *)");
+                        "their split follows the static operation counts (show marks them with *)%s",
+                     m->nrec == 1 ? "; a second record at about half the size separates a loop's cost "
+                                    "per entry from its cost per iteration" : "");
     free(prior); free(used); free(cst); free(cse); free(cov);
     rc = 0;
     goto done;

@@ -72,6 +72,15 @@ my $nomodel = predict('--model-error 0 --set N=19200');
 is($nomodel->{interval_parts}{model}, 0, '--model-error 0: no model part');
 like(scalar `$pp predict $tmp/embar.ppr --model-error 2 2>&1`, qr/--model-error: '2' is not/, 'a bad --model-error is refused');
 
+# One record whose costs the fit cannot all separate: the warning says what
+# would (a second size); with two sizes it does not repeat that.
+system("PERFPRED_RECORD=$tmp/half.ppr $tmp/embar 2400 2 20 >/dev/null") == 0 or BAIL_OUT('embar run');
+my $w1 = `$pp show $tmp/embar.ppr 2>&1 >/dev/null`;
+my $w2 = `$pp show $tmp/embar.ppr $tmp/half.ppr 2>&1 >/dev/null`;
+like($w1, qr/cannot separate the cost of some loops.*; a second record at about half the size separates a loop's cost per entry from its cost per iteration$/m,
+     'one record: the warning suggests a second size');
+unlike($w2, qr/a second record/, 'two sizes: no such suggestion');
+
 # noise.cov is checked when the machine file is read
 open my $m, '>', "$tmp/bad.machine" or die;
 print $m "perfpred-machine 1\nname = x\nnoise.cov = 12\n";
