@@ -10,6 +10,16 @@
 
 #define CACHE_LINE 64.0
 
+/* What a stream's bytes cost in calibrate's units.  The triad calibrate
+ * times, a[i] = b[i] + s*c[i], is counted as 24 bytes an element (two loads
+ * and a store) but moves 32: the stored line is read for ownership and
+ * later written back.  So a stream only read moves 3/4 of its bytes' worth
+ * of calibrated bandwidth, and a written one (stored, or read and stored in
+ * place) 3/2: a copy b[i] = a[i] costs 18 calibrated bytes an element, a
+ * sum over a[i] 6, and the triad itself 24 as measured. */
+#define READ_WEIGHT 0.75
+#define WRITE_WEIGHT 1.5
+
 
 /* Iterations per entry of loop k of f at the current parameters; -1 when
  * they depend on more than the parameters (a triangular nest). */
@@ -63,9 +73,10 @@ static double streams_ns(const pp_prog *m, const pp_machine *mach, int f, int k,
         }
         double bw = pp_machine_stream_bw(mach, ws);
         if (bw > 0) {
-            ns += bytes / bw;
+            double t = (dl->stream_written[s] ? WRITE_WEIGHT : READ_WEIGHT) * bytes / bw;
+            ns += t;
             if (beyond && ws > min_ws)
-                *beyond += bytes / bw;
+                *beyond += t;
         }
     }
     return ns;
