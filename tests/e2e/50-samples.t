@@ -113,6 +113,21 @@ for my $s (@samples) {
         ok($ok_lower, "$name $t->{kind}: null below the diagonal");
         ok($ok_mono, "$name $t->{kind}: problem size non-decreasing in P");
         ok(scalar(grep { defined } @$prob) >= 1, "$name $t->{kind}: the efficiency is reached somewhere");
+        # T_real at each size found, with its interval: what predict gives
+        # there (checked at the first P that reached the efficiency)
+        my ($T, $I) = ($t->{T_real} || [], $t->{interval} || []);
+        my ($j) = grep { defined $prob->[$_] } 0 .. $#$P;
+        my $sets_j = defined $j ? join(' ', map { "--set $_=$prob->[$j]{$_}" } sort keys %{ $prob->[$j] }) : '';
+        my ($r8, $pj) = defined $j ? sh("$pp predict $rec $sets_j --P $P->[$j] --format json") : (1, '');
+        my $pr = eval { decode_json($pj) } || {};
+        my ($tr, $iv, $piv) = (defined $j ? $T->[$j] : undef, defined $j ? $I->[$j] : undef, $pr->{interval});
+        ok(defined $tr && $r8 == 0 && abs($tr - ($pr->{time}{real} // -1)) <= 1e-9 * $tr,
+           "$name $t->{kind}: T_real at the size found for P = " . (defined $j ? $P->[$j] : '?') . " is predict's there");
+        ok(ref $iv eq 'ARRAY' && ref $piv eq 'ARRAY' && $iv->[0] <= $tr && $tr <= $iv->[1]
+           && abs($iv->[0] - $piv->[0]) <= 1e-9 * $tr && abs($iv->[1] - $piv->[1]) <= 1e-9 * $tr,
+           "$name $t->{kind}: and so is its 90% interval");
+        is(scalar(grep { defined $prob->[$_] != defined $T->[$_] } 0 .. $#$P), 0,
+           "$name $t->{kind}: a time exactly where a size was found");
     }
 }
 done_testing();
