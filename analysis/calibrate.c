@@ -299,7 +299,7 @@ static int run_all(cal *c, const int *P, const int *over, int nt, int cores)
      * processor reports (the development VM: 260 MB reported, the memory's
      * bandwidth from about 128 MB).  One allocation, walked by prefixes. */
     if (rc == 0 && c->m->mem_bw1_bytes_per_ns > 0)
-        pp_machine_add_stream_point(c->m, (long)bytes, c->m->mem_bw1_bytes_per_ns);
+        pp_curve_add(&c->m->stream, (long)bytes, c->m->mem_bw1_bytes_per_ns);
     size_t top = (size_t)16 << 10;
     while (top * 4 <= (size_t)bytes)
         top *= 2;
@@ -319,18 +319,40 @@ static int run_all(cal *c, const int *P, const int *over, int nt, int cores)
         if (pp_cal_sample(pp_cal_kernel_run, &kl, 1, &c->cfg, c->buf, c->err, c->errlen) == 0) {
             double med = pp_cal_median(c->buf, c->cfg.reps);
             if (med > 0)
-                pp_machine_add_stream_point(c->m, (long)pp_cal_kernel_bytes(&kl),
-                                            pp_cal_kernel_bytes(&kl) / med);
+                pp_curve_add(&c->m->stream, (long)pp_cal_kernel_bytes(&kl), pp_cal_kernel_bytes(&kl) / med);
         }
     }
     kl.elems = full;
     pp_cal_kernel_free(&kl, 1);
+    /* The load curves: a chase and a gather over the same working sets,
+     * fewer samples (each sample of the largest walks the memory). */
+    pp_cal_lat lat;
+    if (rc == 0 && pp_cal_lat_setup(&lat, top, c->err, c->errlen))
+        return -1;
+    pp_cal_cfg lcfg = c->cfg;
+    lcfg.reps = lcfg.reps > 5 ? 5 : lcfg.reps;
+    lcfg.max_iters = 1L << 26;
+    np = 0;
+    for (size_t ws = (size_t)16 << 10; rc == 0 && ws <= top; ws *= (size_t)step) {
+        if (pp_cal_lat_prepare(&lat, ws))
+            break;
+        progress(c, "load latency", ++np, 0);
+        for (int g = 0; g < 2; g++) {
+            lat.gather = g;
+            if (pp_cal_sample(pp_cal_lat_run, &lat, 1, &lcfg, c->buf, c->err, c->errlen) == 0) {
+                double med = pp_cal_median(c->buf, lcfg.reps);
+                if (med > 0)
+                    pp_curve_add(g ? &c->m->gather : &c->m->chase, (long)pp_cal_lat_bytes(&lat), med);
+            }
+        }
+    }
+    pp_cal_lat_free(&lat);
     /* the three levels' bandwidths (half of each cache) from the curve, for
      * readers of the file that predate it */
     const long lsz[3] = {c->m->cache_l1d_bytes, c->m->cache_l2_bytes, c->m->cache_l3_bytes};
     double *lbw[3] = {&c->m->bw_l1_bytes_per_ns, &c->m->bw_l2_bytes_per_ns, &c->m->bw_l3_bytes_per_ns};
     for (int l = 0; l < 3; l++)
-        if (lsz[l] > 0 && c->m->nstream >= 2)
+        if (lsz[l] > 0 && c->m->stream.n >= 2)
             *lbw[l] = pp_machine_stream_bw(c->m, (double)lsz[l] / 2);
 
     /* OpenMP last: libgomp keeps its pool of threads afterwards. */

@@ -17,6 +17,7 @@
 #ifndef PERFPRED_CALIBRATE_H
 #define PERFPRED_CALIBRATE_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "machine.h"
 
@@ -156,5 +157,25 @@ int pp_cal_kernel_run(void *ctx, long iters, double *out, char *err,
 /* Bytes one iteration of the streaming kernel moves per thread. */
 double pp_cal_kernel_bytes(const pp_cal_kernel *kc);
 void pp_cal_cache_sizes(long *l1d, long *l2, long *l3);
+
+/* Loads at random addresses in a working set (calibrate_latency.c): a
+ * chase (each address from the previous load) or, with gather set,
+ * independent loads through an index array.  Setup allocates the largest
+ * working set; prepare shuffles the lines of one; run: out[0] is ns per
+ * load. */
+typedef struct pp_cal_lat {
+    uint64_t *buf;      /* cap lines of 64 bytes                           */
+    uint32_t *idx;      /* the random order of the lines                   */
+    size_t cap, lines;  /* lines allocated, lines in the working set       */
+    size_t pos;         /* where the chase is (a word of buf)              */
+    size_t gpos;        /* where the gather is (an entry of idx)           */
+    int gather;         /* 0: chase; 1: gather                             */
+} pp_cal_lat;
+
+int pp_cal_lat_setup(pp_cal_lat *k, size_t max_bytes, char *err, size_t errlen);
+void pp_cal_lat_free(pp_cal_lat *k);
+int pp_cal_lat_prepare(pp_cal_lat *k, size_t bytes);
+double pp_cal_lat_bytes(const pp_cal_lat *k);
+int pp_cal_lat_run(void *ctx, long iters, double *out, char *err, size_t errlen);
 
 #endif /* PERFPRED_CALIBRATE_H */

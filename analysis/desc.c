@@ -103,7 +103,8 @@ static int parse_ops(const pp_line *l, long ops[PP_NOPS], pp_where *w)
     return rc;
 }
 
-/* mem=(STEP REUSE WRITTEN ...) memx=K: the loop's memory streams. */
+/* mem=(STEP REUSE WRITTEN ...) memx=K memg=K memc=K: the loop's memory
+ * streams, and the references that are none (unknown, gathers, chases). */
 static int parse_mem(const pp_line *l, pp_dloop *lp, pp_where *w)
 {
     pp_expr *e = NULL;
@@ -131,15 +132,18 @@ static int parse_mem(const pp_line *l, pp_dloop *lp, pp_where *w)
         }
         pp_expr_free(e);
     }
-    long x = 0;
-    const char *mx = pp_line_get(l, "memx");
-    if (rc == 0 && mx) {
+    static const char *const key[3] = {"memx", "memg", "memc"};
+    int *dst[3] = {&lp->memx, &lp->memg, &lp->memc};
+    for (int k = 0; rc == 0 && k < 3; k++) {
+        const char *mx = pp_line_get(l, key[k]);
+        if (!mx)
+            continue;
         char *end;
-        x = strtol(mx, &end, 10);
-        if (*end || x < 0 || x > 1000000)
-            rc = pp_where_error(w, "memx=%s: not a count", mx);
+        long x = strtol(mx, &end, 10);
+        if (end == mx || *end || x < 0 || x > 1000000)
+            rc = pp_where_error(w, "%s=%s: not a count", key[k], mx);
         else
-            lp->memx += (int)x;
+            *dst[k] += (int)x;
     }
     return rc;
 }

@@ -41,6 +41,8 @@ typedef struct {
     long stream_step[PP_MAX_STREAMS];
     unsigned char stream_reuse[PP_MAX_STREAMS], stream_written[PP_MAX_STREAMS];
     int memx;                     /* references the plugin could not follow */
+    int memg, memc;               /* gathers (a[idx[i]]) and chases
+                                     (p = p->next): memg=, memc=          */
     int has_mem;                  /* the line had mem= (newer plugins)      */
 } pp_dloop;
 

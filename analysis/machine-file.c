@@ -283,25 +283,28 @@ static int point_line(reader *r, pp_machine *m, int c, const char *key,
     return 0;
 }
 
-/* point.mem.stream = BYTES BYTES_PER_NS: one point of the bandwidth curve */
-static int stream_point(reader *r, pp_machine *m, const char *key, char *v)
+/* point.mem.stream = BYTES BYTES_PER_NS, point.mem.chase|gather = BYTES NS:
+ * one point of a curve against the working set */
+static int curve_point(reader *r, pp_curve *c, const char *key, char *v, int bw)
 {
     char *save = NULL;
     char *tw = strtok_r(v, " \t", &save);
     char *tb = strtok_r(NULL, " \t", &save);
     char *extra = strtok_r(NULL, " \t", &save);
     if (!tw || !tb || extra)
-        return rerr(r, r->line, "%s: expected 'BYTES BYTES_PER_NS' (a working set and one thread's bandwidth)", key);
+        return rerr(r, r->line, "%s: expected %s", key,
+                    bw ? "'BYTES BYTES_PER_NS' (a working set and one thread's bandwidth)"
+                       : "'BYTES NS' (a working set and the time of one load)");
     long ws;
-    double bw;
-    if (parse_int(r, key, tw, 1, 1L << 50, &ws) || parse_num(r, key, tb, &bw))
+    double y;
+    if (parse_int(r, key, tw, 1, 1L << 50, &ws) || parse_num(r, key, tb, &y))
         return -1;
-    if (bw <= 0)
-        return rerr(r, r->line, "%s: the bandwidth must be > 0", key);
-    for (int i = 0; i < m->nstream; i++)
-        if (m->stream_ws[i] == ws)
+    if (y <= 0)
+        return rerr(r, r->line, "%s: the %s must be > 0", key, bw ? "bandwidth" : "time");
+    for (int i = 0; i < c->n; i++)
+        if (c->ws[i] == ws)
             return rerr(r, r->line, "%s: duplicate point for %ld bytes", key, ws);
-    if (pp_machine_add_stream_point(m, ws, bw))
+    if (pp_curve_add(c, ws, y))
         return rerr(r, r->line, "%s: more than %d points", key, PP_MACHINE_MAX_POINTS);
     return 0;
 }
@@ -448,7 +451,11 @@ static int handle(reader *r, pp_machine *m, const char *key, char *v)
     if (strncmp(key, "point.mpi.", 10) == 0 && mpi_point(r, m, key, v, &rc))
         return rc;
     if (strcmp(key, "point.mem.stream") == 0)
-        return stream_point(r, m, key, v);
+        return curve_point(r, &m->stream, key, v, 1);
+    if (strcmp(key, "point.mem.chase") == 0)
+        return curve_point(r, &m->chase, key, v, 0);
+    if (strcmp(key, "point.mem.gather") == 0)
+        return curve_point(r, &m->gather, key, v, 0);
     /* beta.CLASS_ns, beta.CLASS_se_ns, beta.runs (perfpred fit) */
     if (strncmp(key, "beta.", 5) == 0) {
         const char *k = key + 5;

@@ -116,10 +116,17 @@ static int write_all(FILE *f, const pp_machine *m)
             fprintf(f, "point.%s = %d %.10g%s\n", pp_costs[i].key, s->pt[j].p,
                     s->pt[j].v, s->pt[j].oversub ? " oversub" : "");
     }
-    if (m->nstream > 0)
-        fprintf(f, "# point.mem.stream = working-set-bytes bytes-per-ns (one thread)\n");
-    for (int j = 0; j < m->nstream && j < PP_MACHINE_MAX_POINTS; j++)
-        fprintf(f, "point.mem.stream = %ld %.6g\n", m->stream_ws[j], m->stream_bw[j]);
+    static const char *const ckey[3] = {"stream", "chase", "gather"};
+    static const char *const cwhat[3] = {"bytes-per-ns (one thread streaming)",
+                                         "ns (a load whose address the previous one gave)",
+                                         "ns (independent loads at random addresses)"};
+    const pp_curve *cv[3] = {&m->stream, &m->chase, &m->gather};
+    for (int k = 0; k < 3; k++) {
+        if (cv[k]->n > 0)
+            fprintf(f, "# point.mem.%s = working-set-bytes %s\n", ckey[k], cwhat[k]);
+        for (int j = 0; j < cv[k]->n && j < PP_MACHINE_MAX_POINTS; j++)
+            fprintf(f, "point.mem.%s = %ld %.6g\n", ckey[k], cv[k]->ws[j], cv[k]->v[j]);
+    }
     for (int i = 0; i < PP_MPI_PT_N; i++) {
         const pp_series *s = &m->mpi_points[i];
         if (s->n > 0)

@@ -216,35 +216,36 @@ void pp_machine_default(pp_machine *m)
     m->has_net = 0;
 }
 
-int pp_machine_add_stream_point(pp_machine *mach, long ws, double bw)
+int pp_curve_add(pp_curve *c, long ws, double v)
 {
     int i = 0;
-    while (i < mach->nstream && mach->stream_ws[i] < ws)
+    while (i < c->n && c->ws[i] < ws)
         i++;
-    if (i < mach->nstream && mach->stream_ws[i] == ws) {
-        mach->stream_bw[i] = bw;
+    if (i < c->n && c->ws[i] == ws) {
+        c->v[i] = v;
         return 0;
     }
-    if (mach->nstream >= PP_MACHINE_MAX_POINTS)
+    if (c->n >= PP_MACHINE_MAX_POINTS)
         return -1;
-    for (int j = mach->nstream; j > i; j--) {
-        mach->stream_ws[j] = mach->stream_ws[j - 1];
-        mach->stream_bw[j] = mach->stream_bw[j - 1];
+    for (int j = c->n; j > i; j--) {
+        c->ws[j] = c->ws[j - 1];
+        c->v[j] = c->v[j - 1];
     }
-    mach->stream_ws[i] = ws;
-    mach->stream_bw[i] = bw;
-    mach->nstream++;
+    c->ws[i] = ws;
+    c->v[i] = v;
+    c->n++;
     return 0;
 }
 
 double pp_machine_memory_edge(const pp_machine *mach)
 {
-    if (mach->nstream >= 2) {
-        double mem = mach->stream_bw[mach->nstream - 1];
-        for (int i = mach->nstream - 2; i >= 0; i--)
-            if (mach->stream_bw[i] > 1.25 * mem)
-                return (double)mach->stream_ws[i];
-        return (double)mach->stream_ws[0];
+    const pp_curve *c = &mach->stream;
+    if (c->n >= 2) {
+        double mem = c->v[c->n - 1];
+        for (int i = c->n - 2; i >= 0; i--)
+            if (c->v[i] > 1.25 * mem)
+                return (double)c->ws[i];
+        return (double)c->ws[0];
     }
     long l = mach->cache_l3_bytes > 0 ? mach->cache_l3_bytes
            : mach->cache_l2_bytes > 0 ? mach->cache_l2_bytes : mach->cache_l1d_bytes;
@@ -264,18 +265,22 @@ static double interp_log(const double *x, const double *y, int n, double at)
     return y[n - 1];
 }
 
+double pp_curve_at(const pp_curve *c, double bytes)
+{
+    if (c->n == 0)
+        return 0;
+    double x[PP_MACHINE_MAX_POINTS];
+    for (int i = 0; i < c->n; i++)
+        x[i] = (double)c->ws[i];
+    return interp_log(x, c->v, c->n, bytes > 0 ? bytes : x[0]);
+}
+
 double pp_machine_stream_bw(const pp_machine *mach, double bytes)
 {
     if (bytes <= 0)
         return 0;
-    if (mach->nstream >= 2) {
-        double x[PP_MACHINE_MAX_POINTS], y[PP_MACHINE_MAX_POINTS];
-        for (int i = 0; i < mach->nstream; i++) {
-            x[i] = (double)mach->stream_ws[i];
-            y[i] = mach->stream_bw[i];
-        }
-        return interp_log(x, y, mach->nstream, bytes);
-    }
+    if (mach->stream.n >= 2)
+        return pp_curve_at(&mach->stream, bytes);
     /* the measured points, by working set */
     double x[4], y[4];
     int n = 0;

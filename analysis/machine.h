@@ -104,6 +104,13 @@ const char *pp_beta_name(int i);   /* "int", "fp", ... "segment" */
 enum { PP_MPI_PT_PINGPONG, PP_MPI_PT_BARRIER, PP_MPI_PT_ALLREDUCE, PP_MPI_PT_N };
 const char *pp_mpi_point_name(int i);   /* "pingpong", "barrier", "allreduce" */
 
+/* y against a working set in bytes, sorted by it. */
+typedef struct pp_curve {
+    int n;
+    long ws[PP_MACHINE_MAX_POINTS];
+    double v[PP_MACHINE_MAX_POINTS];
+} pp_curve;
+
 typedef struct pp_machine {
     char name[PP_MACHINE_NAME_MAX];   /* host name or a user's label       */
     pp_machine_source source;
@@ -118,14 +125,14 @@ typedef struct pp_machine {
     double bw_l1_bytes_per_ns;      /* streaming bandwidth of one thread   */
     double bw_l2_bytes_per_ns;      /* with its working set inside L1, L2, */
     double bw_l3_bytes_per_ns;      /* L3 (0 = unknown)                    */
-    /* One thread's streaming bandwidth against its working set, measured
-     * at working sets doubling from the L1 to the memory kernel's
-     * (point.mem.stream): where the curve has two points or more it
-     * replaces the three levels above, whose nominal sizes may not be
-     * what a guest gets (docs/machine-format.md, "Cache bandwidths"). */
-    int nstream;
-    long stream_ws[PP_MACHINE_MAX_POINTS];      /* bytes, increasing       */
-    double stream_bw[PP_MACHINE_MAX_POINTS];    /* bytes per ns            */
+    /* Measured against the working set, doubling from the L1 to the
+     * memory kernel's (docs/machine-format.md, "Cache bandwidths"):
+     * one thread's streaming bandwidth (point.mem.stream, bytes per ns;
+     * with two points or more it replaces the three levels above, whose
+     * nominal sizes may not be what a guest gets), the time of a load
+     * whose address the previous load gave (point.mem.chase, ns) and of
+     * independent loads at random addresses (point.mem.gather, ns). */
+    pp_curve stream, chase, gather;
     double noise_cov;     /* run-to-run variation of the host: the
                              coefficient of variation of repeated timings
                              of one streaming kernel (0 = unknown)        */
@@ -184,9 +191,12 @@ double pp_model_eval(const pp_model *mod, int P);
  * memory) interpolated in log(bytes), flat outside them; 0 when the file
  * has no bandwidths.  The memory model's input (memory.h). */
 double pp_machine_stream_bw(const pp_machine *mach, double bytes);
-/* Adds a point of the bandwidth curve (kept sorted by working set; the same
- * working set again replaces the bandwidth).  -1 when the curve is full. */
-int pp_machine_add_stream_point(pp_machine *mach, long ws, double bw);
+/* Adds a point to a curve (kept sorted by working set; the same working
+ * set again replaces its value).  -1 when the curve is full. */
+int pp_curve_add(pp_curve *c, long ws, double v);
+/* The curve at `bytes`: log-linear in the working set between its points,
+ * flat outside them; 0 when it has no point. */
+double pp_curve_at(const pp_curve *c, double bytes);
 /* The working set beyond which a thread's stream is served by the memory
  * (whose bandwidth the cores share) rather than a cache: from the measured
  * curve, past its last point more than 25% faster than the memory kernel's;

@@ -79,6 +79,19 @@ static double streams_ns(const pp_prog *m, const pp_machine *mach, int f, int k,
                 *beyond += t;
         }
     }
+    /* Loads at addresses from loaded values, anywhere in the data set: a
+     * gather (a[idx[i]]) at calibrate's time of independent random loads,
+     * a chase (p = p->next) at its latency.  Gathers beyond the caches
+     * share the memory's bandwidth like streams; a chase, one miss at a
+     * time, does not. */
+    if (dl->memg > 0 && mach->gather.n > 0) {
+        double t = dl->memg * pp_curve_at(&mach->gather, footprint);
+        ns += t;
+        if (beyond && footprint > min_ws)
+            *beyond += t;
+    }
+    if (dl->memc > 0 && mach->chase.n > 0)
+        ns += dl->memc * pp_curve_at(&mach->chase, footprint);
     return ns;
 }
 

@@ -11,7 +11,10 @@
  * loop walks the same bytes again (a row reused, served by a near cache);
  * otherwise the stream only comes back when the whole data set has been
  * walked.  References whose address does not move (a[k]) are not streams;
- * those scev cannot follow are counted as unknown.
+ * of those scev cannot follow, an address that comes from a value loaded in
+ * the loop is a gather (a[idx[i]]) or, when the load feeds the next
+ * iteration's address, a chase (p = p->next: one per chased pointer, the
+ * other loads at its address are gathers); the rest are unknown.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -270,11 +273,97 @@ analyse_ref (class loop *loop, tree ref, pp_stream *out)
   return 1;
 }
 
+/* What an address scev cannot follow depends on, inside LOOP: 2 when it
+ * goes through a header phi of LOOP whose value from the latch comes from
+ * a load (a chase: p = p->next, each address waiting for the previous
+ * load), 1 when it comes from a value loaded in the loop that is not such
+ * a phi (a gather: a[idx[i]], the loads independent of each other), 0
+ * otherwise (an offset computed by a division, say).  Values invariant in
+ * LOOP do not count (a global reloaded). */
+static int
+indirection (class loop *loop, tree t, int depth, bool in_phi, tree *phi)
+{
+  if (depth > 12 || TREE_CODE (t) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF (t)
+      || pp_value_invariant (loop, t))
+    return 0;
+  gimple *d = SSA_NAME_DEF_STMT (t);
+  if (!gimple_bb (d) || !flow_bb_inside_loop_p (loop, gimple_bb (d)))
+    return 0;
+  if (gimple_code (d) == GIMPLE_PHI)
+    {
+      if (gimple_bb (d) != loop->header)
+	{
+	  /* a join in the body (a[c ? 0 : idx[i]]): any of its values */
+	  int best = 0;
+	  for (unsigned i = 0; i < gimple_phi_num_args (d); i++)
+	    best = MAX (best, indirection (loop, gimple_phi_arg_def (d, i), depth + 1, in_phi, phi));
+	  return best;
+	}
+      if (in_phi || !loop_latch_edge (loop))
+	return 0;
+      /* the value the next iteration starts from */
+      tree next = PHI_ARG_DEF_FROM_EDGE (d, loop_latch_edge (loop));
+      if (!indirection (loop, next, depth + 1, true, phi))
+	return 0;
+      *phi = t;
+      return 2;
+    }
+  if (!is_gimple_assign (d))
+    return 0;
+  if (gimple_assign_single_p (d) && gimple_vuse (d) && !gimple_vdef (d)
+      && !is_gimple_min_invariant (gimple_assign_rhs1 (d))
+      && TREE_CODE (gimple_assign_rhs1 (d)) != SSA_NAME)
+    {
+      /* loaded here: from a place that moves (idx[i], p->next), or the
+	 same place every iteration (a global N the loop's stores may
+	 alias, reloaded: the address is affine in fact, not a gather) */
+      pp_stream tmp = { NULL_TREE, 0, 0, 0, 0 };
+      return analyse_ref (loop, gimple_assign_rhs1 (d), &tmp) == 0 ? 0 : 1;
+    }
+  int best = 0;
+  for (unsigned i = 1; i < gimple_num_ops (d); i++)
+    {
+      tree op = gimple_op (d, i);
+      if (op && TREE_CODE (op) == SSA_NAME)
+	{
+	  int r = indirection (loop, op, depth + 1, in_phi, phi);
+	  if (r > best)
+	    best = r;
+	}
+    }
+  return best;
+}
+
+/* The address REF is reached through, as indirection () reads it; *PHI
+ * gets the chased header phi when it is a chase. */
+static int
+ref_indirection (class loop *loop, tree ref, tree *phi)
+{
+  if (TREE_CODE (ref) == MEM_REF || TREE_CODE (ref) == TARGET_MEM_REF)
+    {
+      int r = indirection (loop, TREE_OPERAND (ref, 0), 0, false, phi);
+      if (TREE_CODE (ref) == TARGET_MEM_REF && TMR_INDEX (ref))
+	r = MAX (r, indirection (loop, TMR_INDEX (ref), 0, false, phi));
+      return r;
+    }
+  /* an array indexed by a loaded value (a[idx[i]]), or a field of what a
+     pointer points to (p->v) */
+  int r = 0;
+  tree t = ref;
+  for (; handled_component_p (t); t = TREE_OPERAND (t, 0))
+    if (TREE_CODE (t) == ARRAY_REF)
+      r = MAX (r, indirection (loop, TREE_OPERAND (t, 1), 0, false, phi));
+  if (TREE_CODE (t) == MEM_REF || TREE_CODE (t) == TARGET_MEM_REF)
+    r = MAX (r, ref_indirection (loop, t, phi));
+  return r;
+}
+
 std::string
 pp_streams_text (pp_fn *f, class loop *loop)
 {
   auto_vec<pp_stream> v;
-  int unknown = 0;
+  int unknown = 0, gathers = 0, chases = 0;
+  auto_vec<tree> chased;
   basic_block bb;
   FOR_EACH_BB_FN (bb, f->fun)
     {
@@ -296,7 +385,22 @@ pp_streams_text (pp_fn *f, class loop *loop)
 	  pp_stream st = { NULL_TREE, 0, 0, 0, store };
 	  int r = analyse_ref (loop, ref, &st);
 	  if (r < 0)
-	    unknown++;
+	    {
+	      /* one chase per chased pointer (p = p->next): the other loads
+		 at the same step (p->v, x[j] and y[j] with j = next[j])
+		 wait for it too but not for each other: gathers */
+	      tree phi = NULL_TREE;
+	      int k = ref_indirection (loop, ref, &phi);
+	      if (k == 2 && phi && !chased.contains (phi))
+		{
+		  chased.safe_push (phi);
+		  chases++;
+		}
+	      else if (k >= 1)
+		gathers++;
+	      else
+		unknown++;
+	    }
 	  if (r <= 0)
 	    continue;
 	  bool merged = false;
@@ -324,5 +428,9 @@ pp_streams_text (pp_fn *f, class loop *loop)
   t += ")";
   if (unknown)
     t += pp_fmt (" memx=%d", unknown);
+  if (gathers)
+    t += pp_fmt (" memg=%d", gathers);
+  if (chases)
+    t += pp_fmt (" memc=%d", chases);
   return t;
 }

@@ -7,7 +7,11 @@
 #             and bk[j], which moves with k;
 #   strided:  a[i] with i += 16: 128 bytes per iteration;
 #   invariant: a[k] does not move: no stream;
-#   chase:    next[j] with j loaded: scev cannot follow it (memx);
+#   chase:    next[j] with j = next[j]: scev cannot follow it; the load
+#             gives the next address: a chase (memc);
+#   gather:   a[next[i]]: next[i] a stream, a[...] at a loaded index: a
+#             gather (memg);
+#   divided:  a[i * 3 / 7]: not affine, not loaded: unknown (memx);
 #   global:   ga[i] through a global pointer: one stream;
 #   column:   a[i*n + j], a step of n * 8 bytes: '?' (in the variables);
 #   rowptr:   c[i][j] += b[k][j] through row pointers loaded in the loop
@@ -52,7 +56,9 @@ for my $opt ('-O0', '-O2') {
         my $l = $1;
         my ($m) = / mem=\(([^)]*)\)/;
         my ($x) = / memx=(\d+)/;
-        $mem{$l} = [defined $m ? $m : 'none', $x // 0];
+        my ($g) = / memg=(\d+)/;
+        my ($c) = / memc=(\d+)/;
+        $mem{$l} = [defined $m ? $m : 'none', $x // 0, $g // 0, $c // 0];
     }
     sub streams { my @v = split ' ', $_[0]; my @t; push @t, join(' ', splice(@v, 0, 3)) while @v; return join(',', sort @t); }
     my %want = (
@@ -80,8 +86,13 @@ for my $opt ('-O0', '-O2') {
         is(streams($g->[0]), '8 0 0,8 1 1', "$opt gflat: the global arrays as streams " . $g->[0]);
         is($g->[1], 0, "$opt gflat: every reference followed");
     }
-    my $c = $mem{ $line{chase} } || ['missing', 0];
-    ok($c->[1] >= 1, "$opt chase: the loaded index is not followed (memx=$c->[1])");
+    my $c = $mem{ $line{chase} } || ['missing', 0, 0, 0];
+    is(join(' ', @$c[1 .. 3]), '0 0 1', "$opt chase: next[j] is a chase (memx memg memc: @$c[1 .. 3])");
+    my $ga = $mem{ $line{gather} } || ['missing', 0, 0, 0];
+    is(join(' ', streams($ga->[0]), @$ga[1 .. 3]), '8 0 0 0 1 0',
+       "$opt gather: next[i] a stream, a[next[i]] a gather ($ga->[0] memx memg memc: @$ga[1 .. 3])");
+    my $dv = $mem{ $line{divided} } || ['missing', 0, 0, 0];
+    is(join(' ', @$dv[1 .. 3]), '1 0 0', "$opt divided: a computed index stays unknown (memx memg memc: @$dv[1 .. 3])");
     my $show = `$B/perfpred show $tmp/s.ppr 2>&1`;
     is($?, 0, "$opt: the analyser reads the streams, '?' included") or diag($show);
 }

@@ -130,6 +130,18 @@ ok(@st && $st[-1][0] == ($kv{'mem.footprint_bytes'} // -1)
 ok(!(grep { $st[$_][0] > 2 * $st[$_ - 1][0] && $st[$_][0] < 3.9 * $st[$_ - 1][0]
             && $_ < $#st } 1 .. $#st), 'x4 steps with --quick');
 ok(($kv{'mem.bw_l1_bytes_per_ns'} // 0) > 0, 'mem.bw_l1 filled from the curve');
+# the load curves: a chase and a gather at the same working sets, in ns
+for my $k ('mem.chase', 'mem.gather') {
+    my @c = @{ $points{$k} // [] };
+    ok(@c >= 4, scalar(@c) . " points of $k");
+    ok(!(grep { !($_->[1] =~ $num) || $_->[1] <= 0 || $_->[1] > 1e5 } @c), "$k: times > 0 ns and plausible");
+    ok(!(grep { $c[$_][0] <= $c[$_ - 1][0] } 1 .. $#c), "$k: working sets increase");
+}
+my %ch = map { $_->[0] => $_->[1] } @{ $points{'mem.chase'} // [] };
+my @cw = sort { $a <=> $b } keys %ch;
+# a chase through 4 MiB (past any L1 and most L2) waits longer than one
+# through 16 KiB: the latency grows with the working set
+ok(@cw >= 2 && $ch{ $cw[-1] } > $ch{ $cw[0] }, "the chase's latency grows with the working set ($ch{$cw[0]} -> $ch{$cw[-1]} ns)");
 
 # Team sizes: 1 .. min(cores, 8) are fitted points; above the cores they are
 # flagged oversubscribed.

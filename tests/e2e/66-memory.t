@@ -21,6 +21,8 @@
 # iterations x 2.25 ns = 1.125 N R ns over scale.memory = 1; at P = 1, with the
 # memory model off, or with the data inside the caches, it does not change.
 #
+# Gathers and chases (indirect.c): at the end.
+#
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
 use warnings;
@@ -129,4 +131,45 @@ SKIP: {
     ok($ss2 > 1 + 0.5 * ($cs - 1) && $ss2 <= $cs + 1e-6,
        "the shared machine takes out most of scale.memory at the recorded concurrency $cs ($ss2)");
 }
+# ---- loads at loaded addresses: gathers and chases -------------------------
+# indirect.c: a gather loop (s += a[idx[i]]: idx a stream of 4 bytes the
+# pass walks again, a[...] a gather) and a chase loop (s += val[j]; j =
+# nxt[j]: nxt[j] the chase, val[j] a gather that waits for it), R passes
+# each over N elements, after a loop writing
+# the four arrays (8 + 4 + 8 + 8 bytes an element: 28 N bytes of data).
+# The hand machine adds a gather curve (1 ns at 16 KiB, 11 ns at 64 MiB)
+# and a chase curve (2 ns, 82 ns).  Recorded at N = 256 (7 KiB: the
+# first points), predicted at N = 16 Mi (448 MiB of data, the idx stream's
+# 64 MiB: the last points), each iteration costs more by:
+#   gather loop: 0.75 x (4/8 - 4/64) + (11 - 1)       = 10.328125 ns
+#   chase loop:  (82 - 2) + (11 - 1)                   = 90 ns
+#   init loop:   1.5 x (3 x (8/8 - 8/64) + (4/8 - 4/64)) = 4.59375 ns
+system("gcc -O2 -fplugin=$B/perfpred.so -c tests/programs/indirect.c -o $tmp/ind.o") == 0
+    && system("gcc $san $tmp/ind.o -o $tmp/ind -L$B -l:libperfpred-rt.a") == 0
+    or BAIL_OUT('cannot build tests/programs/indirect.c');
+system("PERFPRED_RECORD=$tmp/ind.ppr $tmp/ind 256 20 >/dev/null") == 0 or BAIL_OUT('indirect run');
+$rec = do { local $/; open my $f, '<', "$tmp/ind.ppr" or die; <$f> };
+like($rec, qr/^loop .*line=36 .*mem=\(4 1 0\) memg=1( |$)/m, 'the gather: idx a reused stream, a[idx[i]] one gather');
+like($rec, qr/^loop .*line=40 .*mem=\(\) memg=1 memc=1( |$)/m, 'the chase: nxt[j] the chase, val[j] a gather');
+hand_machine("$tmp/lat.machine", name => 'elsewhere', header => $hdr
+    . "point.mem.gather = 16384 1\npoint.mem.gather = 67108864 11\n"
+    . "point.mem.chase = 16384 2\npoint.mem.chase = 67108864 82\n");
+sub t1i {
+    my ($mach, $args) = @_;
+    my $j = json(`$pp predict $tmp/ind.ppr --machine $tmp/$mach.machine --P 1 --draws 0 --format json $args 2>/dev/null`) || {};
+    return $j->{T1} // -1;
+}
+($N, $R) = (16 * 1024 * 1024, 20);
+my ($lon, $loff) = (t1i('lat', "--set N=$N --set R=$R"), t1i('lat', "--set N=$N --set R=$R --cache-rule off"));
+$want = ($N * $R * (10.328125 + 90) + $N * 4.59375) * 1e-9;
+ok($lon > 0 && abs(($lon - $loff) - $want) <= 1e-6 * $want,
+   sprintf('gathers and chases: N R x 100.328125 ns + N x 4.59375 ns = %.6f s (got %.6f s)', $want, $lon - $loff));
+# without the curves (an older machine file) they are not priced: only the
+# streams move
+my $hon = t1i('hand', "--set N=$N --set R=$R");
+my $hoff = t1i('hand', "--set N=$N --set R=$R --cache-rule off");
+$want = ($N * $R * 0.328125 + $N * 4.59375) * 1e-9;
+ok(abs(($hon - $hoff) - $want) <= 1e-6 * $want,
+   sprintf('without the curves only the streams: %.6f s (got %.6f s)', $want, $hon - $hoff));
+
 done_testing();

@@ -84,10 +84,10 @@ static void test_stream_curve(void **state)
     const long ws[] = {512L << 20, 16L << 10, 1L << 20, 32L << 20, 128L << 20, 64L << 20};
     const double bw[] = {10, 24, 24, 24, 10, 16};
     for (int i = 0; i < 6; i++)   /* out of order: kept sorted */
-        assert_int_equal(pp_machine_add_stream_point(&m, ws[i], bw[i]), 0);
-    assert_int_equal(m.nstream, 6);
-    for (int i = 1; i < m.nstream; i++)
-        assert_true(m.stream_ws[i] > m.stream_ws[i - 1]);
+        assert_int_equal(pp_curve_add(&m.stream, ws[i], bw[i]), 0);
+    assert_int_equal(m.stream.n, 6);
+    for (int i = 1; i < m.stream.n; i++)
+        assert_true(m.stream.ws[i] > m.stream.ws[i - 1]);
     assert_true(fabs(pp_machine_stream_bw(&m, 1024) - 24) < 1e-12);
     assert_true(fabs(pp_machine_stream_bw(&m, 8 << 20) - 24) < 1e-12);
     assert_true(fabs(pp_machine_stream_bw(&m, sqrt(32.0 * 64) * (1 << 20)) - 20) < 1e-9);
@@ -95,29 +95,42 @@ static void test_stream_curve(void **state)
     assert_true(fabs(pp_machine_stream_bw(&m, 1e12) - 10) < 1e-12);
     assert_true(fabs(pp_machine_memory_edge(&m) - (double)(64L << 20)) < 1);
     /* the same working set again replaces its bandwidth */
-    assert_int_equal(pp_machine_add_stream_point(&m, 64L << 20, 11), 0);
-    assert_int_equal(m.nstream, 6);
+    assert_int_equal(pp_curve_add(&m.stream, 64L << 20, 11), 0);
+    assert_int_equal(m.stream.n, 6);
     assert_true(fabs(pp_machine_memory_edge(&m) - (double)(32L << 20)) < 1);
     /* the file keeps it */
     pp_machine r;
     char err[512];
     assert_int_equal(pp_machine_save("/tmp/perfpred-test-cache.machine", &m, err, sizeof err), 0);
     assert_int_equal(pp_machine_load("/tmp/perfpred-test-cache.machine", &r, err, sizeof err), 0);
-    assert_int_equal(r.nstream, 6);
+    assert_int_equal(r.stream.n, 6);
     for (int i = 0; i < 6; i++) {
-        assert_int_equal(r.stream_ws[i], m.stream_ws[i]);
-        assert_true(fabs(r.stream_bw[i] - m.stream_bw[i]) < 1e-5 * m.stream_bw[i]);
+        assert_int_equal(r.stream.ws[i], m.stream.ws[i]);
+        assert_true(fabs(r.stream.v[i] - m.stream.v[i]) < 1e-5 * m.stream.v[i]);
     }
+    /* the load curves survive the file too, and are read by pp_curve_at */
+    assert_int_equal(pp_curve_add(&m.chase, 16384, 2), 0);
+    assert_int_equal(pp_curve_add(&m.chase, 64L << 20, 82), 0);
+    assert_int_equal(pp_curve_add(&m.gather, 16384, 1), 0);
+    assert_int_equal(pp_machine_save("/tmp/perfpred-test-cache.machine", &m, err, sizeof err), 0);
+    assert_int_equal(pp_machine_load("/tmp/perfpred-test-cache.machine", &r, err, sizeof err), 0);
+    assert_int_equal(r.chase.n, 2);
+    assert_int_equal(r.gather.n, 1);
+    /* halfway in log from 16 KiB to 64 MiB (sqrt(16 * 65536) KiB): 42 */
+    assert_true(fabs(pp_curve_at(&r.chase, sqrt(16.0 * 65536) * 1024) - 42) < 1e-9);
+    assert_true(fabs(pp_curve_at(&r.gather, 1e9) - 1) < 1e-12);
+    pp_curve none = {0};
+    assert_true(pp_curve_at(&none, 1e6) == 0);
     /* a curve that never leaves the memory's speed: its first point */
     pp_machine f = small();
-    pp_machine_add_stream_point(&f, 1L << 20, 10);
-    pp_machine_add_stream_point(&f, 8L << 20, 10);
+    pp_curve_add(&f.stream, 1L << 20, 10);
+    pp_curve_add(&f.stream, 8L << 20, 10);
     assert_true(fabs(pp_machine_memory_edge(&f) - (double)(1L << 20)) < 1);
     /* full */
     pp_machine g = small();
     for (int i = 0; i < PP_MACHINE_MAX_POINTS; i++)
-        assert_int_equal(pp_machine_add_stream_point(&g, 1000L + i, 1), 0);
-    assert_int_equal(pp_machine_add_stream_point(&g, 5, 1), -1);
+        assert_int_equal(pp_curve_add(&g.stream, 1000L + i, 1), 0);
+    assert_int_equal(pp_curve_add(&g.stream, 5, 1), -1);
 }
 
 /* Bad point.mem.stream lines: one error naming the file and line. */
@@ -142,6 +155,18 @@ static void test_stream_curve_errors(void **state)
         assert_int_equal(pp_machine_load(path, &r, err, sizeof err), -1);
         assert_non_null(strstr(err, path));
         assert_non_null(strstr(err, want[i]));
+    }
+    /* the load curves: times, the same rules */
+    const char *lbad[] = {"point.mem.chase = 1024", "point.mem.gather = 1024 0"};
+    const char *lwant[] = {"expected 'BYTES NS'", "the time must be > 0"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(pp_machine_save(path, &m, err, sizeof err), 0);
+        FILE *f = fopen(path, "a");
+        assert_non_null(f);
+        fprintf(f, "%s\n", lbad[i]);
+        fclose(f);
+        assert_int_equal(pp_machine_load(path, &r, err, sizeof err), -1);
+        assert_non_null(strstr(err, lwant[i]));
     }
     /* a duplicate working set */
     assert_int_equal(pp_machine_save(path, &m, err, sizeof err), 0);

@@ -52,6 +52,22 @@ static long chase(const long *next, long start, long n)
     return steps;
 }
 
+static double gather(const double *a, const long *next, long n)
+{
+    double s = 0;
+    for (long i = 0; i < n; i++) /* L:gather */
+        s += a[next[i] < 0 ? 0 : next[i]];
+    return s;
+}
+
+static double divided(const double *a, long n)
+{
+    double s = 0;
+    for (long i = 0; i < n; i++) /* L:divided */
+        s += a[i * 3 / 7];
+    return s;
+}
+
 static double column(const double *a, long n, long j)
 {
     double s = 0;
@@ -109,7 +125,8 @@ int main(void)
     rowptr(cr, br, n);
     gb = v;
     gflat();
-    double s = strided(u, n * n) + invariant(u, n, 3) + (double)chase(next, 1, n) + global_ptr() + column(u, n, 2);
+    double s = strided(u, n * n) + invariant(u, n, 3) + (double)chase(next, 1, n) + global_ptr() + column(u, n, 2)
+               + gather(u, next, n) + divided(u, n);
     printf("%g\n", s + v[n + 1]);
     free(u);
     free(v);
