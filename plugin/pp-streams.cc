@@ -358,6 +358,20 @@ ref_indirection (class loop *loop, tree ref, tree *phi)
   return r;
 }
 
+/* REF is in a declared array of a size fixed at compile time (a lookup
+ * table: static double t[256]): what a gather into it costs does not
+ * change with the problem's size. */
+static bool
+fixed_size_object (tree ref)
+{
+  tree b = get_base_address (ref);
+  if (!b || !VAR_P (b))
+    return false;
+  tree ty = TREE_TYPE (b);
+  return TREE_CODE (ty) == ARRAY_TYPE && TYPE_SIZE_UNIT (ty)
+	 && TREE_CODE (TYPE_SIZE_UNIT (ty)) == INTEGER_CST;
+}
+
 std::string
 pp_streams_text (pp_fn *f, class loop *loop)
 {
@@ -391,6 +405,8 @@ pp_streams_text (pp_fn *f, class loop *loop)
 		 wait for it too but not for each other: gathers */
 	      tree phi = NULL_TREE;
 	      int k = ref_indirection (loop, ref, &phi);
+	      if (k >= 1 && fixed_size_object (ref))
+		continue;   /* a table: its working set does not grow */
 	      if (k == 2 && phi && !chased.contains (phi))
 		{
 		  chased.safe_push (phi);

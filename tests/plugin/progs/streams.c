@@ -60,6 +60,16 @@ static double gather(const double *a, const long *next, long n)
     return s;
 }
 
+static double table[256];
+
+static double lookup(const long *next, long n)
+{
+    double s = 0;
+    for (long i = 0; i < n; i++) /* L:lookup */
+        s += table[next[i] & 255];
+    return s;
+}
+
 static double divided(const double *a, long n)
 {
     double s = 0;
@@ -126,7 +136,7 @@ int main(void)
     gb = v;
     gflat();
     double s = strided(u, n * n) + invariant(u, n, 3) + (double)chase(next, 1, n) + global_ptr() + column(u, n, 2)
-               + gather(u, next, n) + divided(u, n);
+               + gather(u, next, n) + divided(u, n) + lookup(next, n);
     printf("%g\n", s + v[n + 1]);
     free(u);
     free(v);
