@@ -44,7 +44,9 @@ static const char *usage =
     "  16).  --scale-P: the scale tables' P (default --P without 1).  --graph-P: the\n"
     "  thread graph's P (default 4, or the largest P when smaller).  --sens-P: the\n"
     "  sensitivity's P (default the largest).  --draws K: as for predict (0: no\n"
-    "  intervals).  --timeout S: give up after S seconds (exit 2, DIR untouched).\n";
+    "  intervals).  --timeout S: give up after S seconds (exit 2, DIR untouched).\n"
+    "  --cache-rule on|off, --insitu on|off, --model-error E, --cost-quantile Q|mean:\n"
+    "  the model, as for predict.\n";
 
 /* ---- the files of the temporary directory ----------------------------- */
 

@@ -4,6 +4,7 @@
 # command `perfpred --help` lists and one per other program of the
 # toolchain (perfpred-gcc), and no other; groff formats each without a
 # warning, and each page names every option its command's --help shows
+# (and each --help every option docs/commands.md gives its command)
 # (perfpred-gcc's: every option and variable its sources read).
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
@@ -58,6 +59,31 @@ for my $c ('', @cmds) {
         is("@missing", '', "$page names every option of perfpred $c --help");
     }
 }
+# the other way round: every option a command's section of docs/commands.md
+# gives it (its synopsis, the first column of its option tables, the list
+# items that start with an option) is in its --help, so that --help does
+# not hide an option the manual documents
+my (%doc, $sec, $inblock, $nblock);
+open my $cmdmd, '<', 'docs/commands.md' or die "docs/commands.md: $!";
+while (<$cmdmd>) {
+    if (/^## perfpred (\S+)/) { ($sec, $inblock, $nblock) = ($1, 0, 0); next }
+    if (/^## /) { $sec = undef; next }
+    next unless defined $sec;
+    if (/^```/) { $inblock = !$inblock; $nblock++ if $inblock; next }
+    my $where = '';
+    if ($inblock && $nblock == 1) { $where = $_ }                                   # the synopsis
+    elsif (!$inblock && /^\| ((?:[^|\\]|\\.)*)\|/ && substr($1, 0, 3) eq '`--') { $where = $1 } # a table's first cell
+    elsif (!$inblock && /^- `--/) { $where = $_ }                                   # a list item
+    $doc{$sec}{$_} = 1 for $where =~ /(--[a-z][a-z-]*)/g;
+}
+close $cmdmd;
+for my $c (@cmds) {
+    ok($doc{$c} && %{ $doc{$c} }, "docs/commands.md has a section 'perfpred $c' with its options") or next;
+    my $usage = `$B/perfpred $c --help 2>&1`;
+    my @hidden = grep { index($usage, $_) < 0 } sort keys %{ $doc{$c} };
+    is("@hidden", '', "perfpred $c --help names every option docs/commands.md gives it");
+}
+
 # the pages of the toolchain's other programs (perfpred-gcc): groff formats
 # them, and each names every --perfpred-* option and PERFPRED_* variable
 # its sources (wrapper/) read
