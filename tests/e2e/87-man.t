@@ -2,7 +2,8 @@
 # 87-man.t - every command has --help and a man page: the pages in
 # docs/man are what tools/md2man makes from docs/commands.md now, one per
 # command `perfpred --help` lists and one per other program of the
-# toolchain (perfpred-gcc), and no other; groff formats each without a
+# toolchain (perfpred-gcc, perfpred-mpibench: every program the build
+# makes), and no other; groff formats each without a
 # warning, and each page names every option its command's --help shows
 # (and each --help every option docs/commands.md gives its command)
 # (perfpred-gcc's: every option and variable its sources read).
@@ -90,8 +91,14 @@ for my $c (@cmds) {
 my %cmdpage = map { ("perfpred-$_.1" => 1) } @cmds;
 for my $page (grep { !m{/perfpred\.1$} && !$cmdpage{ s{.*/}{}r } } sort glob('docs/man/*.1')) {
     (my $tool = $page) =~ s{.*/(.*)\.1$}{$1};
-    my $src = $tool eq 'perfpred-gcc' ? join('', map { local (@ARGV, $/) = ($_); <> } glob('wrapper/*.c')) : '';
+    my %srcs = ('perfpred-gcc' => 'wrapper/*.c', 'perfpred-mpibench' => 'analysis/mpibench/*.c');
+    my $src = $srcs{$tool} ? join('', map { local (@ARGV, $/) = ($_); <> } glob($srcs{$tool})) : '';
     ok($src ne '', "$page: the sources of $tool are known to this test") or next;
+    if ($tool ne 'perfpred-gcc' && -x "$B/$tool") {
+        my $usage = `$B/$tool --help 2>&1`;
+        is($? >> 8, 0, "$tool --help: exit 0");
+        like($usage, qr/^usage: \Q$tool\E/m, "$tool --help prints its usage");
+    }
     SKIP: {
         skip 'groff is not installed (apt-get install groff-base)', 2 unless $groff;
         my $warn = `groff -t -man -Tutf8 -ww -z $page 2>&1`;
@@ -100,10 +107,19 @@ for my $page (grep { !m{/perfpred\.1$} && !$cmdpage{ s{.*/}{}r } } sort glob('do
         my $text = `groff -t -man -Tascii -P-cbou $page 2>/dev/null`;
         $text =~ s/-\n\s+//g;
         my %seen;
-        my @names = grep { !$seen{$_}++ } ($src =~ /"(--perfpred-[a-z-]+|PERFPRED_[A-Z_]+)"/g);
+        my @names = grep { !$seen{$_}++ } ($tool eq 'perfpred-gcc' ? $src =~ /"(--perfpred-[a-z-]+|PERFPRED_[A-Z_]+)"/g
+                                                                    : $src =~ /"(--[a-z][a-z0-9-]*)"/g);
         my @missing = grep { index($text, $_) < 0 } @names;
-        ok(@names >= 5 && "@missing" eq '', "$page names every option and variable of $tool (@names)")
+        ok(@names >= ($tool eq 'perfpred-gcc' ? 5 : 1) && "@missing" eq '',
+           "$page names every option and variable of $tool (@names)")
             or diag("missing: @missing");
     }
+}
+# every program the build makes for users (what `make install` puts in
+# bin, perfpred-g++ being perfpred-gcc's other name) has a page
+for my $prog (grep { -f $_ && -x _ } glob("$B/perfpred-*")) {
+    (my $name = $prog) =~ s{.*/}{};
+    next if $name !~ /^perfpred-[a-z]+$/;
+    ok(-e "docs/man/$name.1", "$name, which the build makes, has a page (docs/man/$name.1)");
 }
 done_testing();
