@@ -307,7 +307,7 @@ bench: deps
 
 report: deps
 	@$(MAKE) --no-print-directory build
-	@tools/make-report
+	@PERFPRED_BUILD=$(abspath $(B)) tools/make-report
 
 # The plugin goes to PREFIX/lib/perfpred: gcc finds it by short name with
 # -iplugindir=PREFIX/lib/perfpred -fplugin=perfpred.  (Installing into gcc's

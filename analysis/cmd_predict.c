@@ -32,6 +32,8 @@ static const char *usage =
     "  When the record was made on the host FILE describes, the synchronisation costs\n"
     "  are scaled so that the model replays the recorded run in its recorded time\n"
     "  (--insitu off: as in FILE).\n"
+    "  --cache-rule on|off: the memory model, loops' memory streams priced by the\n"
+    "  bandwidth of their working set at the size (default on).\n"
     "  --cost-quantile Q: the costs sit at the Q-quantile of the segments' slowdown\n"
     "  against their least-squares fit (default 'mean': the fit as it is).\n"
     "  --with NAME=VALUE,...: what if the machine were different: barrier=2us,\n"

@@ -35,16 +35,18 @@ static const char *usage =
     "  table.  Sections: summary; the program, problem and machine; T_MIRACLE,\n"
     "  T_PRAM, T_real with its 90% interval, L_a, L, E_a, E per P (MPI: the share\n"
     "  of the time per kind of call); plots of time, speedup and efficiency against\n"
-    "  P (gnuplot); where the time goes; with --scale, the algorithmic (--Ea,\n"
-    "  default 0.7) and combination (--E, default 0.25) scalability tables and the\n"
-    "  latencies at fixed efficiency against the problem size; the sensitivity to\n"
-    "  every machine parameter; the thread graph; the model's count rules and\n"
-    "  fitted costs.\n"
+    "  P (gnuplot); where the time goes (its shares plotted against P); with\n"
+    "  --scale, the algorithmic (--Ea, default 0.7) and combination (--E, default\n"
+    "  0.25) scalability tables and the latencies at fixed efficiency against the\n"
+    "  problem size; the sensitivity to every machine parameter; the thread graph;\n"
+    "  the model's count rules and fitted costs.\n"
     "  --P: default the recorded P and the powers of two up to 8 times it (at least\n"
     "  16).  --scale-P: the scale tables' P (default --P without 1).  --graph-P: the\n"
     "  thread graph's P (default 4, or the largest P when smaller).  --sens-P: the\n"
     "  sensitivity's P (default the largest).  --draws K: as for predict (0: no\n"
-    "  intervals).  --timeout S: give up after S seconds (exit 2, DIR untouched).\n";
+    "  intervals).  --timeout S: give up after S seconds (exit 2, DIR untouched).\n"
+    "  --cache-rule on|off, --insitu on|off, --model-error E, --cost-quantile Q|mean:\n"
+    "  the model, as for predict.\n";
 
 /* ---- the files of the temporary directory ----------------------------- */
 

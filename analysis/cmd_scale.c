@@ -31,7 +31,8 @@ static const char *usage =
     "  --csv FILE and --json FILE also write the tables in those formats.\n"
     "  --cost-quantile Q: the costs sit at the Q-quantile of the segments' slowdown\n"
     "  against their least-squares fit (default 'mean': the fit as it is).\n"
-    "  --with NAME=VALUE,...: the tables of a machine changed so (see predict).\n";
+    "  --with NAME=VALUE,...: the tables of a machine changed so (see predict).\n"
+    "  --insitu on|off, --cache-rule on|off, --model-error E: as for predict.\n";
 
 /* T_real at each size a table found, and its 90% interval. */
 typedef struct {

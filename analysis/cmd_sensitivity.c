@@ -34,7 +34,8 @@ static const char *usage =
     "  apart.  The elasticities of the times (costs, L, o, g, G, gamma and the\n"
     "  computation) sum to 1: the output checks it.\n"
     "  --plot FILE.svg (one --param): dT/dbeta against the --along parameter, one\n"
-    "  line per P (or against P without --along): Clement & Quinn's Figure 7.\n";
+    "  line per P (or against P without --along): Clement & Quinn's Figure 7.\n"
+    "  --cache-rule on|off, --insitu on|off, --cost-quantile Q|mean: as for predict.\n";
 
 typedef struct {
     char name[64];

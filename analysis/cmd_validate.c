@@ -47,6 +47,7 @@ static const char *usage =
     "  the work).\n"
     "  --cost-quantile Q: the costs sit at the Q-quantile of the segments' slowdown\n"
     "  against their least-squares fit (default 'mean': the fit as it is).\n"
+    "  --insitu on|off, --cache-rule on|off: as for predict.\n"
     "  --plot FILE.svg: predicted against measured time, with the intervals and\n"
     "  the line of perfect prediction (gnuplot; FILE.gp and FILE.dat beside it).\n";
 

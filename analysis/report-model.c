@@ -337,9 +337,10 @@ int pp_rep_sec_breakdown(pp_rep_ctx *x)
     pp_rep_doc *d = x->doc;
     const pp_prog *m = &x->s->prog;
     pp_rep_h2(d, "breakdown", "Where the time goes");
-    pp_rep_para(d, "The whole program on the real machine, all %s summed: computation, waiting (for a barrier, a "
-                   "join, a lock or a message) and the machine's synchronisation and communication costs.",
-                m->mpi ? "ranks" : "threads");
+    pp_rep_para(d, "The whole program on the real machine, all %s summed, each from 0 to its own end: "
+                   "computation, waiting (for a barrier, a join, a lock or a message, and with no work before "
+                   "its end: a worker between teams or before its create) and the machine's synchronisation and "
+                   "communication costs.", m->mpi ? "ranks" : "threads");
     pp_rep_table *t = pp_rep_table_new(d, "breakdown", "Real machine: where the threads' time goes (%)", 5);
     pp_rep_col(t, 0, "P", 'r');
     pp_rep_col(t, 1, m->mpi ? "ranks" : "threads", 'r');
@@ -356,6 +357,19 @@ int pp_rep_sec_breakdown(pp_rep_ctx *x)
         pp_rep_cell_num(t, 3, "%.1f", tot > 0 ? 100 * mt->wait / tot : NAN);
         pp_rep_cell_num(t, 4, "%.1f", tot > 0 ? 100 * mt->sync / tot : NAN);
     }
+    char err[1024];
+    if (pp_rep_table_csv(t, x->dir, err, sizeof err)) {
+        snprintf(x->err, sizeof x->err, "%s", err);
+        x->rc = 2;
+        return -1;
+    }
+    if (pp_rep_plot_breakdown(x))
+        return -1;
+    pp_rep_figure(d, "plot-breakdown.svg",
+                  m->mpi ? "The share of all the ranks' time in computation, waiting and synchronisation and "
+                           "communication cost on the real machine against P (the table above)."
+                         : "The share of all the threads' time in computation, waiting and synchronisation cost on "
+                           "the real machine against P (the table above).");
     int P = 0;
     for (int i = 0; i < x->nP; i++)
         if (x->P[i] > P)

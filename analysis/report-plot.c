@@ -299,6 +299,32 @@ int pp_rep_plot_latency(pp_rep_ctx *x)
     return finish(x, "plot-latency", f, &buf);
 }
 
+/* The whole program's breakdown against P (table-breakdown.csv): the
+ * share of the threads' time in computation, waiting and synchronisation
+ * cost on the real machine, the thread programs' counterpart of Clement &
+ * Quinn's Figure 6 (their kinds of operation; an MPI program also gets
+ * the kinds of call, pp_rep_plot_mpi). */
+int pp_rep_plot_breakdown(pp_rep_ctx *x)
+{
+    char *buf, title[256];
+    size_t n;
+    FILE *f;
+    if (!begin(x, &buf, &n, &f))
+        return -1;
+    int mpi = x->s->prog.mpi;
+    snprintf(title, sizeof title, "%s: where the %s' time goes on the real machine", prog_name(x),
+             mpi ? "ranks" : "threads");
+    head(f, "plot-breakdown", title);
+    p_axis(f, x);
+    const char *csv = "'table-breakdown.csv' skip 1";
+    fprintf(f, "set ylabel 'share of the %s'' time (%%)'\nset yrange [0:100]\nset key below\n"
+               "plot %s using 1:3 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title 'computation', \\\n"
+               "     %s using 1:4 with linespoints lw 2 pt 5 lc rgb '#1f77b4' title 'waiting', \\\n"
+               "     %s using 1:5 with linespoints lw 2 pt 9 lc rgb '#d62728' title 'synchronisation%s cost'\n",
+            mpi ? "ranks" : "threads", csv, csv, csv, mpi ? " and communication" : "");
+    return finish(x, "plot-breakdown", f, &buf);
+}
+
 /* Clement & Quinn, Figure 6: the share of the time in each kind of MPI
  * call against P. */
 int pp_rep_plot_mpi(pp_rep_ctx *x)

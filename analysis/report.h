@@ -176,5 +176,6 @@ int pp_rep_plot_speedup(pp_rep_ctx *x);
 int pp_rep_plot_efficiency(pp_rep_ctx *x);
 int pp_rep_plot_latency(pp_rep_ctx *x);
 int pp_rep_plot_mpi(pp_rep_ctx *x);
+int pp_rep_plot_breakdown(pp_rep_ctx *x);
 
 #endif

@@ -3,6 +3,7 @@
  * it under `mpirun -np K`; the analyser itself is not linked with MPI.
  *
  *   perfpred-mpibench [--quick] [--p2p]
+ *   perfpred-mpibench --help        (its usage, without MPI)
  *
  * Rank 0 prints one result per line (times in ns):
  *   library TEXT            MPI_Get_library_version, first line
@@ -294,8 +295,23 @@ static double allreduce(long n, double unused, double *aux)
     return now() - t0;
 }
 
+static const char usage[] =
+    "usage: perfpred-mpibench [--quick] [--p2p] (run by perfpred calibrate --mpi)\n";
+
 int main(int argc, char **argv)
 {
+    /* before MPI_Init: --help needs no mpirun */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            fputs("  The MPI micro-benchmarks of perfpred calibrate --mpi, which runs this under\n"
+                  "  mpirun -np K; rank 0 prints one figure per line (times in ns).\n"
+                  "  --quick  shorter batches, fewer of them (calibrate --quick)\n"
+                  "  --p2p    also the point-to-point figures (2 ranks or more): ping-pong,\n"
+                  "           send and receive overheads, gap, eager limit, reduction cost\n",
+                  stdout);
+            return 0;
+        }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -307,9 +323,7 @@ int main(int argc, char **argv)
             do_p2p = 1;
         else {
             if (rank == 0)
-                fprintf(stderr, "perfpred-mpibench: unknown argument '%s'\n"
-                        "usage: perfpred-mpibench [--quick] [--p2p] (run by perfpred calibrate --mpi)\n",
-                        argv[i]);
+                fprintf(stderr, "perfpred-mpibench: unknown argument '%s'\n%s", argv[i], usage);
             MPI_Finalize();
             return 2;
         }

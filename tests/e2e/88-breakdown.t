@@ -13,7 +13,7 @@
 #  - the sites add up to the whole program, exactly, per thread and
 #    category; every thread's categories add up to T; the breakdown's T is
 #    predict's; a region is what its function or loop contains, by name
-#    or by FILE:LINE;
+#    or by FILE:LINE (a loop's line, or a function's where no loop starts);
 #  - the CSV and text outputs, and the errors.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
@@ -214,6 +214,23 @@ if ($whole && $rm && $rl && $rf) {
            . "substitution");
     }
     like($rf->{breakdown}{region}{what}, qr/loop main:L2 \(ge_omp\.c:84\)/, 'ge_omp: the region is named');
+}
+# FILE:LINE of a line where no loop starts but a function does: that
+# function (main's line as --by function gives it)
+if ($whole && $rm) {
+    my ($mainrow) = grep { $_->{site} eq 'main' } @{ $whole->{breakdown}{machines}{real}{sites} };
+    my $line = $mainrow ? $mainrow->{line} : 0;
+    ok($line > 0, "ge_omp: --by function gives main's line ($line)");
+    my $rfn = json_of("$PP predict $GE --by loop --region ge_omp.c:$line --threads --format json",
+                      "ge_omp: --region ge_omp.c:$line");
+    if ($rfn) {
+        like($rfn->{breakdown}{region}{what}, qr/^function main \(ge_omp\.c:$line\)/,
+             "ge_omp: --region ge_omp.c:$line is the function main");
+        for my $mk (qw(real pram)) {
+            is_deeply($rfn->{breakdown}{machines}{$mk}{region}, $rm->{breakdown}{machines}{$mk}{region},
+                      "ge_omp $mk: --region ge_omp.c:$line is --region main");
+        }
+    }
 }
 my ($rc, $out, $err) = run("$PP predict $GE --by loop --format csv");
 is($rc, 0, 'ge_omp: --by loop --format csv') or diag($err);

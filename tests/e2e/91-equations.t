@@ -5,7 +5,8 @@
 # the recorded size and P = 1 is the model's T1 (as predict prints it);
 # the SymPy output evaluated by SymPy and the Maxima output by Maxima give
 # the text and JSON values; the machine's synchronisation terms are a +
-# b*log2(P) per fork; --block by name and by FILE:LINE, and its errors.
+# b*log2(P) per fork; --block by name and by FILE:LINE, and its errors; an
+# MPI program (mpi_ge): its equation at P = 1 is T1, the network left out.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -135,5 +136,38 @@ is($rc, 2, '--format csv: exit status 2');
 like($err, qr{text, sympy, maxima or json}, '--format csv: the formats named');
 ($rc, undef, $err) = run_in($tmp, "$pp equations $tmp/ge.ppr --format latex");
 like($err, qr{'latex' is not one of text, sympy, maxima, json}, '--format latex: the formats named');
+
+# 8. an MPI program: mpi_ge recorded at n = 128 on 4 ranks; rank 0's
+# equation at P = 1 is predict's T1 at the recorded size and beyond it, the
+# notes say the network is left out, and SymPy gives the JSON's value
+SKIP: {
+    skip 'mpicc or mpirun is not installed', 5
+        if system('command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1') != 0;
+    local @ENV{qw(OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_rmaps_base_oversubscribe ASAN_OPTIONS)}
+        = (1, 1, 1, 'detect_leaks=0');
+    system("mpicc -O2 $san -fplugin=$B/perfpred.so samples/mpi_ge.c -o $tmp/mpi_ge -L$B -l:libperfpred-rt.a -lm") == 0
+        && system("PERFPRED_RECORD=$tmp/mge.run timeout -k 5 120 mpirun -np 4 $tmp/mpi_ge 128 >/dev/null 2>&1") == 0
+        or BAIL_OUT('cannot build or record samples/mpi_ge.c');
+    for my $n (128, 1024) {
+        my $e = json(`$pp equations $tmp/mge.run --set n=$n --P 1 --format json 2>/dev/null`);
+        my $p = json(`$pp predict $tmp/mge.run --set n=$n --P 1 --draws 0 --format json 2>/dev/null`);
+        my $v = block($e, 'program')->{asked_ns};
+        ok(defined $p->{T1} && close_to($v, $p->{T1} * 1e9, 1e-9),
+           "mpi_ge n=$n: the program's equation at P=1 is predict's T1 (" . ($v // 'none') . ' ns)');
+    }
+    my ($mrc, $mtext) = run_in($tmp, "$pp equations $tmp/mge.run --machine docs/examples/cluster.machine");
+    is($mrc, 0, 'mpi_ge: equations --machine, text');
+    like($mtext, qr/MPI calls' network costs .* are not in the equations/,
+         'mpi_ge: with a machine, the text says the network is left out');
+    my $mj = json(`$pp equations $tmp/mge.run --format json 2>/dev/null`);
+    my $want = block($mj, 'program')->{recorded_ns};
+    my $got;
+    if ($py && system("$pp equations $tmp/mge.run --format sympy >$tmp/mge_eq.py 2>/dev/null") == 0) {
+        ($got) = `$py -c "exec(open('$tmp/mge_eq.py').read()); print(repr(float(T['program'].subs(recorded).doit())))" 2>&1`;
+        chomp $got if defined $got;
+    }
+    ok(!$py || close_to($got, $want, 1e-8), 'mpi_ge: SymPy evaluates the program at the recorded size to '
+       . ($want // 'none') . ' ns (' . ($py ? $got // 'none' : 'no SymPy') . ')');
+}
 
 done_testing();

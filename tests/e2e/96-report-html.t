@@ -67,11 +67,19 @@ my ($rc, $so, $se) = run_in($tmp, "$pp report $tmp/ge.ppr --machine $mach --set 
 is($rc, 0, 'perfpred report exits 0') or diag($se);
 is($so, '', 'nothing on stdout');
 unlike($se, qr/perfpred report: (predicting|plot|wrote)/, 'no progress lines when stderr is not a terminal');
-my @svg = qw(plot-time plot-speedup plot-efficiency plot-latency thread-graph);
+my @svg = qw(plot-time plot-speedup plot-efficiency plot-breakdown plot-latency thread-graph);
 my @csv = qw(parameters machine predictions breakdown breakdown-loop breakdown-function scale-algorithmic scale-combination latency sensitivity
              equations model-quality);
 ok(-s "$out/$_", "$_ written") for 'index.html', 'report.md', (map { "$_.svg" } @svg), (map { "table-$_.csv" } @csv);
 ok(-s "$out/$_.gp", "$_.gp written (the plot's gnuplot script)") for grep { /^plot-/ } @svg;
+# the breakdown plot draws table-breakdown.csv's three shares, which add up
+# to 100 at every P
+my @bd = map { [split /,/] } grep { /\S/ } split /\n/, slurp("$out/table-breakdown.csv");
+is(join(',', @{ shift(@bd) || [] }), 'P,threads,computation,waiting,synchronisation cost', 'table-breakdown.csv: its header');
+is(join(',', map { $_->[0] } @bd), '1,2,4,8', 'table-breakdown.csv: one row per P');
+ok(!(grep { abs($_->[2] + $_->[3] + $_->[4] - 100) > 0.2 } @bd), 'table-breakdown.csv: the shares add up to 100 at every P');
+like(slurp("$out/plot-breakdown.gp"), qr/'table-breakdown\.csv' skip 1 using 1:3 .*title 'computation'.*using 1:4 .*title 'waiting'.*using 1:5 .*title 'synchronisation cost'/s,
+     'plot-breakdown.gp draws computation, waiting and synchronisation cost against P from it');
 my @left = grep { /^\./ } map { s{.*/}{}r } glob("$tmp/.* $out/.*");
 is_deeply([grep { $_ ne '.' && $_ ne '..' } @left], [], 'no temporary directory or file left');
 
