@@ -81,6 +81,15 @@ static void acc_free(acc *a)
     memset(a, 0, sizeof *a);
 }
 
+/* The curves' progress: the working set, not a team size. */
+static void progress_ws(const cal *c, const char *what, size_t ws)
+{
+    if (c->o->progress) {
+        fprintf(c->o->progress, "calibrate: %-16s %zu KiB\n", what, ws >> 10);
+        fflush(c->o->progress);
+    }
+}
+
 static void progress(const cal *c, const char *what, int P, int over)
 {
     if (c->o->progress) {
@@ -307,7 +316,7 @@ static int run_all(cal *c, const int *P, const int *over, int nt, int cores)
     if (rc == 0 && pp_cal_kernel_setup(&kl, 1, top, c->err, c->errlen))
         return -1;
     size_t full = kl.elems;
-    int step = c->o->quick ? 4 : 2, np = 0;
+    int step = c->o->quick ? 4 : 2;
     for (size_t ws = (size_t)16 << 10; rc == 0 && ws <= top; ws *= (size_t)step) {
         kl.elems = ws / (3 * sizeof(double));
         kl.elems -= kl.elems % 8;
@@ -315,7 +324,7 @@ static int run_all(cal *c, const int *P, const int *over, int nt, int cores)
             break;
         kl.k = 1;
         kl.memory = 1;
-        progress(c, "stream bandwidth", ++np, 0);
+        progress_ws(c, "stream bandwidth", ws);
         if (pp_cal_sample(pp_cal_kernel_run, &kl, 1, &c->cfg, c->buf, c->err, c->errlen) == 0) {
             double med = pp_cal_median(c->buf, c->cfg.reps);
             if (med > 0)
@@ -332,11 +341,10 @@ static int run_all(cal *c, const int *P, const int *over, int nt, int cores)
     pp_cal_cfg lcfg = c->cfg;
     lcfg.reps = lcfg.reps > 5 ? 5 : lcfg.reps;
     lcfg.max_iters = 1L << 26;
-    np = 0;
     for (size_t ws = (size_t)16 << 10; rc == 0 && ws <= top; ws *= (size_t)step) {
         if (pp_cal_lat_prepare(&lat, ws))
             break;
-        progress(c, "load latency", ++np, 0);
+        progress_ws(c, "load latency", ws);
         for (int g = 0; g < 2; g++) {
             lat.gather = g;
             if (pp_cal_sample(pp_cal_lat_run, &lat, 1, &lcfg, c->buf, c->err, c->errlen) == 0) {
