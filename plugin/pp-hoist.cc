@@ -28,18 +28,18 @@
 
 /* Can T be evaluated on the preheader edge of LOOP (whose source is PRE)
    with the value it has at every iteration of LOOP: constants, SSA names
-   defined before the loop, arithmetic, divisions by non-zero constants
+   defined before the loop, arithmetic, divisions by positive constants
    only (the hoisted expression also runs when LOOP runs no iteration),
    and loads that cannot trap and that nothing in LOOP may clobber (a
-   global bound reloaded at the inner loop's preheader).  IN_REF: T is
-   part of a memory reference already accepted (its decls are not loads
-   of their own).  */
+   global bound reloaded at the inner loop's preheader); no call, nothing
+   with side effects.  IN_REF: T is part of a memory reference already
+   accepted (its decls are not loads of their own).  */
 static bool
 hoistable (tree t, class loop *loop, basic_block pre, bool in_ref, int depth)
 {
   if (!t || CONSTANT_CLASS_P (t))
     return true;
-  if (depth > 40)
+  if (depth > 40 || TREE_CODE (t) == CALL_EXPR || TREE_SIDE_EFFECTS (t))
     return false;
   if (TREE_CODE (t) == SSA_NAME)
     {
@@ -68,8 +68,9 @@ hoistable (tree t, class loop *loop, basic_block pre, bool in_ref, int depth)
     case TRUNC_DIV_EXPR: case CEIL_DIV_EXPR: case FLOOR_DIV_EXPR:
     case ROUND_DIV_EXPR: case EXACT_DIV_EXPR: case TRUNC_MOD_EXPR:
     case CEIL_MOD_EXPR: case FLOOR_MOD_EXPR: case ROUND_MOD_EXPR:
+      /* (a positive constant: x / -1 traps for the smallest x) */
       if (TREE_CODE (TREE_OPERAND (t, 1)) != INTEGER_CST
-	  || integer_zerop (TREE_OPERAND (t, 1)))
+	  || tree_int_cst_sgn (TREE_OPERAND (t, 1)) <= 0)
 	return false;
       break;
     default:
