@@ -380,6 +380,12 @@ safe_call (gimple *s, int depth)
   return ok;
 }
 
+bool
+pp_safe_call (gimple *s)
+{
+  return safe_call (s, 0);
+}
+
 /* Per block of the function being described (bb->index; cleared by
    pp_do_sites): every branch of a loop asks about the whole loop.  */
 static std::map<int, bool> safe_cache;

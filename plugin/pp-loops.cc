@@ -5,7 +5,8 @@
  * iterations per entry, and two counter slots: header executions H and
  * entries E.  When the latch count is known at the preheader the counters
  * are bumped once per entry (H += niter + 1, E += 1 on the preheader edge,
- * no code in the loop); otherwise H += 1 in the header.
+ * no code in the loop); otherwise H += 1 in the header.  pp-hoist.cc may
+ * then move the entry increments out of the loops around.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -549,6 +550,8 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
   li.pos = pp_pos (f, loop->header);
   li.slot = -1;
   li.iv = NULL_TREE;
+  li.hcount = NULL_TREE;
+  li.act_h = li.act_e = -1;
   f->loop_id[loop->num] = li.id;
   f->loops.push_back (li);
 
@@ -702,7 +705,10 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
 						  unshare_expr (latch)),
 				    build_int_cst (long_long_unsigned_type_node,
 						   1));
+	      f->loops.back ().hcount = h;
+	      f->loops.back ().act_h = (int) f->acts.size ();
 	      pp_add_edge (f, pre, slot, h);
+	      f->loops.back ().act_e = (int) f->acts.size ();
 	      pp_add_edge (f, pre, slot + 1, NULL_TREE);
 	      counted_at_entry = true;
 	    }
@@ -757,7 +763,10 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
 		   : NULL_TREE;
 	  if (h)
 	    {
+	      f->loops.back ().hcount = h;
+	      f->loops.back ().act_h = (int) f->acts.size ();
 	      pp_add_edge (f, pre, slot, h);
+	      f->loops.back ().act_e = (int) f->acts.size ();
 	      pp_add_edge (f, pre, slot + 1, NULL_TREE);
 	      counted_at_entry = true;
 	    }
@@ -814,6 +823,7 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
   if (!counted_at_entry)
     {
       pp_add_head (f, loop->header, slot);
+      f->loops.back ().act_e = (int) f->acts.size ();
       pp_add_edge (f, pre, slot + 1, NULL_TREE);
     }
 }
@@ -842,4 +852,5 @@ void
 pp_do_loops (pp_fn *f)
 {
   walk (f, f->fun->x_current_loops->tree_root, -1);
+  pp_hoist_loop_counters (f);
 }

@@ -120,6 +120,10 @@ struct pp_loop_info
   int pos;
   int slot;
   tree iv;          /* primary induction variable (header PHI result) */
+  tree hcount;      /* counted at entry: header executions per entry, an
+		       unsigned long long tree valid on the preheader edge */
+  int act_h, act_e; /* indices in acts of its H increment at entry and of
+		       its E increment (-1: none) */
 };
 
 /* Per-function state.  */
@@ -165,11 +169,16 @@ bool pp_is_omp_data_i (tree t);
 void pp_do_loops (pp_fn *f);
 int pp_loop_id_of_bb (pp_fn *f, basic_block bb);
 
+/* pp-hoist.cc: loop counters moved out of the loops around them */
+void pp_hoist_loop_counters (pp_fn *f);
+
 /* pp-events.cc */
 void pp_do_sites (pp_fn *f);
 void pp_number_branches (pp_fn *f);
 std::string pp_guard_text (pp_fn *f, basic_block bb);
 int pp_event_index (tree fndecl);
+/* The call S returns (no longjmp, exit or cancellation in it).  */
+bool pp_safe_call (gimple *s);
 const char *pp_event_name (int idx);
 void pp_walk_unit (void (*visit) (gimple *));
 void pp_collect_thread_starts (void);

@@ -1,0 +1,129 @@
+#!/usr/bin/env perl
+# 15-hoist.t - loop counters moved out of loop nests (plugin/pp-hoist.cc):
+# in a nest of loops whose counts are known, no loop counter stays in a
+# loop (the GIMPLE the plugin's pass leaves, dumped with the blocks' loop
+# depths), and the counts stay exact at -O0/-O2/-O3: for that nest, for a
+# loop with an early exit (counted in its header, which the same check
+# sees in the loop), and for an inner loop in an outer loop that calls a
+# function that may exit (its counters stay in the outer loop: a run that
+# exits half way has the inner loop's exact counts).
+#
+# Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+use strict;
+use warnings;
+use Test::More;
+use FindBin;
+use File::Temp qw(tempdir);
+use Cwd qw(abs_path);
+
+chdir "$FindBin::Bin/../.." or die "chdir: $!";
+my $BD = $ENV{PERFPRED_BUILD} // 'build';
+plan skip_all => "$BD/perfpred.so is not built" unless -f "$BD/perfpred.so";
+$BD = abs_path($BD);
+my $PL = "-fplugin=$BD/perfpred.so";
+my $SAN = $ENV{SANITIZE} ? ' -fsanitize=address,undefined' : '';
+my $TMP = tempdir('pp-hoist-XXXXXX', TMPDIR => 1, CLEANUP => 1);
+my $SRC = abs_path('tests/plugin/hoist/hoist.c');
+
+sub run { my ($cmd) = @_; my $out = `$cmd 2>&1`; return ($? >> 8, $out); }
+sub slurp { my ($f) = @_; open(my $h, '<', $f) or return ''; local $/; my $s = <$h>; close $h; return $s; }
+
+my %line;                       # marker -> source line
+{
+    my $n = 0;
+    for my $l (split /\n/, slurp($SRC)) { $n++; $line{$1} = $n while $l =~ /L:(\w+)/g; }
+}
+
+my ($rc, $out) = run("gcc -O2 -c -fPIC -pthread$SAN tests/plugin/stub-rt.c -o $TMP/stub.o");
+is($rc, 0, 'stub runtime builds') or diag($out);
+
+# the stub's output -> { func => [descriptor text, [counts]] }
+sub parse {
+    my ($text) = @_;
+    my (%f, $cur);
+    for my $l (split /\n/, $text) {
+        if ($l =~ /^=== desc (\S+)/) { $cur = $1; $f{$cur} = ['', []]; next; }
+        if ($l =~ /^=== counts (\S+)\s*(.*)$/) { $f{$1}[1] = [split ' ', $2]; $cur = undef; next; }
+        $f{$cur}[0] .= "$l\n" if defined $cur;
+    }
+    return \%f;
+}
+
+# (body iterations, entries) of the loop of function FN at marker M
+sub loop_counts {
+    my ($r, $fn, $m) = @_;
+    my $f = $r->{$fn} or return ('no function', '');
+    my ($l) = $f->[0] =~ /^(loop .* line=$line{$m} .*)$/m or return ('no loop', '');
+    my ($slot) = $l =~ / slot=(\d+)/;
+    my ($h, $e) = ($f->[1][$slot], $f->[1][$slot + 1]);
+    return ($h - $e, $e);
+}
+
+# "SLOT@DEPTH" for each counter update of function FN in the pass's own
+# GIMPLE dump (-fdump-tree-all-blocks: ";; basic block N, loop depth D"
+# before each block): a store to a counter (slot 0 is the registration
+# flag), or an asm increment
+sub counter_depths {
+    my ($dump, $fn) = @_;
+    my ($body) = $dump =~ /^;; Function \Q$fn\E \(.*?\n(.*?)^}/ms or return ();
+    my ($depth, @d) = (-1);
+    for my $l (split /\n/, $body) {
+        $depth = $1 if $l =~ /^;;\s+basic block \d+, loop depth (\d+)/;
+        push @d, "$1\@$depth" if $l =~ /^\s*__pp_cnt\.\d+\[([1-9]\d*)\] = |__asm__.*__pp_cnt\.\d+\[([1-9]\d*)\]/;
+    }
+    return sort @d;
+}
+
+sub loop_slot {                 # H slot of the loop of FN at marker M
+    my ($r, $fn, $m) = @_;
+    my $f = $r->{$fn} or return -1;
+    my ($s) = $f->[0] =~ /^loop .* line=$line{$m}\b.*? slot=(\d+)/m;
+    return $s // -1;
+}
+
+for my $opt ('-O0', '-O2', '-O3') {
+    my $d = "$TMP/d$opt";
+    mkdir $d or die "mkdir $d: $!";
+    ($rc, $out) = run("cd $d && gcc $opt -Wall$SAN $PL -fdump-tree-all-blocks $SRC $TMP/stub.o -o prog -fopenmp -pthread");
+    is($rc, 0, "$opt: builds with the plugin") or do { diag($out); next; };
+    is($out, '', "$opt: no warnings");
+    my ($dumpf) = glob("$d/*.perfpred");
+    my $dump = $dumpf ? slurp($dumpf) : '';
+    ok($dump ne '', "$opt: the pass's GIMPLE dump exists");
+
+    # exact counts, N=10 M=7
+    ($rc, $out) = run("env PP_STUB_OUT=$d/out $d/prog 10 7 -1");
+    is($rc, 0, "$opt: runs") or diag($out);
+    my $r = parse(slurp("$d/out"));
+
+    # known counts: both loops' counters before the outer loop
+    my ($ko, $ki) = (loop_slot($r, 'known', 'kn_outer'), loop_slot($r, 'known', 'kn_inner'));
+    is(join(' ', counter_depths($dump, 'known')),
+       join(' ', sort map { "$_\@0" } $ko, $ko + 1, $ki, $ki + 1),
+       "$opt: known: H and E of both loops are updated outside any loop, nothing else");
+    # the check does see counters in loops: the early-exit loop's header
+    # counter is in the nest (depth 2), the entry counters of an inner
+    # loop under a call that may exit stay in the outer loop (depth 1)
+    my $ei = loop_slot($r, 'early', 'ea_inner');
+    ok(scalar(grep { $_ eq "$ei\@2" } counter_depths($dump, 'early')), "$opt: early: its header counter is in the loop");
+    my $mi = loop_slot($r, 'mayexit', 'me_inner');
+    my %md = map { $_ => 1 } counter_depths($dump, 'mayexit');
+    ok($md{"$mi\@1"} && $md{($mi + 1) . '@1'}, "$opt: mayexit: the inner loop's counters stay in the outer loop")
+        or diag(join(' ', sort keys %md));
+    is(join(' ', loop_counts($r, 'known', 'kn_outer')), '10 1', "$opt: known: outer loop 10 iterations, 1 entry");
+    is(join(' ', loop_counts($r, 'known', 'kn_inner')), '70 10', "$opt: known: inner loop 70 iterations, 10 entries");
+    is(join(' ', loop_counts($r, 'early', 'ea_outer')), '10 1', "$opt: early: outer loop");
+    # break at j == i: min(i, 7) iterations and min(i+1, 8) header runs
+    is(join(' ', loop_counts($r, 'early', 'ea_inner')), '42 10', "$opt: early: inner loop, left by its break");
+    is(join(' ', loop_counts($r, 'mayexit', 'me_inner')), '70 10', "$opt: mayexit: inner loop");
+
+    # the call exits at i = 5: six outer iterations ran the inner loop
+    ($rc, $out) = run("env PP_STUB_OUT=$d/out5 $d/prog 10 7 5");
+    is($out, "exit at 5\n", "$opt: exits half way");
+    $r = parse(slurp("$d/out5"));
+    is(join(' ', loop_counts($r, 'known', 'kn_inner')), '70 10', "$opt: exit run: known: inner loop");
+    is(join(' ', loop_counts($r, 'mayexit', 'me_inner')), '42 6',
+       "$opt: exit run: mayexit: inner loop counted only for the iterations run");
+}
+
+done_testing();
