@@ -58,12 +58,15 @@ my ($cs, $cw) = ($cost{'main:L0'} || 0, $cost{'worker:L0'} || 0);
 ok($cs > 0 && $cw > 0, "serial: both loops have a fitted cost ($cs, $cw ns)");
 my $f = $cs * $S / ($cs * $S + $cw * $W || 1);
 diag(sprintf("serial: measured f = %.4f, nominal S/(S+W) = %.4f", $f, $S / ($S + $W)));
-my $q = json(`$pp predict $tmp/serial.ppr --P 2,4,8,32 --format json 2>/dev/null`) || [];
+# predicted at 100 times the recorded work, where the main thread's P
+# pthread_create calls (a serial cost that grows with P, about 4 us each
+# here: 5% of T_PRAM at P = 32 at the recorded size) no longer count
+my $q = json(`$pp predict $tmp/serial.ppr --set S=${\($S * 100)} --set W=${\($W * 100)} --P 2,4,8,32 --format json 2>/dev/null`) || [];
 is(scalar(@$q), 4, 'serial: four predictions');
 for my $m (@$q) {
     my $amdahl = 1 / (1 + $f * ($m->{P} - 1));
-    ok(abs($m->{Ea} - $amdahl) / $amdahl <= 0.02,
-       sprintf("serial f=%.3f P=%d: E_a = %.4f, Amdahl %.4f (within 2%%)", $f, $m->{P}, $m->{Ea}, $amdahl));
+    ok(abs($m->{Ea} - $amdahl) / $amdahl <= 0.005,
+       sprintf("serial f=%.3f P=%d: E_a = %.4f, Amdahl %.4f (within 0.5%%)", $f, $m->{P}, $m->{Ea}, $amdahl));
 }
 
 # 3. triangular nest: N(N-1)/2, exactly, beyond 2^32
