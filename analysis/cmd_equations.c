@@ -23,7 +23,9 @@ static const char *usage =
     "  count: sums over the iteration space, closed forms where the symbolic engine\n"
     "  finds them), on the thread the model follows (main, team member 0 of each OpenMP\n"
     "  team, the first thread each pthread_create site starts, MPI rank 0).  With\n"
-    "  --machine, also the synchronisation costs as functions of P (a + b*log2(P)).\n"
+    "  --machine, also the synchronisation costs as functions of P (a + b*log2(P)) and\n"
+    "  an MPI program's network costs (LogGP; the collectives' algorithms, as the\n"
+    "  machine picks them at --P).\n"
     "  Each block's value at the recorded size and at --set/--P, and its share of the\n"
     "  program.  sympy and maxima print input for those systems (exact: C division,\n"
     "  floor, ceiling, min, max, conditions), to differentiate or plot elsewhere.\n"
@@ -474,7 +476,7 @@ int pp_cmd_equations(int argc, char **argv)
     o.P_ask = c.nP ? c.P[0] : pp_prog_default_P(&s.prog);
     o.asked = c.nP || c.nset;
     int rc = 0;
-    if (pp_equations_build(&s.prog, s.have_machine ? &s.mach : NULL, &o.q, err, sizeof err)) {
+    if (pp_equations_build(&s.prog, s.have_machine ? &s.mach : NULL, o.P_ask, &o.q, err, sizeof err)) {
         fprintf(stderr, "perfpred equations: %s: %s\n", s.rec.path, err);
         rc = 2;
     } else if (select_blocks(&o))

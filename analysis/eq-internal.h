@@ -52,6 +52,8 @@ typedef struct {
     pp_expr *P;              /* the processor count's symbol               */
     pp_expr *unknown;        /* '?'                                        */
     int mpi_named;           /* named communicators met                    */
+    int P_at;                /* the P the equations are evaluated at: the
+                                network's regimes and algorithms (eq-net.c) */
     int cant_follow;         /* counts that fell back to the observed mean */
     char err[512];
 } wctx;
@@ -69,5 +71,9 @@ void pp_eq_note(pp_equations *q, const char *s);
 
 /* eq-walk.c: main on thread 0 (rank 0), its terms into w's blocks */
 int pp_eq_walk(wctx *w);
+
+/* eq-net.c: an MPI call's network terms (T_sync) on rank 0's path, with
+ * count and rcount its message counts in the equations' symbols (taken) */
+void pp_eq_mpi_net(wctx *w, const pp_devent *ev, const char *func, pp_expr *count, pp_expr *rcount);
 
 #endif

@@ -45,6 +45,13 @@ pp_cx *pp_cx_log2(pp_expr *x)
     return c;
 }
 
+pp_cx *pp_cx_clog2(pp_expr *x)
+{
+    pp_cx *c = node(PP_CX_CLOG2);
+    c->e = x;
+    return c;
+}
+
 pp_cx *pp_cx_ref(pp_cx *c)
 {
     if (c)
@@ -348,6 +355,17 @@ long double pp_cx_eval(const pp_cx *c, pp_cx_env *env)
     case PP_CX_LOG2:
         r = eval_expr(c->e, env);
         return r > 0 ? log2l(r) : NAN;
+    case PP_CX_CLOG2:
+        /* whole rounds: the bits of r - 1, exact (no rounding of log2l) */
+        r = eval_expr(c->e, env);
+        if (!(r >= 1))
+            return NAN;
+        {
+            long double n = 0;
+            for (long double v = 1; v < r; v *= 2)
+                n++;
+            return n;
+        }
     }
     return NAN;
 }
@@ -467,6 +485,14 @@ static void pr(sbuf *b, const pp_cx *c, pp_eqfmt f)
         put(b, f == PP_EQ_SYMPY ? "log(" : f == PP_EQ_MAXIMA ? "(log(" : "log2(");
         put_expr(b, c->e, f, 0);
         put(b, f == PP_EQ_SYMPY ? ", 2)" : f == PP_EQ_MAXIMA ? ")/log(2))" : ")");
+        return;
+    case PP_CX_CLOG2:
+        /* Maxima's ceiling of log(x)/log(2) is taken in floating point,
+         * which can land just above a whole number: the tiny offset keeps
+         * powers of two exact (no count of ranks comes near 2^30) */
+        put(b, f == PP_EQ_SYMPY ? "ceiling(log(" : f == PP_EQ_MAXIMA ? "ceiling(log(" : "ceil(log2(");
+        put_expr(b, c->e, f, 0);
+        put(b, f == PP_EQ_SYMPY ? ", 2))" : f == PP_EQ_MAXIMA ? ")/log(2) - 1/10^9)" : "))");
         return;
     }
 }

@@ -504,8 +504,7 @@ static int walk_event(wctx *w, eqframe *fr, int idx)
         if (w->m->pkind == PP_P_MPI && pp_evkind_is_mpi(ev->kind)) {
             segments(w, mpi_segments(ev->kind));
             if (w->mach && mpi_segments(ev->kind))
-                pp_eq_note(w->q, "the MPI calls' network costs (LogGP, the collectives' algorithms) are not in "
-                                 "the equations: predict prices them");
+                pp_eq_mpi_net(w, ev, fr->mf->d->name, subst(w, fr, ev->count), subst(w, fr, ev->rcount));
         }
         return 0;
     }

@@ -250,7 +250,8 @@ static void make_syms(wctx *w)
     w->P = pp_expr_atom(PP_E_NPROCS, NULL, 0);
 }
 
-int pp_equations_build(const pp_prog *m, const pp_machine *mach, pp_equations *out, char *err, size_t errlen)
+int pp_equations_build(const pp_prog *m, const pp_machine *mach, int P_at, pp_equations *out, char *err,
+                       size_t errlen)
 {
     memset(out, 0, sizeof *out);
     wctx w;
@@ -259,6 +260,7 @@ int pp_equations_build(const pp_prog *m, const pp_machine *mach, pp_equations *o
     w.mach = mach;
     w.q = out;
     w.mult = 1;
+    w.P_at = P_at > 0 ? P_at : m->p_recorded > 0 ? m->p_recorded : 1;
     pp_facts_init(&w.F);
     w.unknown = pp_expr_parse("?", NULL, err, errlen);
     make_blocks(&w);

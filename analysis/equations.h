@@ -31,7 +31,8 @@ typedef enum {
     PP_CX_ADD,    /* k[0] + ... + k[n-1]                                   */
     PP_CX_MUL,    /* k[0] * ... * k[n-1]                                   */
     PP_CX_COND,   /* k[0] where the condition e holds (non-zero), else 0  */
-    PP_CX_LOG2    /* log2(e)                                               */
+    PP_CX_LOG2,   /* log2(e)                                               */
+    PP_CX_CLOG2   /* ceil(log2(e)): the rounds of a tree over e ranks      */
 } pp_cxkind;
 
 typedef struct pp_cx pp_cx;
@@ -46,6 +47,7 @@ struct pp_cx {
 pp_cx *pp_cx_expr(pp_expr *e);                 /* takes the reference    */
 pp_cx *pp_cx_int(long v);
 pp_cx *pp_cx_log2(pp_expr *x);                 /* takes the reference    */
+pp_cx *pp_cx_clog2(pp_expr *x);                /* ceil(log2 x); takes it */
 pp_cx *pp_cx_ref(pp_cx *c);
 void pp_cx_free(pp_cx *c);
 /* a + b and a * b (references taken); expressions are combined and
@@ -119,9 +121,13 @@ typedef struct {
 } pp_equations;
 
 /* Build the equations of the model (at no particular parameter values).
- * mach: the synchronisation costs of the real machine (NULL: none).
- * Returns 0 or -1 with a message. */
-int pp_equations_build(const pp_prog *m, const pp_machine *mach, pp_equations *out, char *err, size_t errlen);
+ * mach: the synchronisation costs of the real machine and, for an MPI
+ * program, its network (NULL: none).  P_at (0: the recorded P) with the
+ * model's current parameters is the point where the network terms'
+ * thresholds (eager or rendezvous, the collectives' AUTO algorithms) are
+ * decided (eq-net.c).  Returns 0 or -1 with a message. */
+int pp_equations_build(const pp_prog *m, const pp_machine *mach, int P_at, pp_equations *out, char *err,
+                       size_t errlen);
 void pp_equations_free(pp_equations *q);
 
 /* A block's computation (sync = 0) or synchronisation (1) time in ns at

@@ -30,17 +30,18 @@ int pp_rep_sec_equations(pp_rep_ctx *x)
     char err[1024];
     pp_rep_h2(d, "equations", "Symbolic equations");
     pp_rep_progress("symbolic equations");
-    if (pp_equations_build(m, &x->s->mach, &q, err, sizeof err)) {
+    int P = x->P[x->nP - 1];
+    if (pp_equations_build(m, &x->s->mach, P, &q, err, sizeof err)) {
         pp_rep_para(d, "The equations could not be built: %s", err);
         return 0;
     }
-    int P = x->P[x->nP - 1];
     pp_rep_para(d, "The execution time of the program, of every function and of every loop, in ns, as an equation "
                    "in the problem parameters and P (Clement & Quinn, section 3.1; `perfpred equations`, which "
                    "also writes them as SymPy and Maxima input): the sum of each fitted cost (one iteration, entry, "
                    "call or segment) times its count, on the thread the model follows (main, team member 0 of each "
                    "OpenMP team, the first thread of each pthread_create site%s). T_sync is the machine's "
-                   "synchronisation costs as functions of P. `sum(k = a .. b, x)` is the sum of x for k from a to "
+                   "synchronisation costs as functions of P and, for an MPI program, the network costs of its "
+                   "calls (LogGP; the notes name each collective's algorithm). `sum(k = a .. b, x)` is the sum of x for k from a to "
                    "b; `/` is C's division; `c ? x : y` is x where c holds, else y.",
                 m->mpi ? ", MPI rank 0" : "");
     for (int i = 0; i < q.nsyms; i++)

@@ -138,10 +138,11 @@ like($err, qr{text, sympy, maxima or json}, '--format csv: the formats named');
 like($err, qr{'latex' is not one of text, sympy, maxima, json}, '--format latex: the formats named');
 
 # 8. an MPI program: mpi_ge recorded at n = 128 on 4 ranks; rank 0's
-# equation at P = 1 is predict's T1 at the recorded size and beyond it, the
-# notes say the network is left out, and SymPy gives the JSON's value
+# equation at P = 1 is predict's T1 at the recorded size and beyond it,
+# with the cluster's network T_sync is its broadcasts' LogGP cost (by
+# hand), and SymPy gives the JSON's value
 SKIP: {
-    skip 'mpicc or mpirun is not installed', 5
+    skip 'mpicc or mpirun is not installed', 7
         if system('command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1') != 0;
     local @ENV{qw(OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_rmaps_base_oversubscribe ASAN_OPTIONS)}
         = (1, 1, 1, 'detect_leaks=0');
@@ -155,10 +156,22 @@ SKIP: {
         ok(defined $p->{T1} && close_to($v, $p->{T1} * 1e9, 1e-9),
            "mpi_ge n=$n: the program's equation at P=1 is predict's T1 (" . ($v // 'none') . ' ns)');
     }
-    my ($mrc, $mtext) = run_in($tmp, "$pp equations $tmp/mge.run --machine docs/examples/cluster.machine");
+    my ($mrc, $mtext) = run_in($tmp, "$pp equations $tmp/mge.run --machine docs/examples/cluster.machine --set n=1024 --P 64");
     is($mrc, 0, 'mpi_ge: equations --machine, text');
-    like($mtext, qr/MPI calls' network costs .* are not in the equations/,
-         'mpi_ge: with a machine, the text says the network is left out');
+    like($mtext, qr/T_sync = 2100\*\(\(P > 1 \? ceil\(log2\(P\)\) : 0\)\)\s+\[MPI_Bcast at line \d+ of main: n rounds, per message \(2o \+ L - G\)\]/,
+         'mpi_ge: with a machine, T_sync holds the broadcasts: ceil(log2 P) rounds of 2o + L - G');
+    like($mtext, qr/note: MPI_Bcast at line \d+ of main: the binomial algorithm, by the AUTO rules \(the machine's choice at P = 64 and 8200 bytes\)/,
+         'mpi_ge: the note names the pivot row broadcast\'s algorithm, P and bytes');
+    # By hand, on the cluster's network (L = 1500, o = 300, G = 0.08 ns/byte:
+    # x(m) = 2o + L + (m - 1) G = 2099.92 + 0.08 m, eager), P = 64 (6 rounds
+    # of the binomial tree), n = 1024: rank 0's broadcasts are the size (4
+    # bytes) once, the pivot row with its right-hand side (8n + 8 bytes)
+    # n - 1 times and the solution's element (8 bytes) n times.
+    my $x = sub { 2099.92 + 0.08 * $_[0] };
+    my $hand = 6 * ($x->(4) + 1023 * $x->(8 * 1024 + 8) + 1024 * $x->(8));
+    my $mjn = json(`$pp equations $tmp/mge.run --machine docs/examples/cluster.machine --set n=1024 --P 64 --format json 2>/dev/null`);
+    my $ts = block($mjn, 'program')->{sync}{asked_ns};
+    ok(close_to($ts, $hand, 1e-7), "mpi_ge n=1024 P=64: T_sync is the broadcasts' $hand ns by hand (" . ($ts // 'none') . ')');
     my $mj = json(`$pp equations $tmp/mge.run --format json 2>/dev/null`);
     my $want = block($mj, 'program')->{recorded_ns};
     my $got;
