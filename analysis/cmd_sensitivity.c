@@ -144,6 +144,8 @@ static void slope_text(const pp_sens *s, char *buf, size_t n)
     char t[32];
     if (s->par->kind == PP_PAR_SPEED)
         snprintf(buf, n, "%s of computation on the critical path", pp_fmt_time(s->dT, t, sizeof t));
+    else if (s->par->kind == PP_PAR_MEM)
+        snprintf(buf, n, "%s of memory time on the critical path", pp_fmt_time(s->dT, t, sizeof t));
     else if (s->par->unit == PP_UNIT_NS)
         snprintf(buf, n, "x%.4g on the critical path (%s per us)", s->dT, pp_fmt_time(1e3 * s->dT, t, sizeof t));
     else if (s->par->unit == PP_UNIT_NS_PER_BYTE)
@@ -231,8 +233,8 @@ static void emit(const pp_cli *c, const pp_session *s, int P, double t, pp_sens 
         printf("\n");
     }
     if (ntime && !c->params)
-        printf("  the times' elasticities sum to %.4f (1 when every time the prediction adds is one of "
-               "them%s)\n", esum, m->cache_rule ? "; the cache rule's memory time beyond the record is not" : "");
+        printf("  the times' elasticities sum to %.4f (1 when every time the prediction adds is one of them)\n",
+               esum);
 }
 
 /* The y of --plot for a slope: T per 1 us of a time (s), bytes for G,

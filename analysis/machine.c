@@ -252,6 +252,13 @@ double pp_machine_memory_edge(const pp_machine *mach)
     return l > 0 ? (double)l : 0;
 }
 
+double pp_machine_memory_bw(const pp_machine *mach)
+{
+    if (mach->stream.n >= 1)
+        return mach->stream.v[mach->stream.n - 1];
+    return mach->mem_bw1_bytes_per_ns > 0 ? mach->mem_bw1_bytes_per_ns : 0;
+}
+
 /* y at x from points sorted by x: log-linear in x, flat outside. */
 static double interp_log(const double *x, const double *y, int n, double at)
 {

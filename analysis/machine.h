@@ -141,6 +141,11 @@ typedef struct pp_machine {
     double sync_scale;    /* every synchronisation cost is multiplied by
                              it (0 taken as 1): set by the in-situ
                              calibration (insitu.h), never in the file    */
+    double mem_time_scale; /* the memory hierarchy's time per byte against
+                             the file's (0 taken as 1): the memory model's
+                             stream, gather and chase times are multiplied
+                             by it; set by --with memory= or mem.bandwidth=
+                             (whatif.h), never in the file                */
     int has_beta;
     double beta[PP_NBETA], beta_se[PP_NBETA];   /* ns per operation */
     int beta_runs;                              /* records fitted   */
@@ -202,6 +207,9 @@ double pp_curve_at(const pp_curve *c, double bytes);
  * curve, past its last point more than 25% faster than the memory kernel's;
  * else the largest cache's nominal size; 0 when nothing is known. */
 double pp_machine_memory_edge(const pp_machine *mach);
+/* One thread's streaming bandwidth beyond the last cache level, bytes per
+ * ns (the bandwidth curve's last point, else mem.bw1): 0 when unknown. */
+double pp_machine_memory_bw(const pp_machine *mach);
 
 /* Conservative built-in costs (docs/machine-format.md, "Defaults"), marked
  * source = PP_MACHINE_DEFAULT.  For use only when no machine file is given. */

@@ -168,6 +168,11 @@ int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved)
         return -1;
     }
     double last = last_cache_bytes(mach);
+    /* what-if: the memory hierarchy's time per byte (whatif.h, `memory`):
+     * the time added here, and the shared part, times mu.  The recorded
+     * costs hold the recorded working set's time, which moves with
+     * `speed`: so T stays homogeneous of degree one in the times */
+    double mu = mach->mem_time_scale > 0 ? mach->mem_time_scale : 1.0;
     int i = 0;
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++) {
@@ -175,9 +180,10 @@ int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved)
             /* the streams' time here, and its part the threads share */
             double sh = 0;
             double extra = streams_ns(m, mach, f, k, foot, last, last > 0 ? &sh : NULL) - rec[i];
+            sh *= mu;
             sv[i++] = ml->cost_ns;
             if (extra > 0)
-                ml->cost_ns += extra;
+                ml->cost_ns += extra * mu;
             ml->mem_ns = sh < ml->cost_ns ? sh : ml->cost_ns > 0 ? ml->cost_ns : 0;
         }
     *saved = sv;

@@ -12,7 +12,10 @@
 
 int pp_sens_is_time(const pp_par_info *p)
 {
-    return p->kind == PP_PAR_SPEED || p->unit == PP_UNIT_NS || p->unit == PP_UNIT_NS_PER_BYTE;
+    /* memory: a factor on the memory model's times, as computation is on
+     * the recorded costs */
+    return p->kind == PP_PAR_SPEED || p->kind == PP_PAR_MEM || p->unit == PP_UNIT_NS ||
+           p->unit == PP_UNIT_NS_PER_BYTE;
 }
 
 /* The absolute step of a parameter at 0. */
@@ -53,6 +56,9 @@ static void move(const pp_par_info *p, pp_prog *m, pp_machine *mach, int rel, do
         }
     } else if (p->kind == PP_PAR_SPEED) {
         pp_prog_scale_compute(m, 1 + d);
+    } else if (p->kind == PP_PAR_MEM) {
+        double mu = mach->mem_time_scale > 0 ? mach->mem_time_scale : 1.0;
+        mach->mem_time_scale = rel ? mu * (1 + d) : mu + d;
     } else {
         double *f = net_field(&mach->net, p->kind);
         if (f)

@@ -45,6 +45,11 @@ static const pp_par_info pars[] = {
     {"mpi.alg.allgather", PP_PAR_NET_ALG, PP_COLL_ALLGATHER, PP_UNIT_ALG, 0, "MPI_Allgather's algorithm"},
     {"mpi.alg.alltoall", PP_PAR_NET_ALG, PP_COLL_ALLTOALL, PP_UNIT_ALG, 0, "MPI_Alltoall's algorithm"},
     {"mpi.alg.barrier", PP_PAR_NET_ALG, PP_COLL_BARRIER, PP_UNIT_ALG, 0, "MPI_Barrier's algorithm"},
+    {"memory", PP_PAR_MEM, 0, PP_UNIT_FACTOR, 1,
+     "the memory hierarchy's time per byte against the machine file's: the stream, gather and chase time the "
+     "memory model adds beyond the recorded working set times it"},
+    {"mem.bandwidth", PP_PAR_MEM_BW, 0, PP_UNIT_BANDWIDTH, 0,
+     "the memory's streaming bandwidth for one thread (beyond the last cache level; every level moves with it)"},
 };
 #define NPARS ((int)(sizeof pars / sizeof pars[0]))
 
@@ -63,6 +68,7 @@ static const struct { const char *alias, *name; } aliases[] = {
     {"mpi.reduce_ns_per_byte", "mpi.reduce_per_byte"},
     {"eager", "mpi.eager"}, {"mpi.eager_bytes", "mpi.eager"},
     {"ranks_per_node", "mpi.ranks_per_node"},
+    {"mem", "memory"}, {"membw", "mem.bandwidth"}, {"memory_bandwidth", "mem.bandwidth"},
 };
 
 int pp_par_count(void)
@@ -373,6 +379,24 @@ int pp_whatif_apply_machine(const pp_whatif *w, pp_machine *mach, char *err, siz
         }
         case PP_PAR_NET_ALG: n->alg[o->par->id] = (pp_alg)o->alg; break;
         case PP_PAR_SPEED: break;   /* the program's costs: pp_prog_scale_compute */
+        case PP_PAR_MEM: {
+            double mu = mach->mem_time_scale > 0 ? mach->mem_time_scale : 1.0;
+            mach->mem_time_scale = o->relative ? mu * o->value : o->value;
+            break;
+        }
+        case PP_PAR_MEM_BW: {
+            /* xF: F times the bandwidth, the time per byte over F; a value:
+             * against the file's memory bandwidth */
+            double mu = mach->mem_time_scale > 0 ? mach->mem_time_scale : 1.0;
+            double base = pp_machine_memory_bw(mach) * 1e9;   /* B/s */
+            if (!o->relative && !(base > 0)) {
+                snprintf(err, errlen, "--with: '%s': the machine file has no memory bandwidth to change (run "
+                         "'perfpred calibrate')", o->text);
+                return -1;
+            }
+            mach->mem_time_scale = o->relative ? mu / o->value : base / o->value;
+            break;
+        }
         }
     }
     return 0;
@@ -448,6 +472,9 @@ double pp_par_value(const pp_par_info *p, const pp_machine *m, int P)
     case PP_PAR_NET_EAGER: return n->eager_bytes;
     case PP_PAR_NET_RPN: return n->ranks_per_node;
     case PP_PAR_SPEED: return 1.0;
+    case PP_PAR_MEM: return m->mem_time_scale > 0 ? m->mem_time_scale : 1.0;
+    case PP_PAR_MEM_BW:
+        return pp_machine_memory_bw(m) * 1e9 / (m->mem_time_scale > 0 ? m->mem_time_scale : 1.0);
     default: return NAN;
     }
 }

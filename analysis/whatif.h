@@ -4,10 +4,12 @@
  *
  * A parameter is one of the machine file's synchronisation costs (a curve
  * in P: thread.create ... scale.memory), one of the MPI network's LogGP
- * figures (mpi.latency ... mpi.ranks_per_node, mpi.alg.C), or `speed`, the
+ * figures (mpi.latency ... mpi.ranks_per_node, mpi.alg.C), `speed`, the
  * processor's speed relative to the recorded one (every computation cost
  * of the program divided by it: T1, the PRAM and the real machine all
- * change).  docs/commands.md ("What-if machines") lists them with units.
+ * change), or `memory` (`mem.bandwidth`), the memory hierarchy's time per
+ * byte: the time the memory model adds beyond the recorded working set
+ * (memory.h) multiplied by it.  docs/commands.md ("What-if machines") lists them with units.
  *
  * Values name what the program sees: with an in-situ factor on the
  * synchronisation costs (insitu.h), barrier=2us makes the program's
@@ -39,7 +41,9 @@ typedef enum {
     PP_PAR_COST,         /* mach->cost[id]: a curve a + b f(P)               */
     PP_PAR_NET_L, PP_PAR_NET_O, PP_PAR_NET_GAP, PP_PAR_NET_G, PP_PAR_NET_BW,
     PP_PAR_NET_GAMMA, PP_PAR_NET_EAGER, PP_PAR_NET_RPN, PP_PAR_NET_ALG,
-    PP_PAR_SPEED         /* the program's computation costs / speed          */
+    PP_PAR_SPEED,        /* the program's computation costs / speed          */
+    PP_PAR_MEM,          /* mach->mem_time_scale: the memory model's times   */
+    PP_PAR_MEM_BW        /* the same as the memory's bandwidth (B/s)         */
 } pp_par_kind;
 
 typedef struct {

@@ -80,6 +80,27 @@ ok(abs($a - $b) <= 1e-9 * $b, "at the recorded size the model changes nothing ($
 like(scalar `$pp predict $tmp/s.ppr --cache-rule sometimes 2>&1`, qr/--cache-rule: 'sometimes' is not on or off/,
      'a bad --cache-rule is refused');
 
+# What-if memory (docs/commands.md, "What-if machines"): `memory` is the
+# hierarchy's time per byte, so memory=x2 adds the model's time beyond the
+# record once more, and mem.bandwidth=x2 (or the hand machine's 8 B/ns
+# doubled, 16GB/s) takes half of it away; halving the bandwidth doubles it.
+my %wi = map { ($_ => t1("--set N=$N --set R=$R --with $_")) } qw(memory=x2 mem.bandwidth=x2 mem.bandwidth=16GB/s membw=4GB/s);
+ok(abs(($wi{'memory=x2'} - $on) - $want) <= 1e-6 * $want,
+   sprintf('--with memory=x2 adds the memory time again: %.6f s (got %.6f s)', $want, $wi{'memory=x2'} - $on));
+ok(abs(($on - $wi{'mem.bandwidth=x2'}) - $want / 2) <= 1e-6 * $want,
+   sprintf('--with mem.bandwidth=x2 takes half of it away: %.6f s (got %.6f s)', $want / 2, $on - $wi{'mem.bandwidth=x2'}));
+ok(abs($wi{'mem.bandwidth=16GB/s'} - $wi{'mem.bandwidth=x2'}) <= 1e-9 * $on, 'mem.bandwidth=16GB/s is twice the file\'s 8 B/ns');
+ok(abs($wi{'membw=4GB/s'} - $wi{'memory=x2'}) <= 1e-9 * $on, 'membw=4GB/s (half of it) is memory=x2');
+# sensitivity: dT/d(memory) is the memory time, and with it the times'
+# elasticities sum to 1 (Euler: T is homogeneous of degree one in them)
+my $sj = json(`$pp sensitivity $tmp/s.ppr --machine $tmp/hand.machine --P 1 --set N=$N --set R=$R --format json 2>/dev/null`);
+$sj = $sj->[0] if ref $sj eq 'ARRAY';
+my ($mrow) = grep { $_->{name} eq 'memory' } @{ $sj->{params} || [] };
+ok($mrow && abs($mrow->{dT_dbeta} * 1e-9 - $want) <= 1e-3 * $want,
+   sprintf('sensitivity: dT/d(memory) is the memory time %.6f s (got %s ns)', $want, $mrow ? $mrow->{dT_dbeta} : 'none'));
+ok(defined $sj->{elasticity_sum} && abs($sj->{elasticity_sum} - 1) <= 1e-3,
+   'sensitivity: the times\' elasticities sum to 1 with the memory model on (' . ($sj->{elasticity_sum} // 'none') . ')');
+
 # ---- the bandwidth the threads share -------------------------------------
 system("gcc -O2 -fopenmp -fplugin=$B/perfpred.so -c tests/programs/stream_omp.c -o $tmp/so.o") == 0
     && system("gcc -fopenmp $san $tmp/so.o -o $tmp/so -L$B -l:libperfpred-rt.a") == 0
