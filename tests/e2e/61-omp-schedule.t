@@ -78,7 +78,11 @@ my ($t1, $pram4) = ($p->[0]{T1} // 0, $p->[1]{time}{pram} // 0);
 my $p0 = json(`$pp predict $tmp/d.ppr --P 1 --draws 0 --format json 2>/dev/null`) || [];
 my $t1rec = ref $p0 eq 'ARRAY' ? $p0->[0]{T1} // 0 : $p0->{T1} // 0;
 ok($t1rec > 0 && $t1 > 12 * $t1rec && $t1 < 17 * $t1rec, sprintf('T1 grows with N: %.4f s at 16x against %.5f s', $t1, $t1rec));
-ok($pram4 > 0 && $pram4 < 0.3 * $t1, sprintf('the PRAM at P = 4 takes %.4f s of T1 = %.4f s (the dynamic loop speeds up)', $pram4, $t1));
+# (the dealt chunks give T1/4 and the serial parts: about 0.27 T1 with the
+# plain runtime, 0.31 with a sanitized one, whose event overhead a record of
+# 4000 iterations gives to the serial loops' costs; the run's own chunk
+# counts, as before sched=, gave T1)
+ok($pram4 > 0 && $pram4 < 0.4 * $t1, sprintf('the PRAM at P = 4 takes %.4f s of T1 = %.4f s (the dynamic loop speeds up)', $pram4, $t1));
 
 # an older plugin's record: no sched=, the counts are the run's constants
 (my $old = $rec) =~ s/ sched=\([^()]*\([^()]*\)[^()]*\)//g;

@@ -64,10 +64,17 @@ my %obs = map { $_->{id} => ($_->{cost_from} eq 'run' ? $_->{observed} : 0) } @{
 my ($inner) = sort { $obs{$b} <=> $obs{$a} } keys %obs;
 $inner //= '?';
 my $ratio = ($c0{$inner} // 0) / (($c1{$inner} // 0) || 1);
-# (a fit, not a division: segments of other concurrencies move it a little)
+# (a fit, not a division: segments of other concurrencies move it a little;
+# under the sanitizers the runtime's event overhead leaves the loops the
+# run cannot separate to the prior, whose split moves this one cost by up
+# to x1.9 where the whole run's slowdown taken out is x1.47: checked in
+# the plain build only, the whole run's above in both)
 my $want = 0.5 + 0.5 * $conc;
+SKIP: {
+skip('a sanitized runtime: the split of the fit between the loops is the prior\'s', 1) if $ENV{SANITIZE};
 ok(abs($ratio - $want) < 0.25, sprintf('%s: cost %.3g ns as recorded, %.3g ns for one thread alone (x%.3f, the '
     . 'machine\'s slowdown at %.2f threads is x%.3f)', $inner, $c0{$inner} // 0, $c1{$inner} // 0, $ratio, $conc, $want));
+}
 
 # ... and put back at the predicted P: none at P = 1, 1.5 at P = 2
 my $p = json(`$pp predict $tmp/embar.ppr --machine $tmp/there.machine --P 1,2 --draws 0 --format json 2>/dev/null`) || [];

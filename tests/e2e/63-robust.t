@@ -8,7 +8,8 @@
 # recorded size 25-70% more than the threads' recorded CPU time.  With the
 # bounds inside the fit (an active set), T1 with --cost-quantile mean is
 # the recorded work (the default; within 10%: the fit is least squares
-# with a weak prior, and a sanitizer build makes the segments noisier).
+# with a weak prior; 25% in a sanitizer build, whose segments hold its
+# event overhead).
 # --cost-quantile 0.25 (the quiet level: the 0.25 quantile of the
 # segments' slowdown against that fit) scales every cost by the level
 # show reports, so T1 scales by it too.
@@ -59,9 +60,14 @@ for my $run (1 .. 3) {
     my $q = json(`$pp predict $rec --P 1 --draws 0 --format json --cost-quantile 0.25 2>/dev/null`);
     my $show = json(`$pp show $rec --format json --cost-quantile 0.25 2>/dev/null`);
     my $t1 = $mean->{T1} // 0;
-    ok($cpu > 0 && abs($t1 - $cpu) / $cpu < 0.10,
-       sprintf('record %d: T1 of the least-squares costs %.2f ms = the recorded work %.2f ms (within 10%%)',
-               $run, $t1 * 1e3, $cpu * 1e3));
+    # (a sanitized runtime's event overhead is in the recorded segments,
+    # and T1 at P = 1 has fewer segment ends than the record at P = 2:
+    # 13-20% below the recorded work on the development host, so there the
+    # check is against the 25-70% the old fit added, not 10%)
+    my $tol = $ENV{SANITIZE} ? 0.25 : 0.10;
+    ok($cpu > 0 && abs($t1 - $cpu) / $cpu < $tol,
+       sprintf('record %d: T1 of the least-squares costs %.2f ms = the recorded work %.2f ms (within %d%%)',
+               $run, $t1 * 1e3, $cpu * 1e3, $tol * 100));
     my $level = $show->{cost}{level} // 0;
     is($show->{cost}{quantile}, 0.25, "record $run: show reports the quantile asked for");
     ok($level > 0.5 && $level <= 1, "record $run: the level $level is in (0.5, 1]");

@@ -89,7 +89,13 @@ sub interval_ok {
         my $c = $p->{interval_parts}{costs} // 0;
         ok($lo < $t && $t < $hi && $c > 0, sprintf('%s P=%d: T_real %.4g s in [%.4g, %.4g], costs +-%.1f%% (not 0)',
                                                     $what, $p->{P}, $t, $lo, $hi, 200 * $c));
-        ok($c < 0.5, "$what P=$p->{P}: the costs' relative standard error is below the prior's 50%");
+        # (a sanitized runtime's event overhead fills the segments of a
+        # record of a few milliseconds: mpi_ge's fit had R^2 0.002 there,
+        # every cost the prior's, and the costs' part 0.65-0.85)
+        SKIP: {
+            skip("a sanitized runtime: the record's segments are its event overhead", 1) if $ENV{SANITIZE};
+            ok($c < 0.5, "$what P=$p->{P}: the costs' relative standard error is below the prior's 50%");
+        }
     }
 }
 interval_ok($trap, '--P 2,4', 'trap');
