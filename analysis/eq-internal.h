@@ -71,6 +71,8 @@ void pp_eq_note(pp_equations *q, const char *s);
 
 /* eq-walk.c: main on thread 0 (rank 0), its terms into w's blocks */
 int pp_eq_walk(wctx *w);
+/* (k a b) simplified; takes a and b */
+pp_expr *pp_eq_op2(pp_ekind k, pp_expr *a, pp_expr *b);
 
 /* eq-net.c: an MPI call's network terms (T_sync) on rank 0's path, with
  * count and rcount its message counts in the equations' symbols (taken) */

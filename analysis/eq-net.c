@@ -26,18 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* (k a b) simplified; takes a and b */
-static pp_expr *op2(pp_ekind k, pp_expr *a, pp_expr *b)
-{
-    pp_expr *kids[2] = {a, b};
-    pp_expr *e = pp_expr_op(k, 2, kids);
-    pp_expr *r = pp_expr_simplify(e);
-    pp_expr_free(e);
-    pp_expr_free(a);
-    pp_expr_free(b);
-    return r;
-}
-
 static int coll_of(pp_evkind k, pp_coll *c)
 {
     switch (k) {
@@ -119,7 +107,7 @@ static pp_cx *cnt_n(const call *c)
 /* P - k */
 static pp_cx *cnt_pk(const call *c, long k)
 {
-    return pp_cx_expr(op2(PP_E_SUB, pp_expr_ref(c->P), pp_expr_int(k)));
+    return pp_cx_expr(pp_eq_op2(PP_E_SUB, pp_expr_ref(c->P), pp_expr_int(k)));
 }
 
 static void term(const call *c, double ns, const char *part, pp_cx *count)
@@ -228,6 +216,22 @@ static int pow2(int P)
     return P > 0 && (P & (P - 1)) == 0;
 }
 
+/* The root sending to every other rank in turn (linear bcast, scatter):
+ * (P-2) e(m) + x(m) */
+static void root_sends(const call *c)
+{
+    e_terms(c, "P - 2 sends", cnt_pk(c, 2));
+    x_terms(c, "the last message", pp_cx_int(1));
+}
+
+/* n rounds of a message and its combining (binomial reduce, recursive
+ * doubling allreduce): n (x(m) + gamma m) */
+static void combining_rounds(const call *c, const char *what)
+{
+    x_terms(c, what, cnt_n(c));
+    gamma_terms(c, what, cnt_n(c));
+}
+
 static const char *coll_terms(call *c, pp_coll k, pp_alg a)
 {
     const pp_net *n = c->net;
@@ -238,15 +242,13 @@ static const char *coll_terms(call *c, pp_coll k, pp_alg a)
             return NULL;
         }
         if (a == PP_ALG_LINEAR) {
-            e_terms(c, "P - 2 sends", cnt_pk(c, 2));
-            x_terms(c, "the last message", pp_cx_int(1));
+            root_sends(c);
             return NULL;
         }
         break;
     case PP_COLL_REDUCE:
         if (a == PP_ALG_BINOMIAL) {
-            x_terms(c, "n rounds", cnt_n(c));
-            gamma_terms(c, "n rounds", cnt_n(c));
+            combining_rounds(c, "n rounds");
             return NULL;
         }
         if (a == PP_ALG_LINEAR) {
@@ -256,8 +258,7 @@ static const char *coll_terms(call *c, pp_coll k, pp_alg a)
         break;
     case PP_COLL_ALLREDUCE:
         if (a == PP_ALG_RECURSIVE_DOUBLING) {
-            x_terms(c, "n exchanges", cnt_n(c));
-            gamma_terms(c, "n exchanges", cnt_n(c));
+            combining_rounds(c, "n exchanges");
             if (pow2(c->w->P_at))
                 return NULL;
             x_terms(c, "P not a power of two: the extra step", pp_cx_int(1));
@@ -266,7 +267,7 @@ static const char *coll_terms(call *c, pp_coll k, pp_alg a)
         if (a == PP_ALG_RING) {
             /* 2(P-1) x(b) + (P-1) gamma b, b = m/P: b's bytes as
              * (P-1) m / P (C's division) */
-            pp_expr *pb = op2(PP_E_DIV, op2(PP_E_MUL, op2(PP_E_SUB, pp_expr_ref(c->P), pp_expr_int(1)),
+            pp_expr *pb = pp_eq_op2(PP_E_DIV, pp_eq_op2(PP_E_MUL, pp_eq_op2(PP_E_SUB, pp_expr_ref(c->P), pp_expr_int(1)),
                                             c->m ? pp_expr_ref(c->m) : pp_expr_int(0)),
                               pp_expr_ref(c->P));
             double b = c->mv / (w_P(c) > 0 ? w_P(c) : 1);
@@ -278,23 +279,16 @@ static const char *coll_terms(call *c, pp_coll k, pp_alg a)
         }
         break;
     case PP_COLL_GATHER:
-        if (a == PP_ALG_BINOMIAL) {
-            doubling_blocks(c);
-            return NULL;
-        }
-        if (a == PP_ALG_LINEAR) {
-            linear_reduce(c, 0);
-            return NULL;
-        }
-        break;
     case PP_COLL_SCATTER:
         if (a == PP_ALG_BINOMIAL) {
             doubling_blocks(c);
             return NULL;
         }
         if (a == PP_ALG_LINEAR) {
-            e_terms(c, "P - 2 sends", cnt_pk(c, 2));
-            x_terms(c, "the last message", pp_cx_int(1));
+            if (k == PP_COLL_GATHER)
+                linear_reduce(c, 0);
+            else
+                root_sends(c);
             return NULL;
         }
         break;
@@ -373,7 +367,7 @@ static pp_expr *bytes_of(pp_expr *count, const char *type)
         pp_expr_free(count);
         return NULL;
     }
-    return op2(PP_E_MUL, count, pp_expr_int((long)tb));
+    return pp_eq_op2(PP_E_MUL, count, pp_expr_int((long)tb));
 }
 
 void pp_eq_mpi_net(wctx *w, const pp_devent *ev, const char *func, pp_expr *count, pp_expr *rcount)
@@ -423,7 +417,7 @@ void pp_eq_mpi_net(wctx *w, const pp_devent *ev, const char *func, pp_expr *coun
         } else
             x_terms(&c, "the message", pp_cx_int(1));
     } else {
-        c.Pcond = op2(PP_E_GT, pp_expr_ref(w->P), pp_expr_int(1));
+        c.Pcond = pp_eq_op2(PP_E_GT, pp_expr_ref(w->P), pp_expr_int(1));
         pp_alg a = pp_net_alg(c.net, k, w->P_at > 0 ? w->P_at : 1, c.mv);
         const char *why = coll_terms(&c, k, a);
         if (why && !*why)

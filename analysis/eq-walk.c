@@ -138,7 +138,7 @@ static pp_expr *subst(wctx *w, const eqframe *fr, const pp_expr *e)
 }
 
 /* (k a b) simplified; takes a and b */
-static pp_expr *op2(pp_ekind k, pp_expr *a, pp_expr *b)
+pp_expr *pp_eq_op2(pp_ekind k, pp_expr *a, pp_expr *b)
 {
     pp_expr *kids[2] = {a, b};
     pp_expr *e = pp_expr_op(k, 2, kids);
@@ -214,7 +214,7 @@ static pp_expr *positive_part(wctx *w, const pp_expr *n)
     if (n->kind == PP_E_MAX && n->nkids == 2 && (pp_expr_is_int(n->kids[0], &z) || pp_expr_is_int(n->kids[1], &z)) &&
         z == 0) {
         const pp_expr *x = pp_expr_is_int(n->kids[0], &z) && z == 0 ? n->kids[1] : n->kids[0];
-        if (cond_level(w, op2(PP_E_GT, pp_expr_ref((pp_expr *)x), pp_expr_int(0))) < 0)
+        if (cond_level(w, pp_eq_op2(PP_E_GT, pp_expr_ref((pp_expr *)x), pp_expr_int(0))) < 0)
             return NULL;
         return pp_expr_ref((pp_expr *)x);
     }
@@ -231,7 +231,7 @@ static pp_expr *positive_part(wctx *w, const pp_expr *n)
             return NULL;
         return positive_part(w, n->kids[then ? 1 : 2]);
     }
-    if (cond_level(w, op2(PP_E_GT, pp_expr_ref((pp_expr *)n), pp_expr_int(0))) < 0)
+    if (cond_level(w, pp_eq_op2(PP_E_GT, pp_expr_ref((pp_expr *)n), pp_expr_int(0))) < 0)
         return NULL;
     return pp_expr_ref((pp_expr *)n);
 }
@@ -272,7 +272,7 @@ static int walk_loop(wctx *w, eqframe *fr, int k)
         char b[80];
         if (pp_expr_is_int(step, &s) && (s == 1 || s == -1)) {
             var = pp_eq_fresh(w, dl->iv ? dl->iv : "i");
-            pp_expr *last = op2(PP_E_ADD, op2(s > 0 ? PP_E_ADD : PP_E_SUB, pp_expr_ref(init), pp_expr_ref(A)),
+            pp_expr *last = pp_eq_op2(PP_E_ADD, pp_eq_op2(s > 0 ? PP_E_ADD : PP_E_SUB, pp_expr_ref(init), pp_expr_ref(A)),
                                 pp_expr_int(s > 0 ? -1 : 1));
             lo = s > 0 ? pp_expr_ref(init) : last;
             hi = s > 0 ? last : pp_expr_ref(init);
@@ -281,16 +281,16 @@ static int walk_loop(wctx *w, eqframe *fr, int k)
             snprintf(b, sizeof b, "%s_it", dl->iv ? dl->iv : "i");
             var = pp_eq_fresh(w, b);
             lo = pp_expr_int(0);
-            hi = op2(PP_E_ADD, pp_expr_ref(A), pp_expr_int(-1));
-            iv = op2(PP_E_ADD, pp_expr_ref(init), op2(PP_E_MUL, pp_expr_ref(var), pp_expr_ref(step)));
+            hi = pp_eq_op2(PP_E_ADD, pp_expr_ref(A), pp_expr_int(-1));
+            iv = pp_eq_op2(PP_E_ADD, pp_expr_ref(init), pp_eq_op2(PP_E_MUL, pp_expr_ref(var), pp_expr_ref(step)));
         }
     }
     pp_expr_free(init);
     pp_expr_free(step);
     int fmark = w->F.n;
     if (var) {
-        pp_expr *a = op2(PP_E_SUB, pp_expr_ref(var), pp_expr_ref(lo));
-        pp_expr *b = op2(PP_E_SUB, pp_expr_ref(hi), pp_expr_ref(var));
+        pp_expr *a = pp_eq_op2(PP_E_SUB, pp_expr_ref(var), pp_expr_ref(lo));
+        pp_expr *b = pp_eq_op2(PP_E_SUB, pp_expr_ref(hi), pp_expr_ref(var));
         pp_facts_add_ge0(&w->F, a);
         pp_facts_add_ge0(&w->F, b);
         pp_expr_free(a);
@@ -393,7 +393,7 @@ static int walk_fork(wctx *w, eqframe *fr, const pp_devent *ev, int idx)
             team = pp_expr_ref(nt);
         }
     } else if (nt) {
-        pp_expr *k[3] = {op2(PP_E_GT, pp_expr_ref(nt), pp_expr_int(0)), nt, team};
+        pp_expr *k[3] = {pp_eq_op2(PP_E_GT, pp_expr_ref(nt), pp_expr_int(0)), nt, team};
         pp_expr *c = pp_expr_op(PP_E_COND, 3, k);
         pp_expr_free(k[0]);
         pp_expr_free(team);
