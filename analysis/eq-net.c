@@ -117,7 +117,8 @@ static void term(const call *c, double ns, const char *part, pp_cx *count)
     pp_eq_term(c->w, 1, ns, what, c->Pcond ? pp_cx_cond(pp_expr_ref(c->Pcond), count) : count);
 }
 
-static double hand(const pp_net *n, double m)
+/* H: the rendezvous handshake 2(o + L) above the eager limit */
+static double handshake(const pp_net *n, double m)
 {
     return pp_net_is_eager(n, m) ? 0 : 2 * (n->o + n->L);
 }
@@ -127,8 +128,8 @@ static void x_terms(const call *c, const char *what, pp_cx *k)
 {
     const pp_net *n = c->net;
     char part[160];
-    snprintf(part, sizeof part, "%s, per message (2o + L - G%s)", what, hand(n, c->mv) > 0 ? " + 2(o + L)" : "");
-    term(c, 2 * n->o + n->L - n->G + hand(n, c->mv), part, pp_cx_ref(k));
+    snprintf(part, sizeof part, "%s, per message (2o + L - G%s)", what, handshake(n, c->mv) > 0 ? " + 2(o + L)" : "");
+    term(c, 2 * n->o + n->L - n->G + handshake(n, c->mv), part, pp_cx_ref(k));
     snprintf(part, sizeof part, "%s, per byte (G)", what);
     term(c, n->G, part, pp_cx_mul(k, cnt_m(c)));
 }
@@ -140,12 +141,12 @@ static void e_terms(const call *c, const char *what, pp_cx *k)
     double s = pp_net_send_ns(n, c->mv);
     char part[160];
     if (n->g >= s) {
-        snprintf(part, sizeof part, "%s, gap between sends (g%s)", what, hand(n, c->mv) > 0 ? " + 2(o + L)" : "");
-        term(c, n->g + hand(n, c->mv), part, k);
+        snprintf(part, sizeof part, "%s, gap between sends (g%s)", what, handshake(n, c->mv) > 0 ? " + 2(o + L)" : "");
+        term(c, n->g + handshake(n, c->mv), part, k);
         return;
     }
-    snprintf(part, sizeof part, "%s, per send (o - G%s)", what, hand(n, c->mv) > 0 ? " + 2(o + L)" : "");
-    term(c, n->o - n->G + hand(n, c->mv), part, pp_cx_ref(k));
+    snprintf(part, sizeof part, "%s, per send (o - G%s)", what, handshake(n, c->mv) > 0 ? " + 2(o + L)" : "");
+    term(c, n->o - n->G + handshake(n, c->mv), part, pp_cx_ref(k));
     snprintf(part, sizeof part, "%s, per byte sent (G)", what);
     term(c, n->G, part, pp_cx_mul(k, cnt_m(c)));
 }
@@ -158,9 +159,9 @@ static void gamma_terms(const call *c, const char *what, pp_cx *k)
     term(c, c->net->gamma, part, pp_cx_mul(k, cnt_m(c)));
 }
 
-/* The linear reduce (gamma = 1) or gather (0): eager c(m) + g m +
- * (P-2) max(o + g m, r(m)), r(m) = max(g, (m-1)G); rendezvous x(m) + g m
- * + (P-2)(x(m) - L - o + g m) */
+/* The linear reduce (reduce = 1) or gather (0), with gm = gamma m for the
+ * reduce and 0 for the gather: eager c(m) + gm + (P-2) max(o + gm, r(m)),
+ * r(m) = max(g, (m-1)G); rendezvous x(m) + gm + (P-2)(x(m) - L - o + gm) */
 static void linear_reduce(const call *c, int reduce)
 {
     const pp_net *n = c->net;
@@ -271,7 +272,7 @@ static const char *coll_terms(call *c, pp_coll k, pp_alg a)
                                             c->m ? pp_expr_ref(c->m) : pp_expr_int(0)),
                               pp_expr_ref(c->P));
             double b = c->mv / (w_P(c) > 0 ? w_P(c) : 1);
-            term(c, 2 * (2 * n->o + n->L - n->G + hand(n, b)),
+            term(c, 2 * (2 * n->o + n->L - n->G + handshake(n, b)),
                  b > n->eager_bytes ? "2(P - 1) ring steps (2(2o + L - G + 2(o + L)))" : "2(P - 1) ring steps (2(2o + L - G))",
                  cnt_pk(c, 1));
             term(c, 2 * n->G + n->gamma, "the ring's blocks of m/P bytes (2G + gamma)", pp_cx_expr(pb));
@@ -310,7 +311,7 @@ static const char *coll_terms(call *c, pp_coll k, pp_alg a)
         if (a == PP_ALG_LINEAR) {
             /* (P-2) e(m) + h(m) + s(m) + max((P-1) o, L + o) */
             e_terms(c, "P - 2 sends", cnt_pk(c, 2));
-            term(c, pp_net_send_ns(n, c->mv) + hand(n, c->mv), "the last send (s(m) + h(m))", pp_cx_int(1));
+            term(c, pp_net_send_ns(n, c->mv) + handshake(n, c->mv), "the last send (s(m) + h(m))", pp_cx_int(1));
             if ((w_P(c) - 1) * n->o >= n->L + n->o)
                 term(c, n->o, "the receives (o each)", cnt_pk(c, 1));
             else
@@ -410,8 +411,8 @@ void pp_eq_mpi_net(wctx *w, const pp_devent *ev, const char *func, pp_expr *coun
          * is posted */
         if (ev->kind == PP_EV_SEND || ev->kind == PP_EV_ISEND) {
             const pp_net *n = c.net;
-            term(&c, n->o - n->G + hand(n, c.mv),
-                 hand(n, c.mv) > 0 ? "the sender's time, per message (o - G + 2(o + L))" : "the sender's time, per message (o - G)",
+            term(&c, n->o - n->G + handshake(n, c.mv),
+                 handshake(n, c.mv) > 0 ? "the sender's time, per message (o - G + 2(o + L))" : "the sender's time, per message (o - G)",
                  pp_cx_int(1));
             term(&c, n->G, "the sender's time, per byte (G)", cnt_m(&c));
         } else
