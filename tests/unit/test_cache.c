@@ -67,6 +67,29 @@ static void test_stream_bandwidth(void **state)
     assert_true(pp_machine_stream_bw(&z, 1e6) == 0);
 }
 
+/* A measured dip (a working set measured while the host was busy) is read
+ * as the bandwidth of the next larger working set: the curve's upper
+ * envelope from the right; the points themselves stay as measured. */
+static void test_stream_curve_dip(void **state)
+{
+    (void)state;
+    pp_machine m = small();
+    const long ws[] = {64L << 10, 128L << 10, 256L << 10, 1L << 20, 64L << 20, 1L << 30};
+    const double bw[] = {69, 29, 28, 73, 45, 29};
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(pp_curve_add(&m.stream, ws[i], bw[i]), 0);
+    /* 128 KB and 256 KB: 73, as 1 MB; and 64 KB too (69 measured): a
+     * smaller working set streams at least as fast as a larger one */
+    assert_true(fabs(pp_machine_stream_bw(&m, 128 << 10) - 73) < 1e-12);
+    assert_true(fabs(pp_machine_stream_bw(&m, 256 << 10) - 73) < 1e-12);
+    assert_true(fabs(pp_machine_stream_bw(&m, 64 << 10) - 73) < 1e-12);
+    assert_true(fabs(pp_machine_stream_bw(&m, 64L << 20) - 45) < 1e-12);
+    assert_true(fabs(pp_machine_stream_bw(&m, 2e9) - 29) < 1e-12);
+    assert_true(m.stream.v[1] == 29);   /* as measured */
+    /* the memory's edge: the last working set 1.25 x above the memory's */
+    assert_true(fabs(pp_machine_memory_edge(&m) - (double)(64L << 20)) < 1);
+}
+
 /* A guest that gets less of the L3 than it reports: the curve is flat
  * at 24 up to 32 MiB, 16 at 64 MiB, 10 from 128 MiB (the memory kernel's
  * 512 MiB: 10).  By hand: 24 below 32 MiB; halfway in log between 32 and
@@ -185,6 +208,7 @@ int main(void)
         cmocka_unit_test(test_bandwidths_round_trip),
         cmocka_unit_test(test_stream_bandwidth),
         cmocka_unit_test(test_stream_curve),
+        cmocka_unit_test(test_stream_curve_dip),
         cmocka_unit_test(test_stream_curve_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
