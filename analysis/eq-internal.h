@@ -52,8 +52,8 @@ typedef struct {
     pp_expr *P;              /* the processor count's symbol               */
     pp_expr *unknown;        /* '?'                                        */
     int mpi_named;           /* named communicators met                    */
-    int P_at;                /* the P the equations are evaluated at: the
-                                network's regimes and algorithms (eq-net.c) */
+    int P_at;                /* the P (>= 1) the network's regimes and
+                                algorithms are decided at (eq-net.c)       */
     int cant_follow;         /* counts that fell back to the observed mean */
     char err[512];
 } wctx;
@@ -75,7 +75,8 @@ int pp_eq_walk(wctx *w);
 pp_expr *pp_eq_op2(pp_ekind k, pp_expr *a, pp_expr *b);
 
 /* eq-net.c: an MPI call's network terms (T_sync) on rank 0's path, with
- * count and rcount its message counts in the equations' symbols (taken) */
-void pp_eq_mpi_net(wctx *w, const pp_devent *ev, const char *func, pp_expr *count, pp_expr *rcount);
+ * count its message count (an exchange's sending half) in the equations'
+ * symbols (taken) */
+void pp_eq_mpi_net(wctx *w, const pp_devent *ev, const char *func, pp_expr *count);
 
 #endif

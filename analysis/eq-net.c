@@ -26,21 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int coll_of(pp_evkind k, pp_coll *c)
-{
-    switch (k) {
-    case PP_EV_BCAST: *c = PP_COLL_BCAST; return 1;
-    case PP_EV_REDUCE: *c = PP_COLL_REDUCE; return 1;
-    case PP_EV_ALLREDUCE: *c = PP_COLL_ALLREDUCE; return 1;
-    case PP_EV_GATHER: *c = PP_COLL_GATHER; return 1;
-    case PP_EV_SCATTER: *c = PP_COLL_SCATTER; return 1;
-    case PP_EV_ALLGATHER: *c = PP_COLL_ALLGATHER; return 1;
-    case PP_EV_ALLTOALL: *c = PP_COLL_ALLTOALL; return 1;
-    case PP_EV_MPI_BARRIER: *c = PP_COLL_BARRIER; return 1;
-    default: return 0;
-    }
-}
-
 /* The value of e at the evaluation point: the parameters' current values,
  * P = w->P_at, the enclosing loops' variables at their first values
  * (outermost first).  NaN when it cannot be evaluated. */
@@ -56,18 +41,8 @@ static double value_here(wctx *w, const pp_expr *e)
         pp_cx *lo = pp_cx_expr(pp_expr_ref(l->lo));
         long double v = pp_cx_eval(lo, &env);
         pp_cx_free(lo);
-        if (isnan(v))
-            continue;
-        if (env.nb == env.capb) {
-            int cap = env.capb ? 2 * env.capb : 8;
-            void *nb = realloc(env.b, sizeof *env.b * (size_t)cap);
-            if (!nb)
-                break;
-            env.b = nb;
-            env.capb = cap;
-        }
-        env.b[env.nb].name = l->var->name;
-        env.b[env.nb++].v = (int64_t)v;
+        if (!isnan(v) && pp_cx_env_push(&env, l->var->name, (int64_t)v) < 0)
+            break;
     }
     pp_cx *c = pp_cx_expr(pp_expr_ref((pp_expr *)e));
     long double v = pp_cx_eval(c, &env);
@@ -87,12 +62,6 @@ typedef struct {
     pp_expr *P;
     pp_expr *Pcond;   /* P > 1: every collective costs 0 on one rank */
 } call;
-
-/* P's value at the evaluation point */
-static double w_P(const call *c)
-{
-    return c->w->P_at;
-}
 
 static pp_cx *cnt_m(const call *c)
 {
@@ -202,19 +171,11 @@ static void doubling_blocks(const call *c)
     long eager_rounds = 0;   /* rounds k with 2^k m within the eager limit */
     for (double b = c->mv; b <= n->eager_bytes && eager_rounds < 64; b *= 2)
         eager_rounds++;
-    long rounds = 0;
-    for (long v = 1; v < (long)w_P(c); v *= 2)
-        rounds++;
-    if (rounds > eager_rounds) {
+    if (pp_net_ceil_log2(c->w->P_at) > eager_rounds) {
         term(c, H, "per round, rendezvous (2(o + L))", cnt_n(c));
         if (eager_rounds > 0)
             term(c, -H, "the eager rounds' handshakes taken back (-2(o + L))", pp_cx_int(eager_rounds));
     }
-}
-
-static int pow2(int P)
-{
-    return P > 0 && (P & (P - 1)) == 0;
 }
 
 /* The root sending to every other rank in turn (linear bcast, scatter):
@@ -260,7 +221,7 @@ static const char *coll_terms(call *c, pp_coll k, pp_alg a)
     case PP_COLL_ALLREDUCE:
         if (a == PP_ALG_RECURSIVE_DOUBLING) {
             combining_rounds(c, "n exchanges");
-            if (pow2(c->w->P_at))
+            if (pp_net_is_pow2(c->w->P_at))
                 return NULL;
             x_terms(c, "P not a power of two: the extra step", pp_cx_int(1));
             return "with the extra step of P not a power of two";
@@ -271,7 +232,7 @@ static const char *coll_terms(call *c, pp_coll k, pp_alg a)
             pp_expr *pb = pp_eq_op2(PP_E_DIV, pp_eq_op2(PP_E_MUL, pp_eq_op2(PP_E_SUB, pp_expr_ref(c->P), pp_expr_int(1)),
                                             c->m ? pp_expr_ref(c->m) : pp_expr_int(0)),
                               pp_expr_ref(c->P));
-            double b = c->mv / (w_P(c) > 0 ? w_P(c) : 1);
+            double b = c->mv / c->w->P_at;
             term(c, 2 * (2 * n->o + n->L - n->G + handshake(n, b)),
                  b > n->eager_bytes ? "2(P - 1) ring steps (2(2o + L - G + 2(o + L)))" : "2(P - 1) ring steps (2(2o + L - G))",
                  cnt_pk(c, 1));
@@ -312,7 +273,7 @@ static const char *coll_terms(call *c, pp_coll k, pp_alg a)
             /* (P-2) e(m) + h(m) + s(m) + max((P-1) o, L + o) */
             e_terms(c, "P - 2 sends", cnt_pk(c, 2));
             term(c, pp_net_send_ns(n, c->mv) + handshake(n, c->mv), "the last send (s(m) + h(m))", pp_cx_int(1));
-            if ((w_P(c) - 1) * n->o >= n->L + n->o)
+            if ((c->w->P_at - 1) * n->o >= n->L + n->o)
                 term(c, n->o, "the receives (o each)", cnt_pk(c, 1));
             else
                 term(c, n->L + n->o, "the last receive (L + o)", pp_cx_int(1));
@@ -322,7 +283,7 @@ static const char *coll_terms(call *c, pp_coll k, pp_alg a)
     case PP_COLL_BARRIER:
         if (a == PP_ALG_DISSEMINATION || a == PP_ALG_RECURSIVE_DOUBLING) {
             term(c, n->L + 2 * n->o, "n rounds (L + 2o)", cnt_n(c));
-            if (a == PP_ALG_DISSEMINATION || pow2(c->w->P_at))
+            if (a == PP_ALG_DISSEMINATION || pp_net_is_pow2(c->w->P_at))
                 return NULL;
             term(c, n->L + 2 * n->o, "P not a power of two: the extra round (L + 2o)", pp_cx_int(1));
             return "with the extra round of P not a power of two";
@@ -371,12 +332,11 @@ static pp_expr *bytes_of(pp_expr *count, const char *type)
     return pp_eq_op2(PP_E_MUL, count, pp_expr_int((long)tb));
 }
 
-void pp_eq_mpi_net(wctx *w, const pp_devent *ev, const char *func, pp_expr *count, pp_expr *rcount)
+void pp_eq_mpi_net(wctx *w, const pp_devent *ev, const char *func, pp_expr *count)
 {
     const char *name = call_name(ev->kind);
     if (!w->mach || !name) {
         pp_expr_free(count);
-        pp_expr_free(rcount);
         return;
     }
     char note[512];
@@ -385,7 +345,6 @@ void pp_eq_mpi_net(wctx *w, const pp_devent *ev, const char *func, pp_expr *coun
                  "cost is not in the equations (predict prices it)", name, ev->line, func);
         pp_eq_note(w->q, note);
         pp_expr_free(count);
-        pp_expr_free(rcount);
         return;
     }
     snprintf(note, sizeof note, "T_sync holds the MPI calls' network costs on rank 0's path (LogGP; the "
@@ -398,13 +357,12 @@ void pp_eq_mpi_net(wctx *w, const pp_devent *ev, const char *func, pp_expr *coun
     /* the call's own count and type (a send's, a receive's buffer; an
      * exchange's sending half) */
     c.m = bytes_of(count, ev->type);
-    pp_expr_free(rcount);
     c.mv = c.m ? value_here(w, c.m) : 0;
     int unknown_m = ev->kind != PP_EV_MPI_BARRIER && (!c.m || isnan(c.mv));
     if (isnan(c.mv))
         c.mv = 0;
-    pp_coll k;
-    if (!coll_of(ev->kind, &k)) {
+    int coll = pp_mpi_coll_of(ev->kind);
+    if (coll < 0) {
         /* point to point: a send is its sender's time s(m) (+ the
          * handshake above the eager limit); a receive or an exchange takes
          * the message's whole time x(m), its sender taken to start when it
@@ -419,7 +377,8 @@ void pp_eq_mpi_net(wctx *w, const pp_devent *ev, const char *func, pp_expr *coun
             x_terms(&c, "the message", pp_cx_int(1));
     } else {
         c.Pcond = pp_eq_op2(PP_E_GT, pp_expr_ref(w->P), pp_expr_int(1));
-        pp_alg a = pp_net_alg(c.net, k, w->P_at > 0 ? w->P_at : 1, c.mv);
+        pp_coll k = (pp_coll)coll;
+        pp_alg a = pp_net_alg(c.net, k, w->P_at, c.mv);
         const char *why = coll_terms(&c, k, a);
         if (why && !*why)
             snprintf(note, sizeof note, "%s uses the %s algorithm at P = %d: its network cost is not in the "

@@ -296,6 +296,21 @@ static long double eval_expr(const pp_expr *e, pp_cx_env *env)
     return r;
 }
 
+int pp_cx_env_push(pp_cx_env *env, const char *name, int64_t v)
+{
+    if (env->nb == env->capb) {
+        int cap = env->capb ? 2 * env->capb : 8;
+        void *nb = realloc(env->b, sizeof *env->b * (size_t)cap);
+        if (!nb)
+            return -1;
+        env->b = nb;
+        env->capb = cap;
+    }
+    env->b[env->nb].name = name;
+    env->b[env->nb].v = v;
+    return env->nb++;
+}
+
 static long double eval_sum(const pp_cx *c, pp_cx_env *env)
 {
     long double lo = eval_expr(c->lo, env), hi = eval_expr(c->hi, env);
@@ -303,16 +318,9 @@ static long double eval_sum(const pp_cx *c, pp_cx_env *env)
         return NAN;
     if (hi < lo)
         return 0;
-    if (env->nb == env->capb) {
-        int cap = env->capb ? 2 * env->capb : 8;
-        void *nb = realloc(env->b, sizeof *env->b * (size_t)cap);
-        if (!nb)
-            return NAN;
-        env->b = nb;
-        env->capb = cap;
-    }
-    int slot = env->nb++;
-    env->b[slot].name = c->e->name;
+    int slot = pp_cx_env_push(env, c->e->name, 0);
+    if (slot < 0)
+        return NAN;
     long double cnt = hi - lo + 1, s = 0;
     if (cnt <= SUM_ENUM_MAX) {
         for (long double v = lo; v <= hi; v++) {

@@ -504,7 +504,7 @@ static int walk_event(wctx *w, eqframe *fr, int idx)
         if (w->m->pkind == PP_P_MPI && pp_evkind_is_mpi(ev->kind)) {
             segments(w, mpi_segments(ev->kind));
             if (w->mach && mpi_segments(ev->kind))
-                pp_eq_mpi_net(w, ev, fr->mf->d->name, subst(w, fr, ev->count), subst(w, fr, ev->rcount));
+                pp_eq_mpi_net(w, ev, fr->mf->d->name, subst(w, fr, ev->count));
         }
         return 0;
     }

@@ -79,6 +79,9 @@ typedef struct {
     int approx;
 } pp_cx_env;
 long double pp_cx_eval(const pp_cx *c, pp_cx_env *env);
+/* Bind name to v (innermost last): the binding's slot, or -1 when out of
+ * memory. */
+int pp_cx_env_push(pp_cx_env *env, const char *name, int64_t v);
 
 /* ---- the equations (equations.c) -------------------------------------- */
 

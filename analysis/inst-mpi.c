@@ -126,7 +126,7 @@ static int coll_action(ictx *c, int t, const frame *fr, int k, int root, double 
     return 0;
 }
 
-static int coll_of(pp_evkind k)
+int pp_mpi_coll_of(pp_evkind k)
 {
     switch (k) {
     case PP_EV_BCAST: return PP_COLL_BCAST;
@@ -213,7 +213,7 @@ int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         return pp_inst_sync_action(c, t, PP_A_WAIT, 0, (int)n, fr->fi, ev->id);
     }
     default: {
-        int k = coll_of(ev->kind);
+        int k = pp_mpi_coll_of(ev->kind);
         if (k < 0)
             return 0;
         int64_t root = 0;

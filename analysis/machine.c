@@ -282,6 +282,11 @@ double pp_curve_at(const pp_curve *c, double bytes)
     return interp_log(x, c->v, c->n, bytes > 0 ? bytes : x[0]);
 }
 
+double pp_machine_mem_time_scale(const pp_machine *mach)
+{
+    return mach->mem_time_scale > 0 ? mach->mem_time_scale : 1.0;
+}
+
 /* The bandwidth curve as the model reads it: each point at least the
  * bandwidth of any larger working set (its upper envelope from the right).
  * A larger working set cannot stream faster than a smaller one, and a

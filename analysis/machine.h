@@ -210,6 +210,8 @@ double pp_machine_memory_edge(const pp_machine *mach);
 /* One thread's streaming bandwidth beyond the last cache level, bytes per
  * ns (the bandwidth curve's last point, else mem.bw1): 0 when unknown. */
 double pp_machine_memory_bw(const pp_machine *mach);
+/* mem_time_scale, 1 when unset (0) */
+double pp_machine_mem_time_scale(const pp_machine *mach);
 
 /* Conservative built-in costs (docs/machine-format.md, "Defaults"), marked
  * source = PP_MACHINE_DEFAULT.  For use only when no machine file is given. */

@@ -172,7 +172,7 @@ int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved)
      * the time added here, and the shared part, times mu.  The recorded
      * costs hold the recorded working set's time, which moves with
      * `speed`: so T stays homogeneous of degree one in the times */
-    double mu = mach->mem_time_scale > 0 ? mach->mem_time_scale : 1.0;
+    double mu = pp_machine_mem_time_scale(mach);
     int i = 0;
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++) {

@@ -171,6 +171,9 @@ uint64_t pp_prog_slot_total(const pp_prog *m, int f, int slot);
 /* Bytes of one element of an MPI datatype named as in a descriptor
  * (Open MPI's ompi_mpi_double, MPICH's handle 0x4c00080b); -1 unknown. */
 double pp_mpi_type_bytes(const char *type);
+/* The collective (a pp_coll of net.h) an MPI event kind is; -1 for the
+ * others. */
+int pp_mpi_coll_of(pp_evkind k);
 /* A parameter's value in record k (its recorded value for k = 0). */
 int pp_prog_param_in(const pp_prog *m, int k, int param, long *value);
 /* The P of record k. */

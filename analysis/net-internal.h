@@ -20,7 +20,7 @@ static inline double maxd(double a, double b)
 
 static inline int is_pow2(int P)
 {
-    return P > 0 && (P & (P - 1)) == 0;
+    return pp_net_is_pow2(P);
 }
 
 static inline int floor_pow2(int P)
@@ -33,10 +33,7 @@ static inline int floor_pow2(int P)
 
 static inline int ceil_log2(int P)
 {
-    int n = 0;
-    while ((1L << n) < P)
-        n++;
-    return n;
+    return pp_net_ceil_log2(P);
 }
 
 static inline double rendezvous_start(const pp_net *n, double st, double tpost)

@@ -135,6 +135,22 @@ int pp_net_alg_valid(pp_coll k, pp_alg a);
  * -1 for a bad k/a/P. */
 double pp_net_closed_form(const pp_net *n, pp_coll k, pp_alg a, int P, double bytes);
 
+/* 1 when P is a power of two (P > 0). */
+static inline int pp_net_is_pow2(int P)
+{
+    return P > 0 && (P & (P - 1)) == 0;
+}
+
+/* ceil(log2 P): the rounds of a tree or a doubling over P ranks (0 for
+ * P <= 1). */
+static inline int pp_net_ceil_log2(int P)
+{
+    int n = 0;
+    while ((1L << n) < P)
+        n++;
+    return n;
+}
+
 /* The ranks sharing one node's processors when P run: min(P, ranks_per_node),
  * or P when ranks_per_node is 0 (all on this host). */
 int pp_net_node_ranks(const pp_net *n, int P);

@@ -57,7 +57,7 @@ static void move(const pp_par_info *p, pp_prog *m, pp_machine *mach, int rel, do
     } else if (p->kind == PP_PAR_SPEED) {
         pp_prog_scale_compute(m, 1 + d);
     } else if (p->kind == PP_PAR_MEM) {
-        double mu = mach->mem_time_scale > 0 ? mach->mem_time_scale : 1.0;
+        double mu = pp_machine_mem_time_scale(mach);
         mach->mem_time_scale = rel ? mu * (1 + d) : mu + d;
     } else {
         double *f = net_field(&mach->net, p->kind);

@@ -265,18 +265,18 @@ static int parse_item(pp_whatif *w, const char *item, char *err, size_t errlen)
             errno = 0;
             double f = strtod(val + 1, &end);
             if (end == val + 1 || *end || errno || !(f >= 0) || !isfinite(f) ||
-                (f == 0 && (u == PP_UNIT_BANDWIDTH || o.par->kind == PP_PAR_SPEED))) {
+                (f == 0 && (u == PP_UNIT_BANDWIDTH || o.par->kind == PP_PAR_SPEED || o.par->kind == PP_PAR_MEM))) {
                 snprintf(err, errlen, "--with: '%s': '%s' is not a factor like x2 or x0.5%s", item, val,
-                         u == PP_UNIT_BANDWIDTH || o.par->kind == PP_PAR_SPEED ? " (above 0)" : "");
+                         u == PP_UNIT_BANDWIDTH || o.par->kind == PP_PAR_SPEED || o.par->kind == PP_PAR_MEM ? " (above 0)" : "");
                 return -1;
             }
             o.relative = o.par->kind != PP_PAR_SPEED;
             o.value = f;
         } else {
             if (pp_unit_parse(u, val, &o.value) || o.value < 0 ||
-                (o.value == 0 && (u == PP_UNIT_BANDWIDTH || o.par->kind == PP_PAR_SPEED))) {
+                (o.value == 0 && (u == PP_UNIT_BANDWIDTH || o.par->kind == PP_PAR_SPEED || o.par->kind == PP_PAR_MEM))) {
                 snprintf(err, errlen, "--with: '%s': '%s' is not %s%s", item, val, unit_help(u),
-                         u == PP_UNIT_BANDWIDTH || o.par->kind == PP_PAR_SPEED ? " above 0" : " (0 or more)");
+                         u == PP_UNIT_BANDWIDTH || o.par->kind == PP_PAR_SPEED || o.par->kind == PP_PAR_MEM ? " above 0" : " (0 or more)");
                 return -1;
             }
             if (u == PP_UNIT_COUNT && o.value > 1e6) {
@@ -380,14 +380,14 @@ int pp_whatif_apply_machine(const pp_whatif *w, pp_machine *mach, char *err, siz
         case PP_PAR_NET_ALG: n->alg[o->par->id] = (pp_alg)o->alg; break;
         case PP_PAR_SPEED: break;   /* the program's costs: pp_prog_scale_compute */
         case PP_PAR_MEM: {
-            double mu = mach->mem_time_scale > 0 ? mach->mem_time_scale : 1.0;
+            double mu = pp_machine_mem_time_scale(mach);
             mach->mem_time_scale = o->relative ? mu * o->value : o->value;
             break;
         }
         case PP_PAR_MEM_BW: {
             /* xF: F times the bandwidth, the time per byte over F; a value:
              * against the file's memory bandwidth */
-            double mu = mach->mem_time_scale > 0 ? mach->mem_time_scale : 1.0;
+            double mu = pp_machine_mem_time_scale(mach);
             double base = pp_machine_memory_bw(mach) * 1e9;   /* B/s */
             if (!o->relative && !(base > 0)) {
                 snprintf(err, errlen, "--with: '%s': the machine file has no memory bandwidth to change (run "
@@ -472,9 +472,9 @@ double pp_par_value(const pp_par_info *p, const pp_machine *m, int P)
     case PP_PAR_NET_EAGER: return n->eager_bytes;
     case PP_PAR_NET_RPN: return n->ranks_per_node;
     case PP_PAR_SPEED: return 1.0;
-    case PP_PAR_MEM: return m->mem_time_scale > 0 ? m->mem_time_scale : 1.0;
+    case PP_PAR_MEM: return pp_machine_mem_time_scale(m);
     case PP_PAR_MEM_BW:
-        return pp_machine_memory_bw(m) * 1e9 / (m->mem_time_scale > 0 ? m->mem_time_scale : 1.0);
+        return pp_machine_memory_bw(m) * 1e9 / (pp_machine_mem_time_scale(m));
     default: return NAN;
     }
 }

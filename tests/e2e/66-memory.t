@@ -91,6 +91,8 @@ ok(abs(($on - $wi{'mem.bandwidth=x2'}) - $want / 2) <= 1e-6 * $want,
    sprintf('--with mem.bandwidth=x2 takes half of it away: %.6f s (got %.6f s)', $want / 2, $on - $wi{'mem.bandwidth=x2'}));
 ok(abs($wi{'mem.bandwidth=16GB/s'} - $wi{'mem.bandwidth=x2'}) <= 1e-9 * $on, 'mem.bandwidth=16GB/s is twice the file\'s 8 B/ns');
 ok(abs($wi{'membw=4GB/s'} - $wi{'memory=x2'}) <= 1e-9 * $on, 'membw=4GB/s (half of it) is memory=x2');
+like(scalar `$pp predict $tmp/s.ppr --machine $tmp/hand.machine --with memory=0 2>&1`, qr/--with: 'memory=0': '0' is not a number above 0/,
+     'memory=0 is refused, as speed=0 is');
 # sensitivity: dT/d(memory) is the memory time, and with it the times'
 # elasticities sum to 1 (Euler: T is homogeneous of degree one in them)
 my $sj = json(`$pp sensitivity $tmp/s.ppr --machine $tmp/hand.machine --P 1 --set N=$N --set R=$R --format json 2>/dev/null`);

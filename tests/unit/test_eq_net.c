@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "eq-internal.h"
+#include "net-fixture.h"
 #include "net.h"
 
 /* one block, the walk at top level, P = P_at */
@@ -68,7 +69,7 @@ static double eq_time(const pp_net *net, pp_evkind k, double m, int P, int comm,
     ev.line = 7;
     ev.comm = comm;
     ev.type = "ompi_mpi_byte";
-    pp_eq_mpi_net(&f.w, &ev, "main", pp_expr_int((long)m), NULL);
+    pp_eq_mpi_net(&f.w, &ev, "main", pp_expr_int((long)m));
     int approx = 0;
     double t = (double)pp_eqblock_eval(&f.q.blocks[0], 1, &f.prog, P, &approx);
     if (nnotes)
@@ -78,20 +79,6 @@ static double eq_time(const pp_net *net, pp_evkind k, double m, int P, int comm,
     assert_int_equal(approx, 0);
     teardown(&f);
     return t;
-}
-
-static pp_net net_of(double L, double o, double g, double G, double gamma, double eager)
-{
-    pp_net n;
-    pp_net_pram(&n);
-    n.L = L;
-    n.o = o;
-    n.g = g;
-    n.G = G;
-    n.gamma = gamma;
-    n.eager_bytes = eager;
-    n.source = 0;
-    return n;
 }
 
 static const struct { pp_evkind ev; pp_coll k; pp_alg a; } expressed[] = {

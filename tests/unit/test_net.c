@@ -24,23 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net-fixture.h"
 #include "net.h"
 
 #define MAXP 80
-
-static pp_net net_of(double L, double o, double g, double G, double gamma, double eager)
-{
-    pp_net n;
-    pp_net_pram(&n);
-    n.L = L;
-    n.o = o;
-    n.g = g;
-    n.G = G;
-    n.gamma = gamma;
-    n.eager_bytes = eager;
-    n.source = 0;
-    return n;
-}
 
 static pp_net base(void)
 {
