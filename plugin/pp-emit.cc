@@ -284,6 +284,7 @@ pp_create_decls (pp_fn *f)
 			    get_identifier (name), atype);
   static_artificial (f->cnt_decl);
   set_decl_tls_model (f->cnt_decl, decl_default_tls_model (f->cnt_decl));
+  DECL_PRESERVE_P (f->cnt_decl) = 1;    /* named in asm texts (bare form) */
   DECL_ASSEMBLER_NAME (f->cnt_decl);
   varpool_node::finalize_decl (f->cnt_decl);
 
@@ -487,10 +488,184 @@ asm_inc_seq (pp_fn *f, int slot, tree val)
   return seq;
 }
 
+/* The bare form: an asm that names the counter in its text,
+     leaq __pp_cnt.N@tpoff, %r;  addq $v, %fs:8*slot(%r)
+   with no memory operand, so no virtual operand either: to the optimisers
+   it is a statement that touches nothing they track.  The asm with a
+   memory operand above is a store to them, and LIM treats any statement
+   storing memory it cannot analyse as a store to everything: one in a
+   loop stops the store motion of every other counter of that loop.  The
+   bare one does not, and costs the compiler a fraction of what the other
+   forms cost (docs/bench.md, session 12: with every increment bare the
+   samples compile at 1.12 times the plain build, against 1.29 with the
+   forms above).  The optimisers cannot see that it writes cnt[slot], so
+   a slot's increments are all bare or none (bare_slot): a plain increment
+   of the same slot could keep a stale copy in a register across it.
+   Used (bare_where_ok):
+   - where the memory-operand asm was (a region with a call that blocks
+     store motion: the counter is in memory there anyway);
+   - in a loop that has sub-loops (the preheader increments of the loops
+     inside it, the outer body's branch and site counts): one memory add
+     per execution of a block that runs an inner loop, and the inner
+     loops' plain counters still leave the whole nest;
+   - in an innermost loop, for the increments that do not run on every
+     iteration (branch edges, sites under a branch): LIM keeps those in a
+     register only with a flag per counter and only in loops that store
+     nothing, and otherwise leaves a read-modify-write of memory on every
+     taken edge, which is what the bare form is.
+   - outside loops: once per call.  A function without loops or calls
+     inlined into a caller's loop brings its branch counts there as
+     conditional increments, which LIM could not have kept in registers
+     either when that loop stores anything (measured: md.c's inlined
+     wrap_diff and wrap_pos, the same run time).
+   Not for what runs on every iteration of an innermost loop without such
+   a call (a header count, a site, branchless branch counts: LIM keeps
+   them in registers, and the loop may be vectorised: the run-time
+   overhead of hot loops depends on it).
+   Needs x86-64, the counters in the local-exec TLS model (an executable,
+   PIE included; -fPIC keeps the other forms) with %fs direct references,
+   and no LTO (a static's name in an asm text does not survive LTO's
+   partitioning and renaming).  The counter array is kept
+   (DECL_PRESERVE_P): the asm text is not a reference the compiler sees.  */
+static std::map<int, bool> bare_slot;
+
+static bool
+bare_unit_ok (pp_fn *f)
+{
+#ifdef TARGET_64BIT
+  return TARGET_64BIT && TARGET_LP64 && TARGET_TLS_DIRECT_SEG_REFS
+	 && DECL_THREAD_LOCAL_P (f->cnt_decl)
+	 && DECL_TLS_MODEL (f->cnt_decl) == TLS_MODEL_LOCAL_EXEC
+	 && !flag_generate_lto && !flag_generate_offload && !in_lto_p;
+#else
+  (void) f;
+  return false;
+#endif
+}
+
+/* May an increment in block WHERE be bare?  CONDITIONAL: it does not run
+   on every iteration of WHERE's loop (a branch edge, a site in a block
+   that does not dominate the latch).  */
+static bool
+bare_where_ok (basic_block where, bool conditional)
+{
+  if (!where || !where->loop_father)
+    return false;
+  if (use_asm (where))
+    return true;
+  class loop *l = where->loop_father;
+  return !loop_outer (l) || l->inner || conditional;
+}
+
+static bool
+runs_every_iteration (basic_block bb)
+{
+  class loop *l = bb->loop_father;
+  return l && loop_outer (l) && dominated_by_p (CDI_DOMINATORS, l->latch, bb);
+}
+
+/* Every increment of a slot must agree: an increment the plain or the
+   memory-operand form needs makes the whole slot take those.  */
+static void
+note_slot (int slot, bool bare)
+{
+  std::map<int, bool>::iterator it = bare_slot.find (slot);
+  if (it == bare_slot.end ())
+    bare_slot[slot] = bare;
+  else
+    it->second = it->second && bare;
+}
+
+static void
+compute_bare_slots (pp_fn *f)
+{
+  bare_slot.clear ();
+  bool unit = bare_unit_ok (f);
+  for (size_t i = 0; i < f->acts.size (); i++)
+    {
+      pp_act &a = f->acts[i];
+      basic_block bb;
+      switch (a.kind)
+	{
+	case PP_ACT_EDGE:
+	  bb = a.e->src;
+	  note_slot (a.slot, unit && bare_where_ok (bb, !runs_every_iteration (bb)
+						    || !single_succ_p (bb)));
+	  break;
+	case PP_ACT_HEAD:
+	  note_slot (a.slot, unit && bare_where_ok (a.bb, false));
+	  break;
+	case PP_ACT_BRANCH:
+	  note_slot (a.slot, unit && !a.branchless && bare_where_ok (a.bb, true));
+	  if (!a.derived_f)
+	    note_slot (a.slot + 1, unit && !a.branchless
+		       && bare_where_ok (a.bb, true));
+	  break;
+	case PP_ACT_STMT:
+	case PP_ACT_WRAP:
+	  if (!a.no_inc)
+	    {
+	      bb = gimple_bb (a.stmt);
+	      note_slot (a.slot, unit && bare_where_ok (bb, !runs_every_iteration (bb)));
+	    }
+	  break;
+	default:
+	  break;
+	}
+    }
+}
+
+static gimple_seq
+bare_inc_seq (pp_fn *f, int slot, tree val)
+{
+  gimple_seq seq = NULL;
+  vec<tree, va_gc> *ins = NULL, *outs = NULL;
+  const char *sym = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (f->cnt_decl));
+  sym = targetm.strip_name_encoding (sym);
+  long off = 8L * slot;
+  /* The scratch register: the counter's offset from %fs, which the add
+     then uses as its base.  An absolute %fs:SYM@tpoff+OFF address would
+     do the same work, but processors that forward a store to the next
+     load through a base register and displacement (AMD's memory renaming)
+     do not for an address without a base register: a loop with such an
+     increment on its hot path ran 1.4 times slower (apsp.c).  */
+  tree scratch = make_temp_ssa_name (long_integer_type_node, NULL, "PP");
+  vec_safe_push (outs, build_tree_list (build_tree_list (NULL_TREE,
+							 build_string (4, "=&r")),
+					scratch));
+  char tmpl[512];
+  if (val)
+    {
+      tree add = force_gimple_operand (fold_convert (long_long_unsigned_type_node,
+						     unshare_expr (val)),
+				       &seq, true, NULL_TREE);
+      vec_safe_push (ins, build_tree_list (build_tree_list (NULL_TREE,
+							    build_string (3, "er")),
+					   add));
+      snprintf (tmpl, sizeof tmpl,
+		"{leaq\t%s@tpoff, %%0|lea\t%%0, %s@tpoff}\n\t"
+		"{addq\t%%1, %%%%fs:%ld(%%0)|add\tQWORD PTR fs:%ld[%%0], %%1}",
+		sym, sym, off, off);
+    }
+  else
+    snprintf (tmpl, sizeof tmpl,
+	      "{leaq\t%s@tpoff, %%0|lea\t%%0, %s@tpoff}\n\t"
+	      "{addq\t$1, %%%%fs:%ld(%%0)|add\tQWORD PTR fs:%ld[%%0], 1}",
+	      sym, sym, off, off);
+  gasm *g = gimple_build_asm_vec (ggc_strdup (tmpl), ins, outs, NULL, NULL);
+  SSA_NAME_DEF_STMT (scratch) = g;
+  gimple_asm_set_volatile (g, true);
+  gimple_seq_add_stmt (&seq, g);
+  return seq;
+}
+
 /* cnt[slot] += VAL (1 when VAL is NULL), as a sequence, for block WHERE.  */
 static gimple_seq
 inc_seq (pp_fn *f, int slot, tree val, basic_block where)
 {
+  std::map<int, bool>::iterator bs = bare_slot.find (slot);
+  if (bs != bare_slot.end () && bs->second)
+    return bare_inc_seq (f, slot, val);
   if (use_asm (where))
     return asm_inc_seq (f, slot, val);
   gimple_seq seq = NULL;
@@ -750,6 +925,7 @@ pp_apply (pp_fn *f)
 	  loop_ok[loop->num] = branchless_loop_ok (f, loop);
 	f->acts[i].branchless = loop_ok[loop->num];
       }
+  compute_bare_slots (f);
   for (size_t i = 0; i < f->acts.size (); i++)
     if (f->acts[i].kind == PP_ACT_PARAM)
       apply_param (f, f->acts[i]);

@@ -57,6 +57,7 @@
 #include "tree-chrec.h"
 #include "langhooks.h"
 #include "memmodel.h"
+#include "target.h"
 #include "builtins.h"
 #include "tree-iterator.h"
 #include "ipa-utils.h"

@@ -228,6 +228,34 @@ for my $opt (qw(-O0 -O2 -O3)) {
     }
 }
 
+# The bare form (plugin/pp-emit.cc): outside the hot positions an
+# increment is an asm that names the counter in its text, loading its
+# %fs offset into a register and adding through it, in an executable
+# (local-exec TLS); -fPIC and -flto keep the forms the compiler sees.
+{
+    my ($s1, $o1) = run("gcc -O2 $PL -S $src -o $tmp/bare.s");
+    my $asm = slurp("$tmp/bare.s");
+    ok($s1 == 0 && $asm =~ /leaq\t__pp_cnt\.\d+\@tpoff, (%r\w+)\n\taddq\t\S+, %fs:\d+\(\1\)/,
+       'bare form: leaq of the counter\'s offset, then an add through that register') or diag($o1);
+    my ($s2, $o2) = run("gcc -O2 -masm=intel $PL -S $src -o $tmp/bare-intel.s");
+    $asm = slurp("$tmp/bare-intel.s");
+    ok($s2 == 0 && $asm =~ /lea\t(\w+), __pp_cnt\.\d+\@tpoff\n\tadd\tQWORD PTR fs:\d+\[\1\], /,
+       'bare form: the same in Intel syntax') or diag($o2);
+    my ($s3, $o3) = run("gcc -O2 -fPIC $PL -S $src -o $tmp/bare-pic.s");
+    $asm = slurp("$tmp/bare-pic.s");
+    ok($s3 == 0 && $asm !~ /__pp_cnt\.\d+\@tpoff/, 'bare form: not under -fPIC') or diag($o3);
+    my $r = build_run(name => 'loops', opt => '-O2', src => $src, args => 100, extra => '',
+                      cflags => '-masm=intel', tag => '-intel-exe');
+    if ($r) {
+        my $t = 'loops-O2 -masm=intel';
+        check_loop($r, $t, $m, 'simple', 100, 1);
+        check_loop($r, $t, $m, 'tri_inner', 4950, 100);
+        check_loop($r, $t, $m, 'while', 15, 1);
+        check_loop($r, $t, $m, 'init', 100, 1);
+        ok(site_count($r, qr/callee=vla /) == 1, "$t: call counter");
+    }
+}
+
 # ---------------------------------------------------------------- OpenMP
 
 $src = 'tests/plugin/progs/omp.c';

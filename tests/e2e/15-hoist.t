@@ -62,14 +62,21 @@ sub loop_counts {
 # "SLOT@DEPTH" for each counter update of function FN in the pass's own
 # GIMPLE dump (-fdump-tree-all-blocks: ";; basic block N, loop depth D"
 # before each block): a store to a counter (slot 0 is the registration
-# flag), or an asm increment
+# flag), or an asm increment (with a memory operand, or the bare form that
+# names the counter in its text: plugin/pp-emit.cc)
 sub counter_depths {
     my ($dump, $fn) = @_;
     my ($body) = $dump =~ /^;; Function \Q$fn\E \(.*?\n(.*?)^}/ms or return ();
     my ($depth, @d) = (-1);
     for my $l (split /\n/, $body) {
         $depth = $1 if $l =~ /^;;\s+basic block \d+, loop depth (\d+)/;
-        push @d, "$1\@$depth" if $l =~ /^\s*__pp_cnt\.\d+\[([1-9]\d*)\] = |__asm__.*__pp_cnt\.\d+\[([1-9]\d*)\]/;
+        if ($l =~ /^\s*__pp_cnt\.\d+\[([1-9]\d*)\] = / || $l =~ /__asm__.*"=m" __pp_cnt\.\d+\[([1-9]\d*)\]/) {
+            push @d, "$1\@$depth";
+        } elsif ($l =~ /%%fs:(\d+)\(%0\)/ && $1 > 0) {
+            # the bare form's second line (the first loads __pp_cnt.N@tpoff
+            # into %0): slot = offset / 8
+            push @d, ($1 / 8) . "\@$depth";
+        }
     }
     return sort @d;
 }
