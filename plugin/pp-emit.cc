@@ -591,7 +591,8 @@ note_slot (int slot, bool bare)
    header count cost 0.14 of the plain build's instructions).  Only where
    the flush can be bare, for a slot incremented once in the function, in
    a loop whose exits are all plain edges and whose exit blocks are each
-   before or after B; not in a function with setjmp or an irreducible
+   before or after B, and that nothing else leaves (every call in it
+   returns: pp_safe_call); not in a function with setjmp or an irreducible
    region.  The count reaches the counter when the loop is left: a signal
    inside the loop loses that entry's part, as with LIM's register.  */
 struct pp_acc
@@ -612,7 +613,12 @@ acc_ok (basic_block bb)
   class loop *l = bb->loop_father;
   if (!loop_outer (l) || l->inner || use_asm (bb)
       || !dominated_by_p (CDI_DOMINATORS, l->latch, bb)
-      || !loop_preheader_edge (l))
+      || !loop_preheader_edge (l)
+      /* a call that may not return (exit, longjmp in a callee) would
+	 leave the loop without passing an exit edge: the count of that
+	 entry would be lost, where a plain increment (LIM cannot move
+	 it across such a call) is exact */
+      || !pp_leaves_only_by_exits (l))
     return false;
   edge e;
   edge_iterator ei;

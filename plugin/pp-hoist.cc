@@ -84,8 +84,8 @@ hoistable (tree t, class loop *loop, basic_block pre, bool in_ref, int depth)
 
 /* Nothing in LOOP leaves it but its exits: every call returns, no EH or
    abnormal edge.  */
-static bool
-leaves_only_by_exits (class loop *loop)
+bool
+pp_leaves_only_by_exits (class loop *loop)
 {
   basic_block *body = get_loop_body (loop);
   bool ok = true;
@@ -106,7 +106,7 @@ leaves_only_by_exits (class loop *loop)
 }
 
 /* Move the increment A outwards as far as it goes.  SAFE caches
-   leaves_only_by_exits per loop number.  */
+   pp_leaves_only_by_exits per loop number.  */
 static void
 hoist_act (pp_fn *f, pp_act &a, std::map<int, bool> &safe)
 {
@@ -143,7 +143,7 @@ hoist_act (pp_fn *f, pp_act &a, std::map<int, bool> &safe)
 	break;
       std::map<int, bool>::iterator si = safe.find (p->num);
       if (si == safe.end ())
-	si = safe.insert (std::make_pair (p->num, leaves_only_by_exits (p))).first;
+	si = safe.insert (std::make_pair (p->num, pp_leaves_only_by_exits (p))).first;
       if (!si->second)
 	break;
       /* Unsigned long long arithmetic: the product is the exact sum (a

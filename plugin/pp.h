@@ -180,6 +180,7 @@ std::string pp_guard_text (pp_fn *f, basic_block bb);
 int pp_event_index (tree fndecl);
 /* The call S returns (no longjmp, exit or cancellation in it).  */
 bool pp_safe_call (gimple *s);
+bool pp_leaves_only_by_exits (class loop *loop);   /* pp-hoist.cc */
 const char *pp_event_name (int idx);
 void pp_walk_unit (void (*visit) (gimple *));
 void pp_collect_thread_starts (void);

@@ -135,6 +135,16 @@ for my $opt ('-O0', '-O2', '-O3') {
     is(join(' ', loop_counts($r, 'known', 'kn_inner')), '70 10', "$opt: exit run: known: inner loop");
     is(join(' ', loop_counts($r, 'mayexit', 'me_inner')), '42 6',
        "$opt: exit run: mayexit: inner loop counted only for the iterations run");
+
+    # walkexit: 10 iterations; in the run below its call exits at j = 3,
+    # after 3 whole iterations (an accumulator flushed only on the loop's
+    # exits would lose them all: 0)
+    is(join(' ', loop_counts($r, 'walkexit', 'we_loop')), '10 1', "$opt: walkexit: iterations and entry");
+    ($rc, $out) = run("env PP_STUB_OUT=$d/out103 $d/prog 10 7 103");
+    is($out, "exit at 103\n", "$opt: exits inside walkexit's loop");
+    $r = parse(slurp("$d/out103"));
+    is(join(' ', loop_counts($r, 'walkexit', 'we_loop')), '3 1',
+       "$opt: exit run: walkexit: the header count up to the exit inside the loop");
 }
 
 done_testing();

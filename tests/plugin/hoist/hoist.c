@@ -44,6 +44,18 @@ __attribute__((noinline)) void maybe_exit(int i)
     }
 }
 
+/* an innermost loop counted in its header whose call may exit: its
+   header count must reach the counter before the exit (no accumulator
+   flushed only at the loop's exits: plugin/pp-emit.cc) */
+__attribute__((noinline)) void walkexit(int n)
+{
+    for (int j = 0; j < n; j++) {          /* L:we_loop */
+        maybe_exit(j + 100);
+        if (a[1][j & 63] < -1e300)
+            break;
+    }
+}
+
 __attribute__((noinline)) void mayexit(int n, int m)
 {
     for (int i = 0; i < n; i++) {          /* L:me_outer */
@@ -61,6 +73,7 @@ int main(int argc, char **argv)
     stop_at = atoi(argv[3]);
     known(n, m);
     early(n, m);
+    walkexit(n);
     mayexit(n, m);
     printf("%.1f\n", a[3][4]);
     return 0;
