@@ -457,6 +457,25 @@ use_asm (basic_block bb)
   return it != asm_region.end () && it->second;
 }
 
+/* An asm operand: CONSTRAINT and its value.  */
+static tree
+asm_op (const char *constraint, tree op)
+{
+  return build_tree_list (build_tree_list (NULL_TREE,
+					   build_string (strlen (constraint) + 1,
+							 constraint)),
+			  op);
+}
+
+/* VAL as an unsigned long long operand, its computation added to SEQ.  */
+static tree
+inc_value (tree val, gimple_seq *seq)
+{
+  return force_gimple_operand (fold_convert (long_long_unsigned_type_node,
+					     unshare_expr (val)),
+			       seq, true, NULL_TREE);
+}
+
 /* cnt[slot] += VAL as one volatile asm (see above).  The operand is both
    an output and an input ("=m" and "m" of the same counter): the asm reads
    and writes it.  Both assembler dialects (-masm=intel).  */
@@ -465,21 +484,12 @@ asm_inc_seq (pp_fn *f, int slot, tree val)
 {
   gimple_seq seq = NULL;
   vec<tree, va_gc> *outs = NULL, *ins = NULL;
-  vec_safe_push (outs, build_tree_list (build_tree_list (NULL_TREE,
-							 build_string (3, "=m")),
-					cnt_ref (f, slot)));
-  vec_safe_push (ins, build_tree_list (build_tree_list (NULL_TREE,
-							build_string (2, "m")),
-				       cnt_ref (f, slot)));
+  vec_safe_push (outs, asm_op ("=m", cnt_ref (f, slot)));
+  vec_safe_push (ins, asm_op ("m", cnt_ref (f, slot)));
   const char *tmpl = "{addq\t$1, %0|add\t%0, 1}";
   if (val)
     {
-      tree add = force_gimple_operand (fold_convert (long_long_unsigned_type_node,
-						     unshare_expr (val)),
-				       &seq, true, NULL_TREE);
-      vec_safe_push (ins, build_tree_list (build_tree_list (NULL_TREE,
-							    build_string (3, "er")),
-					   add));
+      vec_safe_push (ins, asm_op ("er", inc_value (val, &seq)));
       tmpl = "{addq\t%2, %0|add\t%0, %2}";
     }
   gasm *g = gimple_build_asm_vec (tmpl, ins, outs, NULL, NULL);
@@ -604,6 +614,30 @@ struct pp_acc
 };
 static std::map<int, pp_acc> acc_slot;
 static bool acc_fn_ok;
+static std::map<int, bool> acc_loop_cache;   /* loop number -> acc_loop_ok */
+
+/* What acc_ok asks of the loop itself, whatever the counted block.  */
+static bool
+acc_loop_ok (class loop *l)
+{
+  std::map<int, bool>::iterator it = acc_loop_cache.find (l->num);
+  if (it != acc_loop_cache.end ())
+    return it->second;
+  bool ok = loop_outer (l) && !l->inner && loop_preheader_edge (l)
+	    /* a call that may not return (exit, longjmp in a callee) would
+	       leave the loop without passing an exit edge: the count of
+	       that entry would be lost, where a plain increment (LIM cannot
+	       move it across such a call) is exact */
+	    && pp_leaves_only_by_exits (l);
+  edge e;
+  edge_iterator ei;
+  if (ok)
+    FOR_EACH_EDGE (e, ei, l->header->preds)
+      if (e->flags & (EDGE_ABNORMAL | EDGE_EH))
+	ok = false;
+  acc_loop_cache[l->num] = ok;
+  return ok;
+}
 
 static bool
 acc_ok (basic_block bb)
@@ -611,20 +645,9 @@ acc_ok (basic_block bb)
   if (!acc_fn_ok || !bb || !bb->loop_father)
     return false;
   class loop *l = bb->loop_father;
-  if (!loop_outer (l) || l->inner || use_asm (bb)
-      || !dominated_by_p (CDI_DOMINATORS, l->latch, bb)
-      || !loop_preheader_edge (l)
-      /* a call that may not return (exit, longjmp in a callee) would
-	 leave the loop without passing an exit edge: the count of that
-	 entry would be lost, where a plain increment (LIM cannot move
-	 it across such a call) is exact */
-      || !pp_leaves_only_by_exits (l))
+  if (!acc_loop_ok (l) || use_asm (bb)
+      || !dominated_by_p (CDI_DOMINATORS, l->latch, bb))
     return false;
-  edge e;
-  edge_iterator ei;
-  FOR_EACH_EDGE (e, ei, l->header->preds)
-    if (e->flags & (EDGE_ABNORMAL | EDGE_EH))
-      return false;
   auto_vec<edge> exits = get_loop_exit_edges (l);
   if (exits.is_empty ())
     return false;
@@ -649,9 +672,7 @@ acc_inc_seq (pp_acc &a, tree val)
 {
   tree ull = long_long_unsigned_type_node;
   gimple_seq seq = NULL;
-  tree add = val ? force_gimple_operand (fold_convert (ull, unshare_expr (val)),
-					 &seq, true, NULL_TREE)
-		 : build_int_cst (ull, 1);
+  tree add = val ? inc_value (val, &seq) : build_int_cst (ull, 1);
   a.phi = make_temp_ssa_name (ull, NULL, "PP");
   create_phi_node (a.phi, a.loop->header);
   a.after = make_temp_ssa_name (ull, NULL, "PP");
@@ -707,6 +728,7 @@ compute_bare_slots (pp_fn *f)
 {
   bare_slot.clear ();
   acc_slot.clear ();
+  acc_loop_cache.clear ();
   bool unit = bare_unit_ok (f);
   acc_fn_ok = unit && !f->fun->calls_setjmp && !mark_irreducible_loops ();
   std::map<int, int> incs;
@@ -780,18 +802,11 @@ bare_inc_seq (pp_fn *f, int slot, tree val)
      do not for an address without a base register: a loop with such an
      increment on its hot path ran 1.4 times slower (apsp.c).  */
   tree scratch = make_temp_ssa_name (long_integer_type_node, NULL, "PP");
-  vec_safe_push (outs, build_tree_list (build_tree_list (NULL_TREE,
-							 build_string (4, "=&r")),
-					scratch));
+  vec_safe_push (outs, asm_op ("=&r", scratch));
   char tmpl[512];
   if (val)
     {
-      tree add = force_gimple_operand (fold_convert (long_long_unsigned_type_node,
-						     unshare_expr (val)),
-				       &seq, true, NULL_TREE);
-      vec_safe_push (ins, build_tree_list (build_tree_list (NULL_TREE,
-							    build_string (3, "er")),
-					   add));
+      vec_safe_push (ins, asm_op ("er", inc_value (val, &seq)));
       snprintf (tmpl, sizeof tmpl,
 		"{leaq\t%s@tpoff, %%0|lea\t%%0, %s@tpoff}\n\t"
 		"{addq\t%%1, %%%%fs:%ld(%%0)|add\tQWORD PTR fs:%ld[%%0], %%1}",
@@ -823,12 +838,7 @@ inc_seq (pp_fn *f, int slot, tree val, basic_block where)
     return asm_inc_seq (f, slot, val);
   gimple_seq seq = NULL;
   tree type = long_long_unsigned_type_node;
-  tree add;
-  if (val)
-    add = force_gimple_operand (fold_convert (type, unshare_expr (val)), &seq,
-				true, NULL_TREE);
-  else
-    add = build_int_cst (type, 1);
+  tree add = val ? inc_value (val, &seq) : build_int_cst (type, 1);
   tree t1 = make_temp_ssa_name (type, NULL, "PP");
   gimple_seq_add_stmt (&seq, gimple_build_assign (t1, cnt_ref (f, slot)));
   tree t2 = make_temp_ssa_name (type, NULL, "PP");

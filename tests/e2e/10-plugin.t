@@ -214,18 +214,18 @@ for my $opt (qw(-O0 -O2 -O3)) {
 # Counters where a call keeps them in memory are one asm add on x86-64
 # (docs/plugin.md, "Compile time"), written for both assembler dialects:
 # the same exact counts with Intel syntax, in position-independent code
-# (the counters are TLS, reached through __tls_get_addr there).
-{
+# (the counters are TLS, reached through __tls_get_addr there: the
+# memory-operand asm) and in an executable (the bare form, below).
+for my $cf ('-masm=intel -fPIC', '-masm=intel') {
+    (my $tag = $cf) =~ s/\s+//g;
     my $r = build_run(name => 'loops', opt => '-O2', src => $src, args => 100, extra => '',
-                      cflags => '-masm=intel -fPIC', tag => '-intel');
-    if ($r) {
-        my $t = 'loops-O2 -masm=intel -fPIC';
-        check_loop($r, $t, $m, 'simple', 100, 1);
-        check_loop($r, $t, $m, 'tri_inner', 4950, 100);
-        check_loop($r, $t, $m, 'while', 15, 1);
-        check_loop($r, $t, $m, 'init', 100, 1);
-        ok(site_count($r, qr/callee=vla /) == 1, "$t: call counter");
-    }
+                      cflags => $cf, tag => $tag) or next;
+    my $t = "loops-O2 $cf";
+    check_loop($r, $t, $m, 'simple', 100, 1);
+    check_loop($r, $t, $m, 'tri_inner', 4950, 100);
+    check_loop($r, $t, $m, 'while', 15, 1);
+    check_loop($r, $t, $m, 'init', 100, 1);
+    ok(site_count($r, qr/callee=vla /) == 1, "$t: call counter");
 }
 
 # The bare form (plugin/pp-emit.cc): outside the hot positions an
@@ -244,16 +244,6 @@ for my $opt (qw(-O0 -O2 -O3)) {
     my ($s3, $o3) = run("gcc -O2 -fPIC $PL -S $src -o $tmp/bare-pic.s");
     $asm = slurp("$tmp/bare-pic.s");
     ok($s3 == 0 && $asm !~ /__pp_cnt\.\d+\@tpoff/, 'bare form: not under -fPIC') or diag($o3);
-    my $r = build_run(name => 'loops', opt => '-O2', src => $src, args => 100, extra => '',
-                      cflags => '-masm=intel', tag => '-intel-exe');
-    if ($r) {
-        my $t = 'loops-O2 -masm=intel';
-        check_loop($r, $t, $m, 'simple', 100, 1);
-        check_loop($r, $t, $m, 'tri_inner', 4950, 100);
-        check_loop($r, $t, $m, 'while', 15, 1);
-        check_loop($r, $t, $m, 'init', 100, 1);
-        ok(site_count($r, qr/callee=vla /) == 1, "$t: call counter");
-    }
 }
 
 # ---------------------------------------------------------------- OpenMP
