@@ -499,7 +499,7 @@ asm_inc_seq (pp_fn *f, int slot, tree val)
 }
 
 /* The bare form: an asm that names the counter in its text,
-     leaq __pp_cnt.N@tpoff, %r;  addq $v, %fs:8*slot(%r)
+     leaq __pp_cnt.N@tpoff, %r11;  addq $v, %fs:8*slot(%r11)
    with no memory operand, so no virtual operand either: to the optimisers
    it is a statement that touches nothing they track.  The asm with a
    memory operand above is a store to them, and LIM treats any statement
@@ -544,7 +544,13 @@ static bool
 bare_unit_ok (pp_fn *f)
 {
 #ifdef TARGET_64BIT
+  static int r11 = -2;
+  if (r11 == -2)
+    r11 = decode_reg_name ("r11");
   return TARGET_64BIT && TARGET_LP64 && TARGET_TLS_DIRECT_SEG_REFS
+	 /* the base register (bare_inc_seq): not -ffixed-r11, not a
+	    global register variable */
+	 && r11 >= 0 && !fixed_regs[r11] && !global_regs[r11]
 	 && DECL_THREAD_LOCAL_P (f->cnt_decl)
 	 && DECL_TLS_MODEL (f->cnt_decl) == TLS_MODEL_LOCAL_EXEC
 	 && !flag_generate_lto && !flag_generate_offload && !in_lto_p;
@@ -791,34 +797,40 @@ static gimple_seq
 bare_inc_seq (pp_fn *f, int slot, tree val)
 {
   gimple_seq seq = NULL;
-  vec<tree, va_gc> *ins = NULL, *outs = NULL;
+  vec<tree, va_gc> *ins = NULL, *clobbers = NULL;
   const char *sym = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (f->cnt_decl));
   sym = targetm.strip_name_encoding (sym);
   long off = 8L * slot;
-  /* The scratch register: the counter's offset from %fs, which the add
-     then uses as its base.  An absolute %fs:SYM@tpoff+OFF address would
-     do the same work, but processors that forward a store to the next
-     load through a base register and displacement (AMD's memory renaming)
-     do not for an address without a base register: a loop with such an
-     increment on its hot path ran 1.4 times slower (apsp.c).  */
-  tree scratch = make_temp_ssa_name (long_integer_type_node, NULL, "PP");
-  vec_safe_push (outs, asm_op ("=&r", scratch));
+  /* The base register: the counter's offset from %fs, which the add then
+     uses as its base.  An absolute %fs:SYM@tpoff+OFF address would do the
+     same work, but processors that forward a store to the next load
+     through a base register and displacement (AMD's memory renaming) do
+     not for an address without a base register: a loop with such an
+     increment on its hot path ran 1.4 times slower (apsp.c).  The
+     register is %r11, clobbered, rather than a scratch output operand:
+     an output is an SSA name and a pseudo register that every pass
+     after this one carries, and costs the compiler more than the asm
+     (docs/bench.md, session 13: md.c 1.208 -> 1.178 times the plain
+     build).  %r11 is call-clobbered and holds no argument; bare_unit_ok
+     checks that the unit does not reserve it.  */
+  vec_safe_push (clobbers, build_tree_list (NULL_TREE,
+					    build_string (4, "r11")));
   char tmpl[512];
   if (val)
     {
       vec_safe_push (ins, asm_op ("er", inc_value (val, &seq)));
       snprintf (tmpl, sizeof tmpl,
-		"{leaq\t%s@tpoff, %%0|lea\t%%0, %s@tpoff}\n\t"
-		"{addq\t%%1, %%%%fs:%ld(%%0)|add\tQWORD PTR fs:%ld[%%0], %%1}",
+		"{leaq\t%s@tpoff, %%%%r11|lea\tr11, %s@tpoff}\n\t"
+		"{addq\t%%0, %%%%fs:%ld(%%%%r11)|add\tQWORD PTR fs:%ld[r11], %%0}",
 		sym, sym, off, off);
     }
   else
     snprintf (tmpl, sizeof tmpl,
-	      "{leaq\t%s@tpoff, %%0|lea\t%%0, %s@tpoff}\n\t"
-	      "{addq\t$1, %%%%fs:%ld(%%0)|add\tQWORD PTR fs:%ld[%%0], 1}",
+	      "{leaq\t%s@tpoff, %%%%r11|lea\tr11, %s@tpoff}\n\t"
+	      "{addq\t$1, %%%%fs:%ld(%%%%r11)|add\tQWORD PTR fs:%ld[r11], 1}",
 	      sym, sym, off, off);
-  gasm *g = gimple_build_asm_vec (ggc_strdup (tmpl), ins, outs, NULL, NULL);
-  SSA_NAME_DEF_STMT (scratch) = g;
+  gasm *g = gimple_build_asm_vec (ggc_strdup (tmpl), ins, NULL, clobbers,
+				  NULL);
   gimple_asm_set_volatile (g, true);
   gimple_seq_add_stmt (&seq, g);
   return seq;

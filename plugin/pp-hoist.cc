@@ -3,17 +3,22 @@
  * A loop L counted at entry adds H += h and E += 1 on its preheader edge
  * (pp-loops.cc); a loop counted in its header adds E += 1 there.  That edge
  * lies in the body of the enclosing loop P, so P's body holds counter code
- * that GCC's optimisers then work on (store motion, PRE, complete
- * unrolling copies it): most of what loop counters cost at compile time
- * (docs/plugin.md, "Compile time").  When P is itself counted at entry
+ * (which, in the plain form, GCC's optimisers then work on: store motion,
+ * PRE, complete unrolling copies it; docs/plugin.md, "Compile time") and
+ * runs it on every iteration of P.  When P is itself counted at entry
  * (P's header runs hP times per entry, hP known at P's preheader) and L's
  * preheader edge runs a fixed number of times m per iteration of P, the
  * increment "C += v" on L's preheader edge becomes "C += m' * v" on P's
  * preheader edge, where m' is hP (the edge's block runs in every
  * iteration before P's exit test) or hP - 1 (after it, in every iteration
  * that goes on), provided v is the same at every iteration of P and can be
- * computed before P.  Repeated outwards while that holds, so a nest of
- * counted loops keeps all its loop counters before the outermost one.
+ * computed before P.  Repeated outwards while that holds, but only out of
+ * a loop P whose inner loops all have small constant counts (GCC unrolls
+ * them completely and P becomes innermost: counters left in its body would
+ * keep it from being vectorised).  Elsewhere the increments stay where
+ * they are, bare (pp-emit.cc): one memory add per entry of the inner loop,
+ * which costs the compiler less than the hoisted m * v computed before P
+ * (docs/bench.md, session 13).
  *
  * The totals are the same as long as every iteration of P that starts
  * also reaches the edge and nothing in P leaves it but its exit: no call
@@ -105,7 +110,27 @@ pp_leaves_only_by_exits (class loop *loop)
   return ok;
 }
 
-/* Move the increment A outwards as far as it goes.  SAFE caches
+/* Do all the loops inside P run a constant number of times per entry, at
+   most 16 (GCC's limit for complete peeling), so that P may become an
+   innermost loop once they are unrolled?  */
+static bool
+inner_loops_unroll (pp_fn *f, class loop *p)
+{
+  for (class loop *l = p->inner; l; l = l->next)
+    {
+      std::map<int, int>::iterator li = f->loop_id.find (l->num);
+      if (li == f->loop_id.end ())
+	return false;
+      tree h = f->loops[li->second].hcount;
+      if (!h || TREE_CODE (h) != INTEGER_CST || compare_tree_int (h, 16) > 0
+	  || !inner_loops_unroll (f, l))
+	return false;
+    }
+  return true;
+}
+
+/* Move the increment A outwards as far as it goes, out of loops that
+   may become innermost (inner_loops_unroll).  SAFE caches
    pp_leaves_only_by_exits per loop number.  */
 static void
 hoist_act (pp_fn *f, pp_act &a, std::map<int, bool> &safe)
@@ -125,6 +150,8 @@ hoist_act (pp_fn *f, pp_act &a, std::map<int, bool> &safe)
       if (li == f->loop_id.end ())
 	break;
       pp_loop_info &pi = f->loops[li->second];
+      if (!inner_loops_unroll (f, p))
+	break;
       edge x = single_exit (p);
       if (!pi.hcount || !x || !dominated_by_p (CDI_DOMINATORS, p->latch, x->src))
 	break;

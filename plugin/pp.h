@@ -66,6 +66,7 @@
 #include "tree-ssa-alias.h"
 #include "internal-fn.h"
 #include "tree-eh.h"
+#include "output.h"
 #include "input.h"
 
 /* Options (perfpred.cc).  */

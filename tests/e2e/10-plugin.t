@@ -230,8 +230,9 @@ for my $cf ('-masm=intel -fPIC', '-masm=intel') {
 
 # The bare form (plugin/pp-emit.cc): outside the hot positions an
 # increment is an asm that names the counter in its text, loading its
-# %fs offset into a register and adding through it, in an executable
-# (local-exec TLS); -fPIC and -flto keep the forms the compiler sees.
+# %fs offset into %r11 and adding through it, in an executable
+# (local-exec TLS); -fPIC, -flto and -ffixed-r11 keep the forms the
+# compiler sees.
 {
     my ($s1, $o1) = run("gcc -O2 $PL -S $src -o $tmp/bare.s");
     my $asm = slurp("$tmp/bare.s");
@@ -244,6 +245,11 @@ for my $cf ('-masm=intel -fPIC', '-masm=intel') {
     my ($s3, $o3) = run("gcc -O2 -fPIC $PL -S $src -o $tmp/bare-pic.s");
     $asm = slurp("$tmp/bare-pic.s");
     ok($s3 == 0 && $asm !~ /__pp_cnt\.\d+\@tpoff/, 'bare form: not under -fPIC') or diag($o3);
+    # its base register is %r11, clobbered: not where the unit reserves it
+    my ($s4, $o4) = run("gcc -O2 -ffixed-r11 $PL -S $src -o $tmp/bare-r11.s");
+    $asm = slurp("$tmp/bare-r11.s");
+    ok($s4 == 0 && $asm !~ /leaq\t__pp_cnt\.\d+\@tpoff, / && $asm =~ /__pp_cnt/ && $asm !~ /%r11/,
+       'bare form: not under -ffixed-r11 (the other forms count)') or diag($o4);
 }
 
 # ---------------------------------------------------------------- OpenMP

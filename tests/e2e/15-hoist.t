@@ -1,8 +1,10 @@
 #!/usr/bin/env perl
 # 15-hoist.t - loop counters moved out of loop nests (plugin/pp-hoist.cc):
-# in a nest of loops whose counts are known, no loop counter stays in a
-# loop (the GIMPLE the plugin's pass leaves, dumped with the blocks' loop
-# depths), and the counts stay exact at -O0/-O2/-O3: for that nest, for a
+# in a nest whose inner loop runs a small constant number of times, no
+# loop counter stays in a loop, and in one whose inner count is not a
+# constant the inner loop's counters stay in the outer loop (the GIMPLE
+# the plugin's pass leaves, dumped with the blocks' loop depths), and the
+# counts stay exact at -O0/-O2/-O3: for those nests, for a
 # loop with an early exit (counted in its header, which the same check
 # sees in the loop), and for an inner loop in an outer loop that calls a
 # function that may exit (its counters stay in the outer loop: a run that
@@ -72,9 +74,9 @@ sub counter_depths {
         $depth = $1 if $l =~ /^;;\s+basic block \d+, loop depth (\d+)/;
         if ($l =~ /^\s*__pp_cnt\.\d+\[([1-9]\d*)\] = / || $l =~ /__asm__.*"=m" __pp_cnt\.\d+\[([1-9]\d*)\]/) {
             push @d, "$1\@$depth";
-        } elsif ($l =~ /%%fs:(\d+)\(%0\)/ && $1 > 0) {
+        } elsif ($l =~ /%%fs:(\d+)\(%%r11\)/ && $1 > 0) {
             # the bare form's second line (the first loads __pp_cnt.N@tpoff
-            # into %0): slot = offset / 8
+            # into %r11): slot = offset / 8
             push @d, ($1 / 8) . "\@$depth";
         }
     }
@@ -103,11 +105,17 @@ for my $opt ('-O0', '-O2', '-O3') {
     is($rc, 0, "$opt: runs") or diag($out);
     my $r = parse(slurp("$d/out"));
 
-    # known counts: both loops' counters before the outer loop
+    # known counts: the outer loop's counters before it, the inner's in
+    # it (once per outer iteration); with a constant inner count, both
+    # loops' counters before the outer loop
     my ($ko, $ki) = (loop_slot($r, 'known', 'kn_outer'), loop_slot($r, 'known', 'kn_inner'));
     is(join(' ', counter_depths($dump, 'known')),
+       join(' ', sort("$ko\@0", ($ko + 1) . '@0', "$ki\@1", ($ki + 1) . '@1')),
+       "$opt: known: H and E of the outer loop before it, of the inner loop in the outer loop, nothing else");
+    ($ko, $ki) = (loop_slot($r, 'knownc', 'kc_outer'), loop_slot($r, 'knownc', 'kc_inner'));
+    is(join(' ', counter_depths($dump, 'knownc')),
        join(' ', sort map { "$_\@0" } $ko, $ko + 1, $ki, $ki + 1),
-       "$opt: known: H and E of both loops are updated outside any loop, nothing else");
+       "$opt: knownc: H and E of both loops are updated outside any loop, nothing else");
     # the check does see counters in loops: the early-exit loop's header
     # count is accumulated in an SSA value of the loop and added to its
     # counter on each of its two exits, in the outer loop (depth 1:
@@ -123,6 +131,8 @@ for my $opt ('-O0', '-O2', '-O3') {
         or diag(join(' ', sort keys %md));
     is(join(' ', loop_counts($r, 'known', 'kn_outer')), '10 1', "$opt: known: outer loop 10 iterations, 1 entry");
     is(join(' ', loop_counts($r, 'known', 'kn_inner')), '70 10', "$opt: known: inner loop 70 iterations, 10 entries");
+    is(join(' ', loop_counts($r, 'knownc', 'kc_outer')), '10 1', "$opt: knownc: outer loop 10 iterations, 1 entry");
+    is(join(' ', loop_counts($r, 'knownc', 'kc_inner')), '30 10', "$opt: knownc: inner loop 30 iterations, 10 entries");
     is(join(' ', loop_counts($r, 'early', 'ea_outer')), '10 1', "$opt: early: outer loop");
     # break at j == i: min(i, 7) iterations and min(i+1, 8) header runs
     is(join(' ', loop_counts($r, 'early', 'ea_inner')), '42 10', "$opt: early: inner loop, left by its break");

@@ -1,7 +1,12 @@
 /* hoist.c - loop counters moved out of loop nests (plugin/pp-hoist.cc),
  * for tests/e2e/15-hoist.t.  Usage: hoist N M STOP
- *   known: a nest of counted loops: every loop counter is added before
- *          the outer loop, none stays in a loop
+ *   known: a nest of counted loops: the inner loop's counters are added
+ *          once per outer iteration, before the inner loop (its count m
+ *          is not a constant: it stays a loop, the outer loop is not
+ *          innermost), the outer loop's before it
+ *   knownc: the inner loop runs 3 times (GCC unrolls it completely,
+ *          and the outer loop becomes innermost): every loop counter is
+ *          added before the outer loop, none stays in a loop
  *   early: the inner loop leaves by a break: counted in its header
  *   mayexit: the outer loop calls a function that exits when i == STOP:
  *          the inner loop's counters stay in the outer loop, so a run cut
@@ -21,6 +26,13 @@ __attribute__((noinline)) void known(int n, int m)
     for (int i = 0; i < n; i++)            /* L:kn_outer */
         for (int j = 0; j < m; j++)        /* L:kn_inner */
             a[i & 63][j & 63] += (double)i * j;
+}
+
+__attribute__((noinline)) void knownc(int n)
+{
+    for (int i = 0; i < n; i++)            /* L:kc_outer */
+        for (int k = 0; k < 3; k++)        /* L:kc_inner */
+            a[i & 63][k] += (double)i * k;
 }
 
 __attribute__((noinline)) void early(int n, int m)
@@ -72,6 +84,7 @@ int main(int argc, char **argv)
     int n = atoi(argv[1]), m = atoi(argv[2]);
     stop_at = atoi(argv[3]);
     known(n, m);
+    knownc(n);
     early(n, m);
     walkexit(n);
     mayexit(n, m);
