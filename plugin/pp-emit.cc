@@ -833,6 +833,7 @@ bare_inc_seq (pp_fn *f, int slot, tree val)
 				  NULL);
   gimple_asm_set_volatile (g, true);
   gimple_seq_add_stmt (&seq, g);
+  pp_bare_note (g, sym, off);     /* merged with its neighbours later */
   return seq;
 }
 
@@ -1142,6 +1143,7 @@ pp_apply (pp_fn *f)
       apply_wrap (f, f->acts[i]);
   acc_finish (f);
   gsi_commit_edge_inserts ();
+  pp_bare_merge (f);
   insert_registration (f);
   for (size_t i = 0; i < f->globals.size (); i++)
     pp_emit_global (f->globals[i]);

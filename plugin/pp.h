@@ -236,6 +236,9 @@ void pp_add_stmt (pp_fn *f, gimple *stmt, int slot);
 void pp_add_branch (pp_fn *f, gimple *cond, int slot, bool derived_f);
 void pp_create_decls (pp_fn *f);
 void pp_apply (pp_fn *f);
+/* pp-bare-merge.cc: bare increments in a row merged into one asm */
+void pp_bare_note (gasm *g, const char *sym, long off);
+void pp_bare_merge (pp_fn *f);
 void pp_finish_desc (pp_fn *f, const std::string &text);
 void pp_emit_global (tree decl);
 void pp_register_roots (const char *plugin_name);

@@ -238,6 +238,13 @@ for my $cf ('-masm=intel -fPIC', '-masm=intel') {
     my $asm = slurp("$tmp/bare.s");
     ok($s1 == 0 && $asm =~ /leaq\t__pp_cnt\.\d+\@tpoff, (%r\w+)\n\taddq\t\S+, %fs:\d+\(\1\)/,
        'bare form: leaq of the counter\'s offset, then an add through that register') or diag($o1);
+    # increments in a row are one asm (plugin/pp-bare-merge.cc): a loop
+    # counted at entry adds H and E on its preheader edge
+    ok($asm =~ /leaq\t__pp_cnt\.\d+\@tpoff, %r11\n\taddq\t\S+, %fs:\d+\(%r11\)\n\taddq\t\S+, %fs:\d+\(%r11\)/,
+       'bare form: increments in a row share one leaq');
+    # ... whatever debug statements lie between them: -g does not change the code
+    my ($s5, $o5) = run("gcc -O2 -fcompare-debug $PL -c $src -o $tmp/cd.o");
+    ok($s5 == 0 && $o5 eq '', 'bare form: -fcompare-debug passes') or diag($o5);
     my ($s2, $o2) = run("gcc -O2 -masm=intel $PL -S $src -o $tmp/bare-intel.s");
     $asm = slurp("$tmp/bare-intel.s");
     ok($s2 == 0 && $asm =~ /lea\t(\w+), __pp_cnt\.\d+\@tpoff\n\tadd\tQWORD PTR fs:\d+\[\1\], /,
