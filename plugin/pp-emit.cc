@@ -498,7 +498,8 @@ asm_inc_seq (pp_fn *f, int slot, tree val)
   return seq;
 }
 
-/* The bare form: an asm that names the counter in its text,
+/* The bare form (built in pp-bare.cc): an asm that names the counter in
+   its text,
      leaq __pp_cnt.N@tpoff, %r11;  addq $v, %fs:8*slot(%r11)
    with no memory operand, so no virtual operand either: to the optimisers
    it is a statement that touches nothing they track.  The asm with a
@@ -793,47 +794,14 @@ compute_bare_slots (pp_fn *f)
       ++it;
 }
 
+/* The bare increment (pp-bare.cc), its value computed first.  */
 static gimple_seq
 bare_inc_seq (pp_fn *f, int slot, tree val)
 {
   gimple_seq seq = NULL;
-  vec<tree, va_gc> *ins = NULL, *clobbers = NULL;
-  const char *sym = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (f->cnt_decl));
-  sym = targetm.strip_name_encoding (sym);
-  long off = 8L * slot;
-  /* The base register: the counter's offset from %fs, which the add then
-     uses as its base.  An absolute %fs:SYM@tpoff+OFF address would do the
-     same work, but processors that forward a store to the next load
-     through a base register and displacement (AMD's memory renaming) do
-     not for an address without a base register: a loop with such an
-     increment on its hot path ran 1.4 times slower (apsp.c).  The
-     register is %r11, clobbered, rather than a scratch output operand:
-     an output is an SSA name and a pseudo register that every pass
-     after this one carries, and costs the compiler more than the asm
-     (docs/bench.md, session 13: md.c 1.208 -> 1.178 times the plain
-     build).  %r11 is call-clobbered and holds no argument; bare_unit_ok
-     checks that the unit does not reserve it.  */
-  vec_safe_push (clobbers, build_tree_list (NULL_TREE,
-					    build_string (4, "r11")));
-  char tmpl[512];
-  if (val)
-    {
-      vec_safe_push (ins, asm_op ("er", inc_value (val, &seq)));
-      snprintf (tmpl, sizeof tmpl,
-		"{leaq\t%s@tpoff, %%%%r11|lea\tr11, %s@tpoff}\n\t"
-		"{addq\t%%0, %%%%fs:%ld(%%%%r11)|add\tQWORD PTR fs:%ld[r11], %%0}",
-		sym, sym, off, off);
-    }
-  else
-    snprintf (tmpl, sizeof tmpl,
-	      "{leaq\t%s@tpoff, %%%%r11|lea\tr11, %s@tpoff}\n\t"
-	      "{addq\t$1, %%%%fs:%ld(%%%%r11)|add\tQWORD PTR fs:%ld[r11], 1}",
-	      sym, sym, off, off);
-  gasm *g = gimple_build_asm_vec (ggc_strdup (tmpl), ins, NULL, clobbers,
-				  NULL);
-  gimple_asm_set_volatile (g, true);
-  gimple_seq_add_stmt (&seq, g);
-  pp_bare_note (g, sym, off);     /* merged with its neighbours later */
+  gimple_seq_add_stmt (&seq, pp_bare_asm (f->cnt_decl, slot,
+					  val ? inc_value (val, &seq)
+					      : NULL_TREE));
   return seq;
 }
 

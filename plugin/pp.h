@@ -236,8 +236,10 @@ void pp_add_stmt (pp_fn *f, gimple *stmt, int slot);
 void pp_add_branch (pp_fn *f, gimple *cond, int slot, bool derived_f);
 void pp_create_decls (pp_fn *f);
 void pp_apply (pp_fn *f);
-/* pp-bare-merge.cc: bare increments in a row merged into one asm */
-void pp_bare_note (gasm *g, const char *sym, long off);
+/* pp-bare.cc: cnt[slot] += VAL (a GIMPLE operand, or NULL_TREE for 1) as
+   a bare asm; after the function's increments are in place, those in a
+   row merged into one asm.  */
+gasm *pp_bare_asm (tree cnt_decl, int slot, tree val);
 void pp_bare_merge (pp_fn *f);
 void pp_finish_desc (pp_fn *f, const std::string &text);
 void pp_emit_global (tree decl);

@@ -238,7 +238,7 @@ for my $cf ('-masm=intel -fPIC', '-masm=intel') {
     my $asm = slurp("$tmp/bare.s");
     ok($s1 == 0 && $asm =~ /leaq\t__pp_cnt\.\d+\@tpoff, (%r\w+)\n\taddq\t\S+, %fs:\d+\(\1\)/,
        'bare form: leaq of the counter\'s offset, then an add through that register') or diag($o1);
-    # increments in a row are one asm (plugin/pp-bare-merge.cc): a loop
+    # increments in a row are one asm (plugin/pp-bare.cc): a loop
     # counted at entry adds H and E on its preheader edge
     ok($asm =~ /leaq\t__pp_cnt\.\d+\@tpoff, %r11\n\taddq\t\S+, %fs:\d+\(%r11\)\n\taddq\t\S+, %fs:\d+\(%r11\)/,
        'bare form: increments in a row share one leaq');
