@@ -56,7 +56,7 @@ CFLAGS_RT := $(CSTD) $(WARN) $(OPT) -g -fPIC -pthread -fvisibility=hidden $(SANF
 CFLAGS_AN := $(CSTD) $(WARN) $(OPT) -g -pthread -fopenmp $(SANFLAGS) \
              $(shell pkg-config --cflags libcgraph libgvc gsl 2>/dev/null)
 LIBS_AN  := -lgmp $(shell pkg-config --libs libcgraph libgvc gsl 2>/dev/null) -lm -pthread -fopenmp
-CXXFLAGS_PL := -std=gnu++17 -fno-rtti -fno-exceptions -fPIC -O2 -g -Wall -Wextra \
+CXXFLAGS_PL := -std=gnu++17 -fno-rtti -fno-exceptions -fPIC -fvisibility=hidden -O2 -g -Wall -Wextra \
                -Wno-unused-parameter -Wno-format-diag -I$(PLUGIN_DIR)/include
 
 PLUGIN_SRC := $(wildcard plugin/*.cc)
@@ -130,8 +130,14 @@ fuzz-deps:
 $(B)/obj/plugin/%.o: plugin/%.cc $(wildcard plugin/*.h) | $(B)/obj/plugin
 	$(CXX) $(CXXFLAGS_PL) -c $< -o $@
 
-$(B)/perfpred.so: $(PLUGIN_OBJ)
-	$(CXX) -shared -o $@ $^
+# libstdc++ linked in and every symbol but plugin_init and
+# plugin_is_GPL_compatible local (plugin/perfpred.map): cc1 does not load
+# libstdc++.so, and loading it with the plugin, then resolving the
+# plugin's symbols through cc1's table, cost 4 million instructions per
+# compile (a quarter of compiling an empty file; docs/plugin.md).
+$(B)/perfpred.so: $(PLUGIN_OBJ) plugin/perfpred.map
+	$(CXX) -shared -static-libstdc++ -static-libgcc \
+	  -Wl,--version-script=plugin/perfpred.map -o $@ $(PLUGIN_OBJ)
 
 # ---------------------------------------------------------------- runtime
 $(B)/obj/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) | $(B)/obj/runtime

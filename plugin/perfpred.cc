@@ -40,7 +40,9 @@
 #error "perfpred: this plugin supports GCC 12 only"
 #endif
 
-int plugin_is_GPL_compatible;
+/* The plugin is compiled with -fvisibility=hidden and linked with
+   plugin/perfpred.map: these two are the only symbols cc1 looks up.  */
+__attribute__ ((visibility ("default"))) int plugin_is_GPL_compatible;
 
 bool pp_verbose;
 bool pp_disabled;
@@ -285,7 +287,7 @@ public:
 
 } // anon namespace
 
-int
+__attribute__ ((visibility ("default"))) int
 plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
 {
   if (!plugin_default_version_check (ver, &gcc_version))

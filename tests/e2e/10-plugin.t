@@ -385,5 +385,17 @@ for my $opt (qw(-O0 -O2 -O3)) {
     ok($o =~ /perfpred: atoi: not instrumented: extern inline body/, 'verbose reports skipped functions');
 }
 
+# Loading the plugin costs cc1 little: it exports only the two symbols GCC
+# looks up and needs no libstdc++.so (which cc1 does not load; with it,
+# loading the plugin cost a quarter of compiling an empty file).
+{
+    my ($s1, $dyn) = run("readelf -W --dyn-syms $BD/perfpred.so");
+    my @def = map { (split ' ')[7] } grep { /^\s*\d+:/ && !/ UND / && (split ' ')[7] } split /\n/, $dyn;
+    ok($s1 == 0 && join(' ', sort @def) eq 'plugin_init plugin_is_GPL_compatible',
+       'perfpred.so exports plugin_init and plugin_is_GPL_compatible only') or diag("@def");
+    my ($s2, $d) = run("readelf -d $BD/perfpred.so");
+    ok($s2 == 0 && $d =~ /NEEDED/ && $d !~ /libstdc\+\+/, 'perfpred.so does not need libstdc++.so') or diag($d);
+}
+
 print "1..$n_tests\n";
 exit($failed ? 1 : 0);
