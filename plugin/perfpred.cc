@@ -285,6 +285,36 @@ public:
   }
 };
 
+const pass_data pass_data_perfpred_reg = {
+  GIMPLE_PASS,            /* type */
+  "perfpred_reg",         /* name */
+  OPTGROUP_NONE,          /* optinfo_flags */
+  TV_NONE,                /* tv_id */
+  PROP_cfg | PROP_ssa,    /* properties_required */
+  0,                      /* properties_provided */
+  0,                      /* properties_destroyed */
+  0,                      /* todo_flags_start */
+  0,                      /* todo_flags_finish */
+};
+
+/* The registration checks (pp-register.cc).  */
+class pass_perfpred_reg : public gimple_opt_pass
+{
+public:
+  pass_perfpred_reg (gcc::context *ctxt)
+    : gimple_opt_pass (pass_data_perfpred_reg, ctxt)
+  {}
+
+  bool gate (function *) final override
+  {
+    return !pp_disabled && pp_late_registration ();
+  }
+  unsigned int execute (function *fun) final override
+  {
+    return pp_late_check (fun);
+  }
+};
+
 } // anon namespace
 
 __attribute__ ((visibility ("default"))) int
@@ -344,5 +374,15 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
   pass.ref_pass_instance_number = 1;
   pass.pos_op = PASS_POS_INSERT_AFTER;
   register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+
+  /* Before "isel": the last GIMPLE pass that runs at every -O level,
+     after inlining, cloning and splitting have placed the counters for
+     good (pp-register.cc).  */
+  struct register_pass_info reg;
+  reg.pass = new pass_perfpred_reg (g);
+  reg.reference_pass_name = "isel";
+  reg.ref_pass_instance_number = 1;
+  reg.pos_op = PASS_POS_INSERT_BEFORE;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &reg);
   return 0;
 }

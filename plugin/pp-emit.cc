@@ -375,8 +375,7 @@ pp_emit_global (tree g)
 static tree
 cnt_ref (pp_fn *f, int slot)
 {
-  return build4 (ARRAY_REF, long_long_unsigned_type_node, f->cnt_decl,
-		 build_int_cst (integer_type_node, slot), NULL_TREE, NULL_TREE);
+  return pp_cnt_elt (f->cnt_decl, slot);
 }
 
 /* Two shapes for an increment.  The plain one, t = cnt[k]; t = t + v;
@@ -1001,56 +1000,37 @@ apply_branch (pp_fn *f, pp_act &a)
   gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
 }
 
-/* At function entry:
-     if (__builtin_expect (cnt[0] == 0, 0))
-       {
-         __pp_register (&desc, &cnt[0]);
-         __pp_register (&desc_g, &cnt_g[0]);   for each callee g that is
-       }                                        registered by its callers
-   (pp-inline.cc); nothing in such a g.  */
+/* cnt[slot] of the counter array CNT.  */
+tree
+pp_cnt_elt (tree cnt, int slot)
+{
+  return build4 (ARRAY_REF, long_long_unsigned_type_node, cnt,
+		 build_int_cst (integer_type_node, slot), NULL_TREE, NULL_TREE);
+}
+
+/* __pp_register (&DESC, &CNT[0]).  */
+gcall *
+pp_register_call (tree desc, tree cnt)
+{
+  return gimple_build_call (register_decl, 2, build_fold_addr_expr (desc),
+			    build_fold_addr_expr (pp_cnt_elt (cnt, 0)));
+}
+
+/* The registration check (pp-register.cc): noted for the late pass, or,
+   when there is none, at the function's entry now, registering the
+   function and the callees registered by their callers (pp-inline.cc);
+   nothing in such a callee.  */
 static void
 insert_registration (pp_fn *f)
 {
-  if (f->no_check)
+  pp_note_counters (f);
+  if (f->no_check || pp_late_registration ())
     return;
-  edge e = single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (f->fun));
-  basic_block cond_bb = split_edge (e);
-  basic_block call_bb = split_edge (single_succ_edge (cond_bb));
-  basic_block join = single_succ (call_bb);
-
-  gimple_seq seq = NULL;
-  tree t = make_temp_ssa_name (long_long_unsigned_type_node, NULL, "PP");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (t, cnt_ref (f, 0)));
-  gimple_seq_add_stmt (&seq, gimple_build_cond (EQ_EXPR, t,
-						build_int_cst (TREE_TYPE (t), 0),
-						NULL_TREE, NULL_TREE));
-  gimple_stmt_iterator gsi = gsi_last_bb (cond_bb);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-
-  gcall *call = gimple_build_call (register_decl, 2, desc_addr (f),
-				   build_fold_addr_expr (cnt_ref (f, 0)));
-  gsi = gsi_last_bb (call_bb);
-  gsi_insert_after (&gsi, call, GSI_NEW_STMT);
+  std::vector<std::pair<tree, tree> > regs (1, std::make_pair (f->desc_decl,
+							       f->cnt_decl));
   std::vector<std::pair<tree, tree> > more = pp_callee_registrations (f);
-  for (size_t i = 0; i < more.size (); i++)
-    {
-      tree c0 = build4 (ARRAY_REF, long_long_unsigned_type_node,
-			more[i].second, integer_zero_node, NULL_TREE,
-			NULL_TREE);
-      gcall *c = gimple_build_call (register_decl, 2,
-				    build_fold_addr_expr (more[i].first),
-				    build_fold_addr_expr (c0));
-      gsi_insert_after (&gsi, c, GSI_NEW_STMT);
-    }
-
-  edge te = single_succ_edge (cond_bb);
-  te->flags &= ~EDGE_FALLTHRU;
-  te->flags |= EDGE_TRUE_VALUE;
-  te->probability = profile_probability::very_unlikely ();
-  edge fe = make_edge (cond_bb, join, EDGE_FALSE_VALUE);
-  fe->probability = te->probability.invert ();
-  if (dom_info_available_p (CDI_DOMINATORS))
-    set_immediate_dominator (CDI_DOMINATORS, join, cond_bb);
+  regs.insert (regs.end (), more.begin (), more.end ());
+  pp_insert_check (f->fun, f->cnt_decl, regs);
 }
 
 void

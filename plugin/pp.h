@@ -242,6 +242,17 @@ void pp_apply (pp_fn *f);
 gasm *pp_bare_asm (tree cnt_decl, int slot, tree val);
 void pp_bare_merge (pp_fn *f);
 void pp_finish_desc (pp_fn *f, const std::string &text);
+tree pp_cnt_elt (tree cnt, int slot);
+gcall *pp_register_call (tree desc, tree cnt);
+
+/* pp-register.cc: the registration check, at the end of the GIMPLE
+   passes (pp_late_check) or, where those may run without the plugin,
+   at instrumentation (pp_insert_check).  */
+bool pp_late_registration (void);
+void pp_note_counters (pp_fn *f);
+void pp_insert_check (function *fun, tree flag,
+		      const std::vector<std::pair<tree, tree> > &regs);
+unsigned int pp_late_check (function *fun);
 void pp_emit_global (tree decl);
 void pp_register_roots (const char *plugin_name);
 
