@@ -1040,6 +1040,7 @@ pp_apply (pp_fn *f)
      may replace), then counters, then the call replacements.  */
   /* Decided on the body as it is, before anything is inserted.  */
   std::map<int, bool> loop_ok;
+  pp_entry_branches (f);
   compute_asm_regions (f);
   for (size_t i = 0; i < f->acts.size (); i++)
     if (f->acts[i].kind == PP_ACT_BRANCH)

@@ -118,6 +118,12 @@ ssa_avail_cb (tree *tp, int *walk_subtrees, void *data)
   return NULL_TREE;
 }
 
+bool
+pp_available_at (class loop *loop, edge pre, tree expr)
+{
+  return available_at (loop, pre, expr);
+}
+
 static bool
 ssa_names_available_at (class loop *loop, edge pre, tree expr)
 {

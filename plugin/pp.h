@@ -171,6 +171,13 @@ bool pp_is_omp_data_i (tree t);
 void pp_do_loops (pp_fn *f);
 int pp_loop_id_of_bb (pp_fn *f, basic_block bb);
 
+/* EXPR can be computed on PRE, the preheader edge of LOOP.  */
+bool pp_available_at (class loop *loop, edge pre, tree expr);
+
+/* pp-ivbranch.cc: branches on an induction variable (== or != a value
+   from before the loop) counted at loop entry; before pp_apply.  */
+void pp_entry_branches (pp_fn *f);
+
 /* pp-hoist.cc: loop counters moved out of the loops around them */
 void pp_hoist_loop_counters (pp_fn *f);
 
