@@ -169,6 +169,10 @@ pp_insert_check (function *fun, tree flag,
   te->probability = profile_probability::very_unlikely ();
   edge fe = make_edge (cond_bb, join, EDGE_FALSE_VALUE);
   fe->probability = te->probability.invert ();
+  /* The late pass runs after the profile is estimated: the call's block
+     gets its count here, so that block reordering moves it out of line
+     (the entry then falls through to the body).  */
+  call_bb->count = cond_bb->count.apply_probability (te->probability);
   if (dom_info_available_p (CDI_DOMINATORS))
     set_immediate_dominator (CDI_DOMINATORS, join, cond_bb);
 }
