@@ -40,8 +40,7 @@ static const char *const cost_comment[PP_COST_N] = {
     [PP_COST_JOIN] = "end of a thread until pthread_join() returns",
     [PP_COST_FORKJOIN_OMP] = "empty OpenMP parallel region, P threads",
     [PP_COST_BARRIER_OMP] = "#pragma omp barrier, P threads arriving together",
-    [PP_COST_BARRIER_PTHREAD] = "pthread_barrier_wait, P threads arriving "
-                                "together",
+    [PP_COST_BARRIER_PTHREAD] = "pthread_barrier_wait, P threads arriving together",
     [PP_COST_LOCK] = "uncontended pthread mutex lock + unlock",
     [PP_COST_HANDOFF] = "mutex passing from one thread to a waiting one",
     [PP_COST_SCALE_COMPUTE] = "slowdown of a compute-bound thread, P at once",

@@ -143,6 +143,10 @@ skip_reason (function *fun)
     return "system header";
   if (lookup_attribute ("no_instrument_function", DECL_ATTRIBUTES (decl)))
     return "no_instrument_function";
+  /* no prologue: only asm may run in it, a check's call would clobber the
+     argument registers its asm reads and call with the stack unaligned */
+  if (lookup_attribute ("naked", DECL_ATTRIBUTES (decl)))
+    return "naked";
   const char *n = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl));
   if (strncmp (n, "__pp_", 5) == 0 || strncmp (n, "pp_rt_", 6) == 0)
     return "runtime function";

@@ -180,6 +180,10 @@ pp_insert_check (function *fun, tree flag,
 unsigned int
 pp_late_check (function *fun)
 {
+  /* a naked function has no prologue: no call may go in it (perfpred.cc
+     does not instrument one; nothing is inlined into it either) */
+  if (lookup_attribute ("naked", DECL_ATTRIBUTES (fun->decl)))
+    return 0;
   uses u;
   std::map<tree, std::pair<tree, bool> >::iterator own
     = fn_cnt.find (fun->decl);
