@@ -24,16 +24,14 @@
 
 namespace {
 
+/* LOOP's entry in f->loops (its index is its id), or NULL.  */
 const pp_loop_info *
 loop_info (pp_fn *f, class loop *loop)
 {
   std::map<int, int>::iterator it = f->loop_id.find (loop->num);
-  if (it == f->loop_id.end ())
+  if (it == f->loop_id.end () || it->second >= (int) f->loops.size ())
     return NULL;
-  for (size_t i = 0; i < f->loops.size (); i++)
-    if (f->loops[i].id == it->second && f->loops[i].loop == loop)
-      return &f->loops[i];
-  return NULL;
+  return &f->loops[it->second];
 }
 
 /* T, the same at every iteration of LOOP, as an expression that can be
@@ -99,7 +97,7 @@ entry_true_count (pp_fn *f, pp_act &a, edge *pre, tree *iters)
       || !dominated_by_p (CDI_DOMINATORS, loop->latch, bb))
     return NULL_TREE;
   edge exit = single_exit (loop);
-  if (!exit || exit->src != loop->header || !loop_preheader_edge (loop))
+  if (!exit || exit->src != loop->header)
     return NULL_TREE;
   const pp_loop_info *li = loop_info (f, loop);
   if (!li || !li->hcount)
@@ -138,40 +136,32 @@ entry_true_count (pp_fn *f, pp_act &a, edge *pre, tree *iters)
 void
 pp_entry_branches (pp_fn *f)
 {
-  std::vector<pp_act> more;
-  for (size_t i = 0; i < f->acts.size (); i++)
+  size_t n = f->acts.size ();     /* pp_add_edge appends */
+  for (size_t i = 0; i < n; i++)
     {
-      pp_act &a = f->acts[i];
-      if (a.kind != PP_ACT_BRANCH)
+      if (f->acts[i].kind != PP_ACT_BRANCH)
 	continue;
       edge pre;
       tree iters;
-      tree c = entry_true_count (f, a, &pre, &iters);
+      tree c = entry_true_count (f, f->acts[i], &pre, &iters);
       if (!c)
 	continue;
-      tree ull = long_long_unsigned_type_node;
-      tree nc = fold_build2 (MINUS_EXPR, ull, unshare_expr (iters),
-			     unshare_expr (c));
-      bool eq = gimple_cond_code (a.stmt) == EQ_EXPR;
-      int slot = a.slot;
-      bool derived = a.derived_f;
-      a = pp_act ();
-      a.kind = PP_ACT_EDGE;
-      a.e = pre;
-      a.slot = slot;
-      a.val = eq ? c : nc;
+      tree nc = fold_build2 (MINUS_EXPR, long_long_unsigned_type_node,
+			     unshare_expr (iters), unshare_expr (c));
+      bool eq = gimple_cond_code (f->acts[i].stmt) == EQ_EXPR;
+      int slot = f->acts[i].slot;
+      bool derived = f->acts[i].derived_f;
+      /* the branch's action becomes T's increment on the preheader edge */
+      pp_act t = {};
+      t.kind = PP_ACT_EDGE;
+      t.e = pre;
+      t.slot = slot;
+      t.val = eq ? c : nc;
+      f->acts[i] = t;
       if (!derived)
-	{
-	  pp_act fa = pp_act ();
-	  fa.kind = PP_ACT_EDGE;
-	  fa.e = pre;
-	  fa.slot = slot + 1;
-	  fa.val = eq ? unshare_expr (nc) : unshare_expr (c);
-	  more.push_back (fa);
-	}
+	pp_add_edge (f, pre, slot + 1, eq ? unshare_expr (nc) : unshare_expr (c));
       if (pp_verbose)
 	fprintf (stderr, "perfpred: %s: branch slot %d counted at loop "
 		 "entry\n", f->asm_name, slot);
     }
-  f->acts.insert (f->acts.end (), more.begin (), more.end ());
 }
