@@ -367,6 +367,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
   register_callback (info->base_name, PLUGIN_FINISH_DECL, pp_mpi_finish_decl,
 		     NULL);
   pp_register_roots (info->base_name);
+  pp_keep_register_roots (info->base_name);
 
   /* After "ssa" (instance 1): the first point with SSA form (scev and
      niter need it), after ompexp (outlined OpenMP bodies and GOMP calls are

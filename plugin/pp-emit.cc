@@ -862,7 +862,8 @@ static void
 apply_wrap (pp_fn *f, pp_act &a)
 {
   gcall *old = as_a<gcall *> (a.stmt);
-  tree w = pp_wrapper_decl (a.wrap, gimple_call_fndecl (old));
+  tree orig = gimple_call_fndecl (old);
+  tree w = pp_wrapper_decl (a.wrap, orig);
   if (!w)
     return;
   auto_vec<tree> args;
@@ -887,6 +888,7 @@ apply_wrap (pp_fn *f, pp_act &a)
     SSA_NAME_DEF_STMT (gimple_vdef (old)) = nc;
   gimple_stmt_iterator gsi = gsi_for_stmt (old);
   gsi_replace (&gsi, nc, false);
+  pp_keep_callee (orig);
 }
 
 /* A branch's two counters.  On its edges (one increment on the way

@@ -270,6 +270,10 @@ bool pp_registered_by_callers (function *fun);
 void pp_note_registered_by_callers (pp_fn *f);
 std::vector<std::pair<tree, tree> > pp_callee_registrations (pp_fn *f);
 tree pp_wrapper_decl (int idx, tree orig_fndecl);
+/* pp-keep.cc: the unit references ORIG although its calls now go to a
+   wrapper (a static link must still pull it in).  */
+void pp_keep_callee (tree orig);
+void pp_keep_register_roots (const char *plugin_name);
 std::string pp_fmt (const char *fmt, ...) ATTRIBUTE_PRINTF_1;
 std::string pp_qname (const char *s);
 

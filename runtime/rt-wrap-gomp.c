@@ -1,10 +1,14 @@
 /* rt-wrap-gomp.c - event wrappers of the libgomp entry points.
  *
  * libgomp is referenced weakly: a program without OpenMP links without it.
- * When a symbol is missing (libgomp not linked although an outlined body
- * exists, which only happens when the body makes no libgomp call at all) the
- * wrappers behave as a team of one thread, which is a valid OpenMP
- * execution of the region.
+ * A program that calls a wrapper called the libgomp function it replaces,
+ * and the plugin keeps a reference to that function in the program's
+ * object (plugin/pp-keep.cc), so that a static link pulls it from
+ * libgomp.a too.  A wrapper that still finds its function missing (an
+ * object instrumented by a plugin without that reference, linked -static;
+ * libgomp dropped by the linker) stops the program with a message naming
+ * the function: skipping a barrier or running a `single` on every thread
+ * would silently compute something else.
  *
  * GOMP_parallel*: the master logs `fork` at entry, every team member
  * (master included) runs the body through a trampoline that logs
@@ -16,6 +20,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "rt-internal.h"
 
@@ -57,6 +62,16 @@ static const char unnamed_critical_token, atomic_lock_token;
 
 static _Atomic uint64_t next_team = 1;
 
+/* NAME (a libgomp function an instrumented call needs) did not link */
+static _Noreturn void missing(const char *name)
+{
+    pp_warn("%s is not linked into this program, but its instrumented code calls it "
+            "(libgomp.a left it out of a -static link, or libgomp was not linked): "
+            "rebuild every object with this perfpred and link with -fopenmp; "
+            "stopping rather than running the program without it", name);
+    _exit(2);
+}
+
 /* ------------------------------------------------------------ parallel */
 
 enum which {
@@ -80,6 +95,17 @@ struct team {
     /* written by team member 0, which is the master thread itself */
     int32_t nthreads;
     uint64_t master_end;
+};
+
+static const char *const which_name[] = {
+    [W_PARALLEL] = "GOMP_parallel", [W_STATIC] = "GOMP_parallel_loop_static",
+    [W_DYNAMIC] = "GOMP_parallel_loop_dynamic", [W_GUIDED] = "GOMP_parallel_loop_guided",
+    [W_RUNTIME] = "GOMP_parallel_loop_runtime",
+    [W_NM_DYNAMIC] = "GOMP_parallel_loop_nonmonotonic_dynamic",
+    [W_NM_GUIDED] = "GOMP_parallel_loop_nonmonotonic_guided",
+    [W_NM_RUNTIME] = "GOMP_parallel_loop_nonmonotonic_runtime",
+    [W_MNM_RUNTIME] = "GOMP_parallel_loop_maybe_nonmonotonic_runtime",
+    [W_SECTIONS] = "GOMP_parallel_sections",
 };
 
 static int real_present(enum which w)
@@ -203,14 +229,8 @@ static void team_trampoline(void *p)
 static void parallel(const struct pp_fdesc *d, uint32_t site, omp_fn fn, void *data,
                      const struct par_call *c)
 {
-    if (!real_present(c->which)) {
-        if (c->which != W_PARALLEL) {
-            pp_warn("libgomp is not linked but a combined parallel construct was called; aborting");
-            abort();
-        }
-        fn(data);               /* a team of one */
-        return;
-    }
+    if (!real_present(c->which))
+        missing(which_name[c->which]);
     struct pp_thread *self = pp_active() ? pp_get_self() : NULL;
     if (!self) {
         call_real(c, fn, data);
@@ -325,7 +345,7 @@ static const void *team_sync(void)
     return t && t->cur_sync ? t->cur_sync : &no_team;
 }
 
-/* void libgomp call without arguments; a missing one is a no-op (team of 1).
+/* void libgomp call without arguments; a missing one stops the program.
  * SYNC: 1 barrier, 2 lock taken, 3 lock released (for ThreadSanitizer) */
 #define VOID_CALL(NAME, KIND, OBJ, SYNC)                                             \
     PP_EXPORT void __pp_w_##NAME(const struct pp_fdesc *d, uint32_t site)            \
@@ -335,8 +355,9 @@ static const void *team_sync(void)
             PP_TSAN_RELEASE(team_sync());                                            \
         if (SYNC == 3)                                                               \
             PP_TSAN_RELEASE(OBJ);                                                    \
-        if (NAME)                                                                    \
-            NAME();                                                                  \
+        if (!NAME)                                                                   \
+            missing(#NAME);                                                          \
+        NAME();                                                                      \
         if (SYNC == 1)                                                               \
             PP_TSAN_ACQUIRE(team_sync());                                            \
         if (SYNC == 2)                                                               \
@@ -357,8 +378,9 @@ VOID_CALL(GOMP_atomic_end, PP_EV_UNLOCK, &atomic_lock_token, 3)
 PP_EXPORT void __pp_w_GOMP_critical_name_start(const struct pp_fdesc *d, uint32_t site, void **pptr)
 {
     struct pp_ev *e = team_ev_begin(d, site, PP_EV_LOCK);
-    if (GOMP_critical_name_start)
-        GOMP_critical_name_start(pptr);
+    if (!GOMP_critical_name_start)
+        missing("GOMP_critical_name_start");
+    GOMP_critical_name_start(pptr);
     PP_TSAN_ACQUIRE(pptr);
     team_ev_end(e, pptr);
 }
@@ -367,15 +389,18 @@ PP_EXPORT void __pp_w_GOMP_critical_name_end(const struct pp_fdesc *d, uint32_t 
 {
     struct pp_ev *e = team_ev_begin(d, site, PP_EV_UNLOCK);
     PP_TSAN_RELEASE(pptr);
-    if (GOMP_critical_name_end)
-        GOMP_critical_name_end(pptr);
+    if (!GOMP_critical_name_end)
+        missing("GOMP_critical_name_end");
+    GOMP_critical_name_end(pptr);
     team_ev_end(e, pptr);
 }
 
 PP_EXPORT bool __pp_w_GOMP_single_start(const struct pp_fdesc *d, uint32_t site)
 {
     struct pp_ev *e = team_ev_begin(d, site, PP_EV_SINGLE);
-    bool r = GOMP_single_start ? GOMP_single_start() : true;
+    if (!GOMP_single_start)
+        missing("GOMP_single_start");
+    bool r = GOMP_single_start();
     if (e) {
         e->result = r;
         e->has |= PP_HAS_RESULT;
