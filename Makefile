@@ -9,8 +9,9 @@
 #                           (CI=true: make check runs both, the second in build/san)
 #   make fuzz       fuzz the record, machine-file and experiment readers
 #                   (clang, libFuzzer; docs/fuzzing.md)
-#   make check-realworld    zlib, Lua and SQLite from Debian's sources built and
-#                           tested with the plugin (docs/realworld.md; not in CI)
+#   make check-realworld    zlib, Lua, SQLite, pigz and xz-utils from Debian's
+#                           sources built and tested with the plugin
+#                           (docs/realworld.md; not in CI)
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 
@@ -41,8 +42,9 @@ FUZZ_PACKAGES := clang libclang-rt-14-dev libomp-14-dev
 
 # For `make check-realworld` only (tests/realworld): dpkg-source unpacks
 # Debian's source packages, tclsh generates SQLite's amalgamation, xz and
-# bzip2 unpack the tarballs.
-REALWORLD_PACKAGES := dpkg-dev tcl xz-utils bzip2
+# bzip2 unpack the tarballs, pigz is built against the system's zlib
+# (zlib.h, and libz.a when linked statically).
+REALWORLD_PACKAGES := dpkg-dev tcl xz-utils bzip2 zlib1g-dev
 
 PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
 OPT      ?= -O2
@@ -187,8 +189,13 @@ $(B)/perfpred-g++: $(B)/perfpred-gcc
 # that links the static runtime (perfpred-gcc passes -Wl,--dynamic-list=):
 # a pattern that GNU ld, gold and lld all take in a dynamic list (gold takes
 # none in --export-dynamic-symbol).
-$(B)/libperfpred-rt.dynlist:
-	printf '/* the runtime entry points an executable exports (docs/wrapper.md) */\n{ __pp_*; };\n' > $@
+# The link markers (runtime/perfpred-rt.h) are exported too: an
+# instrumented shared library references one.
+$(B)/libperfpred-rt.dynlist: runtime/perfpred-rt.h
+	{ printf '/* the runtime entry points an executable exports (docs/wrapper.md) */\n{ __pp_*;\n'; \
+	  printf '#include "perfpred-rt.h"\nPP_LINK_MARKER_RUNTIME;\nPP_LINK_MARKER_OMPI;\nPP_LINK_MARKER_MPICH;\n' | \
+	    $(CC) -E -P -Iruntime - | sed 's/" *"//g' | sed -n 's/^\(".*"\);$$/  \1;/p'; \
+	  printf '};\n'; } > $@
 
 # ---------------------------------------------------------------- analyser
 $(B)/obj/analysis/%.o: analysis/%.c $(wildcard analysis/*.h) | $(B)/obj/analysis
@@ -295,8 +302,9 @@ fuzz: fuzz-deps
 	  else echo "perfpred fuzz: merge of $$t failed ($(B)/fuzz/merge-$$t.txt)"; found=1; fi; \
 	  echo "perfpred fuzz: $$t corpus: $$(ls tests/fuzz/corpus/$$t | wc -l) files, $$(du -sk tests/fuzz/corpus/$$t | cut -f1) KiB"; \
 	done; exit $$found
-# Real code bases (zlib, Lua 5.4, SQLite) fetched with apt-get source and
-# built at -O0/-O2/-O3, with and without -g, with and without the plugin;
+# Real code bases (zlib, Lua 5.4, SQLite, pigz, xz-utils) fetched with
+# apt-get source and built at -O0/-O2/-O3, with and without -g (pigz and xz
+# also -static at -O2), with and without the plugin;
 # their test suites must give the same output (docs/realworld.md).  A
 # subset: REALWORLD_PROJECTS="zlib lua" REALWORLD_OPTS=-O2.  Its packages
 # are installed by the same rule as `make deps`.

@@ -186,9 +186,13 @@ build_types (void)
   }
 }
 
-/* A runtime entry point or wrapper: external, public, and with its
+/* A runtime entry point or wrapper: external, public, weak, and with its
    assembler name set by hand (LTO streams assembler names; decls created
-   this late do not get one otherwise).  */
+   this late do not get one otherwise).  Weak: the one strong reference to
+   the runtime is its link marker (pp-keep.cc), so that a link without the
+   runtime fails with one message that names it rather than with an
+   undefined reference per entry point; the marker's object pulls in the
+   rest.  */
 static tree
 make_fn (const char *name, tree type, bool leaf)
 {
@@ -201,6 +205,7 @@ make_fn (const char *name, tree type, bool leaf)
     DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("leaf"), NULL_TREE,
 					DECL_ATTRIBUTES (decl));
   DECL_ASSEMBLER_NAME (decl);
+  declare_weak (decl);
   return decl;
 }
 
@@ -249,6 +254,8 @@ pp_wrapper_decl (int idx, tree orig)
 		     + pp_event_name (idx);
   tree decl = make_fn (name.c_str (), ntype, false);
   TREE_NOTHROW (decl) = TREE_NOTHROW (orig);
+  if (strncmp (pp_event_name (idx), "MPI_", 4) == 0)
+    pp_keep_runtime (mpich ? PP_LINK_MPICH : PP_LINK_OMPI);
   wrap_decls[idx] = decl;
   return decl;
 }
@@ -274,6 +281,7 @@ void
 pp_create_decls (pp_fn *f)
 {
   build_runtime_decls ();
+  pp_keep_runtime (PP_LINK_RUNTIME);
   char *name;
   unsigned n = pp_decl_counter++;
 

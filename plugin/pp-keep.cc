@@ -20,14 +20,25 @@
  * their trampoline calls (in libgomp.a they sit in parallel.o, which
  * GOMP_parallel_loop_* do not need).
  *
+ * The runtime itself is referenced once per unit, through a link marker:
+ * an object of the runtime whose name is the message a link without it
+ * prints ("undefined reference to `perfpred: link with its runtime,
+ * -lperfpred-rt ...'"); the entry points are weak references
+ * (pp-emit.cc's make_fn), and the marker's object, rt-instance.o, pulls
+ * in every one of them.  The MPI wrappers, in their own objects of the
+ * static runtime only, have a marker each.
+ *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "pp.h"
 
 static GTY(()) tree kept;        /* TREE_LIST of the functions referenced */
+static GTY(()) tree markers[PP_LINK_N];   /* the link markers referenced */
 
 static const struct ggc_root_tab keep_roots[] = {
   { &kept, 1, sizeof (kept), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  { &markers[0], PP_LINK_N, sizeof (markers[0]), gt_ggc_mx_tree_node,
+    gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
 };
 
@@ -38,14 +49,10 @@ pp_keep_register_roots (const char *plugin_name)
 		     (void *) keep_roots);
 }
 
+/* static const void *const __pp_ref.N = &FN;  */
 static void
-keep_decl (tree fn)
+ref_var (tree fn)
 {
-  tree id = DECL_ASSEMBLER_NAME (fn);
-  for (tree l = kept; l; l = TREE_CHAIN (l))
-    if (DECL_ASSEMBLER_NAME (TREE_VALUE (l)) == id)
-      return;
-  kept = tree_cons (NULL_TREE, fn, kept);
   static unsigned n;
   char *name;
   ASM_FORMAT_PRIVATE_NAME (name, "__pp_ref", n++);
@@ -65,6 +72,46 @@ keep_decl (tree fn)
 				   build_fold_addr_expr (fn));
   DECL_ASSEMBLER_NAME (d);
   varpool_node::finalize_decl (d);
+}
+
+static void
+keep_decl (tree fn)
+{
+  tree id = DECL_ASSEMBLER_NAME (fn);
+  for (tree l = kept; l; l = TREE_CHAIN (l))
+    if (DECL_ASSEMBLER_NAME (TREE_VALUE (l)) == id)
+      return;
+  kept = tree_cons (NULL_TREE, fn, kept);
+  ref_var (fn);
+}
+
+/* The markers' names, as runtime/perfpred-rt.h spells them (a link
+   without the runtime prints "undefined reference to `NAME'"; GNU as
+   takes any text in a quoted symbol name).  */
+static const char *const marker_name[PP_LINK_N] = {
+  "perfpred: link with its runtime, -lperfpred-rt (-L the directory of "
+  "libperfpred-rt.a), or build with perfpred-gcc",
+  "perfpred: link with its static runtime, -lperfpred-rt: the Open MPI "
+  "wrappers are in libperfpred-rt.a only",
+  "perfpred: link with its static runtime, -lperfpred-rt: the MPICH "
+  "wrappers are in libperfpred-rt.a only",
+};
+
+void
+pp_keep_runtime (int which)
+{
+  if (markers[which])
+    return;
+  std::string asm_name = std::string ("*\"") + marker_name[which] + "\"";
+  tree m = build_decl (BUILTINS_LOCATION, VAR_DECL,
+		       get_identifier (marker_name[which]), char_type_node);
+  TREE_PUBLIC (m) = 1;
+  DECL_EXTERNAL (m) = 1;
+  DECL_ARTIFICIAL (m) = 1;
+  TREE_READONLY (m) = 1;
+  SET_DECL_ASSEMBLER_NAME (m, get_identifier (asm_name.c_str ()));
+  markers[which] = m;
+  ref_var (m);
 }
 
 /* A runtime-side function known by name only (int NAME (void)).  */

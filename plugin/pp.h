@@ -273,6 +273,11 @@ tree pp_wrapper_decl (int idx, tree orig_fndecl);
 /* pp-keep.cc: the unit references ORIG although its calls now go to a
    wrapper (a static link must still pull it in).  */
 void pp_keep_callee (tree orig);
+/* pp-keep.cc: the unit's one strong reference to the runtime (or to its
+   MPI wrappers for one MPI), a symbol whose name is the message a link
+   without it prints; the runtime defines it (runtime/perfpred-rt.h).  */
+enum { PP_LINK_RUNTIME, PP_LINK_OMPI, PP_LINK_MPICH, PP_LINK_N };
+void pp_keep_runtime (int which);
 void pp_keep_register_roots (const char *plugin_name);
 std::string pp_fmt (const char *fmt, ...) ATTRIBUTE_PRINTF_1;
 std::string pp_qname (const char *s);

@@ -34,11 +34,16 @@
 
 #if defined(MPICH_VERSION)
 #define PP_W(name) __pp_w_mpich_##name
+#define PP_LINK_MARKER PP_LINK_MARKER_MPICH
 #elif defined(OPEN_MPI)
 #define PP_W(name) __pp_w_##name
+#define PP_LINK_MARKER PP_LINK_MARKER_OMPI
 #else
 #error "rt-wrap-mpi.c: mpi.h is neither Open MPI's nor MPICH's (no OPEN_MPI, no MPICH_VERSION)"
 #endif
+
+/* what an instrumented MPI unit references strongly (perfpred-rt.h) */
+PP_EXPORT __attribute__((used)) const char pp_mpi_link_marker[] __asm__("\"" PP_LINK_MARKER "\"") = "";
 
 static struct pp_thread *me(void)
 {

@@ -35,6 +35,12 @@ struct pp_gdesc {
     const void *addr;
 };
 
+/* the runtime's link marker (runtime/perfpred-rt.h), which the plugin's
+ * code references */
+__attribute__((used)) const char pp_link_marker[] __asm__(
+    "\"perfpred: link with its runtime, -lperfpred-rt (-L the directory of libperfpred-rt.a), "
+    "or build with perfpred-gcc\"") = "";
+
 extern const struct pp_fdesc __start___pp_desc[] __attribute__((weak));
 extern const struct pp_fdesc __stop___pp_desc[] __attribute__((weak));
 extern const struct pp_gdesc __start___pp_gdesc[] __attribute__((weak));
