@@ -47,6 +47,9 @@ typedef struct cal {
     pp_cal_cfg cfg;
     acc a[PP_COST_N];
     double *buf;                 /* reps * 4 samples                      */
+    int nsamp[PP_COST_N];        /* samples at P <= cores, and those that  */
+    int ndist[PP_COST_N];        /* were disturbed (> 3x their median)    */
+    double worst[PP_COST_N];     /* the slowest of them over its median   */
     char *err;
     size_t errlen;
 } cal;
@@ -150,6 +153,16 @@ static int measure(cal *c, pp_cal_fn fn, void *ctx, int nvals,
             for (int r = 0; r < reps; r++)
                 sum2 += (s[r] - mean) * (s[r] - mean);
             c->m->noise_cov = mean > 0 ? sqrt(sum2 / (reps - 1)) / mean : 0;
+        }
+        /* a sample more than 3x its median lost a processor: counted
+         * (machine file, busy.COST) where the team fits the processors */
+        for (int r = 0; r < reps && !over && med > 0; r++) {
+            c->nsamp[ids[v]]++;
+            if (s[r] > 3.0 * med) {
+                c->ndist[ids[v]]++;
+                if (s[r] / med > c->worst[ids[v]])
+                    c->worst[ids[v]] = s[r] / med;
+            }
         }
         for (int r = 0; r < reps; r++)
             if (s[r] >= med / 3.0 && s[r] <= 3.0 * med)
@@ -424,6 +437,11 @@ int pp_calibrate(pp_machine *m, const pp_calib_opts *o, char *err,
     };
     for (int id = 0; rc == 0 && id < PP_COST_N; id++)
         rc = fit_cost(&c, (pp_cost_id)id, prefer[id]);
+    for (int id = 0; id < PP_COST_N; id++)
+        if (c.ndist[id] > 0 && c.nsamp[id] > 0) {
+            m->busy_share[id] = (double)c.ndist[id] / c.nsamp[id];
+            m->busy_factor[id] = c.worst[id] < 1e9 ? c.worst[id] : 1e9;
+        }
     for (int id = 0; id < PP_COST_N; id++)
         acc_free(&c.a[id]);
     free(c.buf);

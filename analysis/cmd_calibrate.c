@@ -6,6 +6,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +140,8 @@ int pp_cmd_calibrate(int argc, char **argv)
         o.progress = stderr;
     double load[1];
     int cores = pp_cal_online_cores();
-    if (getloadavg(load, 1) == 1 && load[0] > 0.5 * cores)
+    int busy = getloadavg(load, 1) == 1 && load[0] > 0.5 * cores;
+    if (busy)
         fprintf(stderr, "perfpred calibrate: warning: the host is busy (load "
                 "average %.2f on %d processor%s): the measurements will "
                 "include waiting for a processor\n", load[0], cores,
@@ -166,6 +168,26 @@ int pp_cmd_calibrate(int argc, char **argv)
         fprintf(stderr, "perfpred calibrate: %s\n", err);
         free(m);
         return 1;
+    }
+    /* a busy host is recorded in the file (docs/machine-format.md, "Busy
+     * host"): busy before measuring, or a quarter of some cost's samples
+     * disturbed while measuring */
+    if (!keep) {
+        int late = 0;
+        for (int c = 0; c < PP_COST_N; c++)
+            late |= m->busy_share[c] >= 0.25;
+        if (late && !busy) {
+            char costs[1024];
+            pp_machine_busy_costs_text(m, costs, sizeof costs);
+            fprintf(stderr, "perfpred calibrate: warning: the host was busy while measuring: disturbed samples "
+                    "(a thread lost its processor; left out of the fit): %s\n", costs);
+        }
+        m->busy = busy || late;
+        m->busy_load = busy ? round(load[0] * 100) / 100 : 0;
+    } else if (busy) {
+        m->busy = 1;
+        if (load[0] > m->busy_load)
+            m->busy_load = round(load[0] * 100) / 100;
     }
     pp_mpi_cal info;
     if (mpi && pp_calibrate_mpi(m, &o, mpirun, bench, &info, err, sizeof err)) {

@@ -114,6 +114,8 @@ int pp_cmd_predict(int argc, char **argv)
     if ((st = pp_cli_open("predict", &c, 1, &s)) >= 0)
         return st;
     pp_prog *m = &s.prog;
+    if (s.have_machine)   /* stderr; and "machine_busy" in JSON */
+        pp_machine_busy_warn(stderr, "predict", c.machine, &s.mach);
     pp_region region;
     if (c.region && pp_region_parse(m, c.region, &region, err, sizeof err)) {
         fprintf(stderr, "perfpred predict: %s\n", err);
@@ -201,6 +203,11 @@ int pp_cmd_predict(int argc, char **argv)
             printf(",\"sync_scale\":");
             pp_json_num(stdout, s.insitu.applied ? s.insitu.factor : 1.0);
             printf(",\"threads\":%d,\"approx\":%s,", mt.nthreads, mt.approx ? "true" : "false");
+            if (s.have_machine && s.mach.busy) {
+                printf("\"machine_busy\":");
+                pp_machine_busy_json(stdout, &s.mach, c.machine);
+                printf(",");
+            }
             if (s.has_with) {
                 printf("\"with\":");
                 pp_json_str(stdout, withtxt);

@@ -62,13 +62,13 @@ static const char *const field_x[F_NFIELDS] = {
 
 enum {
     G_NAME, G_SOURCE, G_CORES, G_MAXT, G_QUICK, G_L1D, G_L2, G_L3,
-    G_BW1, G_BWALL, G_FOOT, G_BWL1, G_BWL2, G_BWL3, G_NOISE, G_NGLOBAL
+    G_BW1, G_BWALL, G_FOOT, G_BWL1, G_BWL2, G_BWL3, G_NOISE, G_BUSY, G_BUSYLOAD, G_NGLOBAL
 };
 static const char *const global_keys[G_NGLOBAL] = {
     "name", "source", "cores", "max_threads", "quick", "cache.l1d_bytes",
     "cache.l2_bytes", "cache.l3_bytes", "mem.bw1_bytes_per_ns",
     "mem.bw_all_bytes_per_ns", "mem.footprint_bytes", "mem.bw_l1_bytes_per_ns",
-    "mem.bw_l2_bytes_per_ns", "mem.bw_l3_bytes_per_ns", "noise.cov"
+    "mem.bw_l2_bytes_per_ns", "mem.bw_l3_bytes_per_ns", "noise.cov", "busy", "busy.load"
 };
 
 typedef struct reader {
@@ -80,6 +80,7 @@ typedef struct reader {
     int seen_field[PP_COST_N][F_NFIELDS];       /* line, 0 = not seen     */
     int seen_beta[PP_NBETA], seen_beta_se[PP_NBETA], seen_beta_runs;
     int seen_mpi[MK_N];                         /* line, 0 = not seen     */
+    int seen_busy[PP_COST_N];                   /* busy.COST lines        */
     int first_mpi;                              /* first mpi.* line       */
 } reader;
 
@@ -202,6 +203,18 @@ static int global_key(reader *r, pp_machine *m, int g, const char *key,
             return rerr(r, r->line, "%s: '%s' is not a coefficient of variation (0 to 10)", key, v);
         m->noise_cov = d;
         return 0;
+    case G_BUSY:
+        if (parse_int(r, key, v, 0, 1, &l))
+            return -1;
+        m->busy = (int)l;
+        return 0;
+    case G_BUSYLOAD:
+        if (parse_num(r, key, v, &d))
+            return -1;
+        if (d > 1e9)
+            return rerr(r, r->line, "%s: '%s' is not a load average (0 to 1e9)", key, v);
+        m->busy_load = d;
+        return 0;
     }
     return 0;
 }
@@ -316,6 +329,45 @@ static int check_dup(reader *r, int *seen, const char *key)
                     *seen);
     *seen = r->line;
     return 0;
+}
+
+/* busy.COST = SHARE FACTOR: 1 when key is one (handled, or an error in
+ * rc), 0 when not. */
+static int busy_cost(reader *r, pp_machine *m, const char *key, char *v, int *rc)
+{
+    int c = -1;
+    for (int i = 0; i < PP_COST_N; i++)
+        if (strcmp(key + 5, pp_costs[i].key) == 0)
+            c = i;
+    if (c < 0)
+        return 0;
+    *rc = -1;
+    if (check_dup(r, &r->seen_busy[c], key))
+        return 1;
+    char *save = NULL;
+    char *ts = strtok_r(v, " \t", &save);
+    char *tf = strtok_r(NULL, " \t", &save);
+    char *extra = strtok_r(NULL, " \t", &save);
+    if (!ts || !tf || extra) {
+        rerr(r, r->line, "%s: expected 'SHARE FACTOR' (the share of the samples disturbed, 0 to 1, and the "
+             "slowest over its median, 0 or >= 1)", key);
+        return 1;
+    }
+    double share, factor;
+    if (parse_num(r, key, ts, &share) || parse_num(r, key, tf, &factor))
+        return 1;
+    if (share > 1) {
+        rerr(r, r->line, "%s: share '%s' is above 1", key, ts);
+        return 1;
+    }
+    if (factor != 0 && (factor < 1 || factor > 1e9)) {
+        rerr(r, r->line, "%s: factor '%s' must be 0 (unknown) or from 1 to 1e9", key, tf);
+        return 1;
+    }
+    m->busy_share[c] = share;
+    m->busy_factor[c] = factor;
+    *rc = 0;
+    return 1;
 }
 
 /* The algorithms collective k has, "a, b, c or auto", for messages. */
@@ -449,6 +501,8 @@ static int handle(reader *r, pp_machine *m, const char *key, char *v)
     if (mpi_key(r, m, key, v, &rc))
         return rc;
     if (strncmp(key, "point.mpi.", 10) == 0 && mpi_point(r, m, key, v, &rc))
+        return rc;
+    if (strncmp(key, "busy.", 5) == 0 && busy_cost(r, m, key, v, &rc))
         return rc;
     if (strcmp(key, "point.mem.stream") == 0)
         return curve_point(r, &m->stream, key, v, 1);

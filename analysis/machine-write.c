@@ -94,6 +94,18 @@ static int write_all(FILE *f, const pp_machine *m)
     fprintf(f, "mem.bw_l2_bytes_per_ns = %.6g\n", m->bw_l2_bytes_per_ns);
     fprintf(f, "mem.bw_l3_bytes_per_ns = %.6g\n", m->bw_l3_bytes_per_ns);
     fprintf(f, "noise.cov = %.6g\n", m->noise_cov);
+    if (m->busy || m->busy_load > 0) {
+        fprintf(f, "\n# a busy host (docs/machine-format.md, \"Busy host\"): the load average, and per cost\n"
+                   "# the share of its samples disturbed and the slowest over its median\n");
+        fprintf(f, "busy = %d\n", m->busy ? 1 : 0);
+        if (m->busy_load > 0)
+            fprintf(f, m->busy_load >= 1e-300 ? "busy.load = %.6g\n" : "busy.load = %.17g\n", m->busy_load);
+    }
+    for (int i = 0; i < PP_COST_N; i++)
+        if (m->busy_share[i] > 0)
+            /* %.6g unless that could round a tiny value below the normal range */
+            fprintf(f, m->busy_share[i] >= 1e-300 ? "busy.%s = %.6g %.6g\n" : "busy.%s = %.17g %.6g\n",
+                    pp_costs[i].key, m->busy_share[i], m->busy_factor[i]);
     for (int i = 0; i < PP_COST_N; i++) {
         fprintf(f, "\n# %s: %s\n", pp_costs[i].key, cost_comment[i]);
         write_model(f, (pp_cost_id)i, &m->cost[i]);

@@ -15,6 +15,7 @@
 #define PERFPRED_MACHINE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "net.h"
 
 #define PP_MACHINE_MAGIC      "perfpred-machine"
@@ -136,6 +137,16 @@ typedef struct pp_machine {
     double noise_cov;     /* run-to-run variation of the host: the
                              coefficient of variation of repeated timings
                              of one streaming kernel (0 = unknown)        */
+    /* A host busy while calibrate measured (docs/machine-format.md, "Busy
+     * host"; optional keys busy, busy.load, busy.COST): busy = 1 when the
+     * 1-minute load average was above half the processors; busy_load that
+     * load average (0 = not recorded); per cost, the share of its samples
+     * that were disturbed (slower than 3x their point's median: a thread
+     * lost its processor; left out of the fit) and the slowest of them
+     * over that median (0, 0 = none recorded). */
+    int busy;
+    double busy_load;
+    double busy_share[PP_COST_N], busy_factor[PP_COST_N];
     pp_model cost[PP_COST_N];
     pp_series points[PP_COST_N];
     double sync_scale;    /* every synchronisation cost is multiplied by
@@ -225,6 +236,29 @@ int pp_machine_load(const char *path, pp_machine *m, char *err, size_t errlen);
 /* Write a machine file atomically (temporary file + rename). */
 int pp_machine_save(const char *path, const pp_machine *m,
                     char *err, size_t errlen);
+
+/* ---- a machine file measured on a busy host (machine-busy.c) ---------- */
+
+/* The largest busy_factor of the costs (0 when none is recorded). */
+double pp_machine_busy_factor(const pp_machine *m);
+/* How far off the costs may be: 3 (the fit keeps samples within 3x of
+ * their median) when fewer than half of every cost's samples were
+ * disturbed; 0 (unknown) otherwise or when no cost records it. */
+double pp_machine_busy_bound(const pp_machine *m);
+/* "load average 2.35 on 2 processors" (or "load average not recorded"). */
+void pp_machine_busy_load_text(const pp_machine *m, char *buf, size_t len);
+/* The disturbed costs, "barrier.omp: 12% of its samples, up to 4.1x; ..."
+ * ("" when none); returns how many. */
+int pp_machine_busy_costs_text(const pp_machine *m, char *buf, size_t len);
+/* One line (no newline): "PATH was calibrated on a busy host (...): ...";
+ * "" when m->busy is 0.  path may be NULL ("the machine file"). */
+void pp_machine_busy_line(const pp_machine *m, const char *path, char *buf, size_t len);
+/* The same on f as "perfpred CMD: warning: LINE\n", when m->busy. */
+void pp_machine_busy_warn(FILE *f, const char *cmd, const char *path, const pp_machine *m);
+/* The JSON object of `predict --format json`'s "machine_busy" field:
+ * {"load", "cores", "disturbed": [{"cost", "share", "factor"}],
+ * "off_by_up_to", "max_factor", "warning"}: null for what is not known. */
+void pp_machine_busy_json(FILE *f, const pp_machine *m, const char *path);
 
 /* Add a raw point to a series (ignored when the series is full). */
 void pp_machine_add_point(pp_machine *m, pp_cost_id id, int p, double v,

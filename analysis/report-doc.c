@@ -133,6 +133,14 @@ void pp_rep_item(pp_rep_doc *d, const char *fmt, ...)
     va_end(ap);
 }
 
+void pp_rep_warn(pp_rep_doc *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_text(d, PP_REP_WARN, fmt, ap);
+    va_end(ap);
+}
+
 void pp_rep_pre(pp_rep_doc *d, const char *text)
 {
     pp_rep_block *b = add(d, PP_REP_PRE);

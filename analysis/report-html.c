@@ -36,6 +36,8 @@ static const char *style =
     "td code{white-space:pre-wrap;overflow-wrap:anywhere}td{max-width:560px}\n"
     "pre{background:#f6f8fa;border:1px solid #dde2e8;border-radius:4px;padding:8px 10px;font-size:13px;"
     "white-space:pre-wrap;overflow-wrap:anywhere}\n"
+    "div.warning{background:#fff4e5;border:1px solid #e8a33d;border-left:6px solid #d9822b;border-radius:4px;"
+    "padding:8px 12px;margin:12px 0}\n"
     "footer{margin-top:40px;color:#777;font-size:12.5px;border-top:1px solid #ddd;padding-top:8px}\n";
 
 /* Runs once the page (and so every data: image) has loaded. */
@@ -233,6 +235,12 @@ int pp_rep_write_html(const pp_rep_doc *d, const char *dir, const char *path, ch
         inline_text(f, d->subtitle);
         fputs("</p>\n", f);
     }
+    for (int i = 0; i < d->n; i++)
+        if (d->b[i].kind == PP_REP_WARN) {
+            fputs("<div class=\"warning\" role=\"alert\"><strong>Warning:</strong> ", f);
+            inline_text(f, d->b[i].text);
+            fputs("</div>\n", f);
+        }
     fputs("<nav><strong>Contents</strong><ol>\n", f);
     for (int i = 0; i < d->n; i++)
         if (d->b[i].kind == PP_REP_H2) {
@@ -279,6 +287,8 @@ int pp_rep_write_html(const pp_rep_doc *d, const char *dir, const char *path, ch
             break;
         case PP_REP_FIGURE:
             rc = figure(f, b, dir, err, errlen);
+            break;
+        case PP_REP_WARN:   /* above the contents */
             break;
         case PP_REP_TABLE:
             if (table(f, b->table)) {

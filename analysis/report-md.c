@@ -81,6 +81,9 @@ int pp_rep_write_md(const pp_rep_doc *d, const char *path, char *err, size_t err
     fprintf(f, "# %s\n\n", d->title);
     if (d->subtitle)
         fprintf(f, "%s\n\n", d->subtitle);
+    for (int i = 0; i < d->n; i++)
+        if (d->b[i].kind == PP_REP_WARN)
+            fprintf(f, "> **Warning:** %s\n\n", d->b[i].text);
     fputs("Contents:", f);
     int k = 0;
     for (int i = 0; i < d->n; i++)
@@ -112,6 +115,8 @@ int pp_rep_write_md(const pp_rep_doc *d, const char *path, char *err, size_t err
             break;
         case PP_REP_TABLE:
             md_table(f, b->table);
+            break;
+        case PP_REP_WARN:   /* above the contents */
             break;
         }
     }

@@ -50,7 +50,8 @@ typedef enum {
     PP_REP_ITEM,         /* one item of a bulleted list                    */
     PP_REP_TABLE,
     PP_REP_FIGURE,       /* file: an SVG in the directory; text: caption   */
-    PP_REP_PRE           /* preformatted text                              */
+    PP_REP_PRE,          /* preformatted text                              */
+    PP_REP_WARN          /* a warning box, shown before the contents      */
 } pp_rep_kind;
 
 typedef struct {
@@ -76,6 +77,7 @@ void pp_rep_h3(pp_rep_doc *d, const char *text);
 void pp_rep_para(pp_rep_doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pp_rep_item(pp_rep_doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pp_rep_pre(pp_rep_doc *d, const char *text);
+void pp_rep_warn(pp_rep_doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pp_rep_figure(pp_rep_doc *d, const char *file, const char *caption);
 /* A new table owned by the document (NULL when out of memory: the doc's
  * oom is set and the cell functions do nothing with NULL). */
