@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "plot.h"
 #include "cmds.h"
+#include "exe-id.h"
 #include "metrics.h"
 #include "mpirun.h"
 #include "validate.h"
@@ -38,10 +39,11 @@ static const char *usage =
     "  by default it is made from the recorded command line, each argument equal to\n"
     "  a parameter's recorded value becoming {NAME} (and OMP_NUM_THREADS={P} for\n"
     "  OpenMP programs, mpirun -np {P} for MPI programs: mpirun.mpich when the run\n"
-    "  was MPICH's and it is in PATH).  The instrumented program\n"
-    "  runs with PERFPRED_DISABLE=1; an MPI program records into a temporary\n"
-    "  directory instead, and its time is the longest rank's from MPI_Init's return\n"
-    "  to MPI_Finalize (mpirun's start-up is not the program's).\n"
+    "  was MPICH's and it is in PATH); its program must still be the binary that\n"
+    "  made RECORD (the record's build id; not checked with --run).  The\n"
+    "  instrumented program runs with PERFPRED_DISABLE=1; an MPI program records\n"
+    "  into a temporary directory instead, and its time is the longest rank's from\n"
+    "  MPI_Init's return to MPI_Finalize (mpirun's start-up is not the program's).\n"
     "  Each prediction has a 90% interval (as predict's: the fitted costs from their\n"
     "  slopes, or --draws K draws, 0: none; the host's noise; --model-error E per doubling of\n"
     "  the work).\n"
@@ -409,6 +411,21 @@ int pp_cmd_validate(int argc, char **argv)
     int rc = 0, n = c.npoints, repeat = c.repeat ? c.repeat : 3;
     vpoint_in *in = calloc((size_t)n, sizeof *in);
     pp_vpoint *out = calloc((size_t)n, sizeof *out);
+    /* the recorded command runs the program at the recorded path: it must
+     * still be the binary that made the record (--run: the user's choice) */
+    if (!c.run && s.rec.program) {
+        int id = pp_exe_check(&s.rec, s.rec.program, err, sizeof err);
+        if (id < 0) {
+            fprintf(stderr, "perfpred validate: %s\n", err);
+            free(in);
+            free(out);
+            pp_session_close(&s);
+            pp_cli_free(&c);
+            return 2;
+        }
+        if (id > 0)
+            fprintf(stderr, "perfpred validate: warning: %s\n", err);
+    }
     char *tpl = c.run ? strdup(c.run) : default_command(m, &s.rec, err, sizeof err);
     if (!in || !out || !tpl) {
         fprintf(stderr, "perfpred validate: %s: %s\n", s.rec.path, tpl ? "out of memory" : err);

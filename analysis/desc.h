@@ -154,6 +154,12 @@ pp_dloop *pp_desc_loop(const pp_dfunc *f, int id);
  * f from their sched= (desc-sched.c); omp_schedule is the run's
  * OMP_SCHEDULE (NULL: unset, libgomp's dynamic,1). */
 void pp_desc_sched_apply(pp_dfunc *f, const char *omp_schedule);
+/* Where descriptor B (of another record) differs from A in what the model
+ * is built from, as a phrase for an error ("was compiled from another
+ * source: its loop L2 (line 31) has bound 2*n, not n"), in buf or a
+ * constant; NULL when they describe the same code (desc-diff.c).  A NULL
+ * A: "is not in it". */
+const char *pp_desc_differs(const pp_dfunc *a, const pp_dfunc *b, char *buf, size_t n);
 pp_devent *pp_desc_event(const pp_dfunc *f, int id);
 pp_dcall *pp_desc_call(const pp_dfunc *f, int id);
 pp_dbranch *pp_desc_branch(const pp_dfunc *f, int id);

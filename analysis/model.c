@@ -413,44 +413,6 @@ double pp_prog_footprint(const pp_prog *m)
 
 
 
-/* Where descriptor B (from another record) differs from A, as a phrase for
- * the error; NULL when they describe the same code.  Compared: what the
- * model is built from (slots, loops, branches, events, calls and their
- * places), not the file's path, which moves with the build directory. */
-static const char *dfunc_differs(const pp_dfunc *a, const pp_dfunc *b, char *buf, size_t n)
-{
-    if (!a)
-        return "is not in it";
-    if (a->nslots != b->nslots || a->nloops != b->nloops || a->nbranches != b->nbranches ||
-        a->nevents != b->nevents || a->ncalls != b->ncalls)
-        return "was compiled differently: other loops, branches, events or calls";
-    if (a->line != b->line) {
-        snprintf(buf, n, "was compiled from another source: it starts on line %d, not %d", b->line, a->line);
-        return buf;
-    }
-    for (int i = 0; i < a->nloops; i++)
-        if (a->loops[i].line != b->loops[i].line || a->loops[i].parent != b->loops[i].parent ||
-            a->loops[i].slot != b->loops[i].slot) {
-            snprintf(buf, n, "was compiled from another source: its loop L%d is on line %d, not %d", i,
-                     b->loops[i].line, a->loops[i].line);
-            return buf;
-        }
-    for (int i = 0; i < a->nevents; i++)
-        if (a->events[i].kind != b->events[i].kind || a->events[i].line != b->events[i].line) {
-            snprintf(buf, n, "was compiled from another source: its event %d is %s on line %d, not %s on line %d",
-                     i, pp_evkind_name(b->events[i].kind), b->events[i].line, pp_evkind_name(a->events[i].kind),
-                     a->events[i].line);
-            return buf;
-        }
-    for (int i = 0; i < a->nbranches; i++)
-        if (a->branches[i].line != b->branches[i].line || a->branches[i].slot != b->branches[i].slot)
-            return "was compiled from another source: its branches differ";
-    for (int i = 0; i < a->ncalls; i++)
-        if (a->calls[i].line != b->calls[i].line || a->calls[i].slot != b->calls[i].slot)
-            return "was compiled from another source: its calls differ";
-    return NULL;
-}
-
 /* The function of record A that is function G of record B: the one with
  * the same name and, among the functions of that name, the same rank.
  * Static functions of different files may share a name (SQLite's
@@ -468,6 +430,14 @@ static int same_func(const pp_record *a, const pp_record *b, int g)
         if (strcmp(a->funcs[i].name, b->funcs[g].name) == 0 && rank-- == 0)
             return i;
     return -1;
+}
+
+/* Two MPI ranks' records of another MPI implementation (model-mpi.c). */
+static int other_mpi(const pp_record *a, const pp_record *b)
+{
+    return a->mpi_rank >= 0 && b->mpi_rank >= 0 &&
+           (a->mpi_any_source != b->mpi_any_source || a->mpi_proc_null != b->mpi_proc_null ||
+            a->mpi_any_tag != b->mpi_any_tag);
 }
 
 /* The records given together must come from one program: the same
@@ -488,8 +458,12 @@ static int map_records(pp_prog *m, pp_record **recs, int nrec, char *err, size_t
         for (int g = 0; g < r->nfuncs; g++) {
             int f = same_func(recs[0], r, g);
             const pp_dfunc *a = f >= 0 ? &recs[0]->funcs[f] : NULL, *b = &r->funcs[g];
-            char why[160];
-            const char *d = dfunc_differs(a, b, why, sizeof why);
+            char why[320];
+            const char *d = pp_desc_differs(a, b, why, sizeof why);
+            /* builds for two MPI implementations differ in their constants
+             * and datatypes: pp_model_mpi_init says so, better */
+            if (d && a && other_mpi(recs[0], r))
+                d = NULL;
             if (d) {
                 snprintf(err, errlen, "%s: not a record of the same program as %s (function %s %s)", r->path,
                          recs[0]->path, b->name, d);

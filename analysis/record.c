@@ -465,6 +465,37 @@ static int parse_mpi(pp_record *r, const pp_line *l, pp_where *w)
     return 0;
 }
 
+/* `exe build_id=HEX` or `exe size=N hash=HEX` (rt-exe.c); one line.  A
+ * line with neither (a later runtime's kind of identity) gives none. */
+static int parse_exe(pp_record *r, const pp_line *l, pp_where *w)
+{
+    if (r->exe_build_id || r->exe_hashed)
+        return pp_where_error(w, "two exe lines");
+    const char *id = pp_line_get(l, "build_id"), *hash = pp_line_get(l, "hash");
+    if (id) {
+        size_t n = strlen(id);
+        if (n < 2 || n > 128 || n % 2 || strspn(id, "0123456789abcdef") != n)
+            return pp_where_error(w, "exe line: build_id= is not a build id (an even number of lowercase "
+                                     "hexadecimal digits, at most 128)");
+        r->exe_build_id = strdup(id);
+        if (!r->exe_build_id)
+            return pp_where_error(w, "out of memory");
+        return 0;
+    }
+    if (hash) {
+        char *end = NULL;
+        if (pp_line_u64(l, "size", &r->exe_size, w))
+            return -1;
+        errno = 0;
+        r->exe_hash = strtoull(hash, &end, 16);
+        if (errno || strlen(hash) != 16 || strspn(hash, "0123456789abcdef") != 16 || *end)
+            return pp_where_error(w, "exe line: hash= is not 16 hexadecimal digits");
+        r->exe_hashed = 1;
+        return 0;
+    }
+    return 0;       /* another kind of identity (a later runtime's): none */
+}
+
 static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
 {
     /* a record cut short (the program killed before its exit, a full disk)
@@ -515,6 +546,8 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
             else if (abi != 1)
                 rc = pp_where_error(w, "written by a runtime of ABI %ld (this perfpred reads records of ABI 1: "
                                        "record the program again with this perfpred's runtime)", abi);
+        } else if (!strcmp(k, "exe")) {
+            rc = parse_exe(r, &l, w);
         } else if (!strcmp(k, "mpi")) {
             rc = parse_mpi(r, &l, w);
         } else if (!strcmp(k, "incomplete")) {
@@ -738,7 +771,7 @@ void pp_record_free(pp_record *r)
         free(r->gparams[i].name);
     free(r->argv); free(r->env); free(r->gparams); free(r->params);
     free(r->funcs); free(r->threads); free(r->events);
-    free(r->path); free(r->program); free(r->host); free(r->mpi_lib); free(r->incomplete_name);
+    free(r->path); free(r->program); free(r->host); free(r->mpi_lib); free(r->exe_build_id); free(r->incomplete_name);
     memset(r, 0, sizeof *r);
 }
 

@@ -69,6 +69,12 @@ typedef struct {
     char *path;                   /* the record file                      */
     char *program;                /* the executable                       */
     char *host;                   /* where it ran (NULL: not recorded)    */
+    /* the `exe` line, the executable's identity: its GNU build id (hex;
+     * NULL: none recorded), or its size and FNV-1a hash (exe_hashed);
+     * neither in a record of an older runtime (exe-id.h) */
+    char *exe_build_id;
+    int exe_hashed;
+    uint64_t exe_size, exe_hash;
     int argc;
     char **argv;
     int nenv;

@@ -88,6 +88,7 @@ static void init_once(void)
     /* Publish before creating the first thread state: pp_self_slow may call
      * back into code that checks pp_active(). */
     atomic_store_explicit(&pp_state, PP_ST_ACTIVE, memory_order_release);
+    pp_exe_init();
     pp_signal_init();
     /* The initialising thread is normally main; pp_self_slow decides. */
     (void)pp_get_self();

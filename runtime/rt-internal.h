@@ -307,6 +307,13 @@ extern uint64_t pp_mpi_run, pp_mpi_pid0;
 extern int pp_mpi_any_source, pp_mpi_any_tag, pp_mpi_proc_null;
 extern char pp_mpi_lib[96];
 
+/* ------------------------------------------------------------ rt-exe.c */
+/* Read the executable's build id from its program headers (at start). */
+void pp_exe_init(void);
+/* The record's `exe` line: the build id, or else the size and hash of
+ * /proc/self/exe; nothing when neither can be had. */
+void pp_exe_print(FILE *f);
+
 /* ------------------------------------------------------------ rt-signal.c */
 /* Install the fatal-signal handler where the program has the default
  * action (from pp_init_slow; PERFPRED_SIGNALS=0: not at all). */

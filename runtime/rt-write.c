@@ -328,6 +328,7 @@ static void print_program(FILE *f)
     if (pp_incomplete_sig)
         fprintf(f, "incomplete signal=%d name=SIG%s\n", pp_incomplete_sig,
                 pp_signal_name(pp_incomplete_sig));
+    pp_exe_print(f);
 
     /* argv as the kernel has it (the program may have changed its argv[]) */
     fprintf(f, "argv");
