@@ -21,7 +21,7 @@
 #include <inttypes.h>
 #include <link.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "rt-internal.h"
@@ -57,11 +57,19 @@ static int note_build_id(const unsigned char *p, size_t len, size_t align)
     return 0;
 }
 
-/* The first object dl_iterate_phdr reports is the executable. */
+/* The first object dl_iterate_phdr reports is the program.  It is the
+ * executable of /proc/self/exe, the record's `path`, unless the dynamic
+ * loader was run as a command (`ld.so ./prog`): then the program has an
+ * interpreter the kernel did not load (AT_BASE is 0), and the identity is
+ * the loader's file's (the fallback), as `path` is. */
 static int first_object(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
     (void)data;
+    if (getauxval(AT_BASE) == 0)
+        for (int i = 0; i < info->dlpi_phnum; i++)
+            if (info->dlpi_phdr[i].p_type == PT_INTERP)
+                return 1;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type != PT_NOTE)

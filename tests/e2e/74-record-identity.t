@@ -182,6 +182,18 @@ if (build("$tmp/a/smooth.c", "$tmp/n/smooth", '-Wl,--build-id=none')) {
             qr{n/smooth was rebuilt or replaced after .*n1\.ppr was recorded \(its contents' hash [0-9a-f]{16} differs from the record's [0-9a-f]{16}\)});
 }
 
+# the dynamic loader run as a command: the record's program is the loader,
+# and so is its identity (the program's build id would make validate
+# refuse the loader)
+my ($ldso) = grep { -x } glob('/lib64/ld-linux-*.so.* /lib/ld-linux-*.so.*');
+SKIP: {
+    skip 'no dynamic loader to run', 3 unless $ldso;
+    record("$ldso $tmp/a/smooth", "$tmp/ld.ppr", 5000, 4);
+    like(exe_line("$tmp/ld.ppr"), qr/^exe size=\d+ hash=[0-9a-f]{16}$/, 'ld.so ./prog: the loader\'s size and hash');
+    ($rc, $out, $err) = run("$pp validate $tmp/ld.ppr $v");
+    is($rc, 0, '... and validate runs it') or diag($err);
+}
+
 # ---------------------------------------------------------------- MPI
 SKIP: {
     skip 'no mpicc/mpirun', 6 unless system('command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1') == 0;
