@@ -103,7 +103,7 @@ int main(int argc, char **argv)
                         mine[nmine++] = w;
                         if (nmine == 64) {
                             long at = __sync_fetch_and_add(&tail, nmine);
-                            for (int j = 0; j < nmine; j++)
+                            for (int j = 0; j < nmine; j++)   /* count depends on timing */
                                 queue[at + j] = mine[j];
                             nmine = 0;
                         }
@@ -111,7 +111,7 @@ int main(int argc, char **argv)
                 }
                 if (nmine) {
                     long at = __sync_fetch_and_add(&tail, nmine);
-                    for (int j = 0; j < nmine; j++)
+                    for (int j = 0; j < nmine; j++)   /* count depends on timing */
                         queue[at + j] = mine[j];
                 }
             }
