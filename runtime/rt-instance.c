@@ -40,7 +40,7 @@ typedef void *(*pp_dlopen_fn)(const char *, int);
 typedef void (*pp_any_fn)(void);
 
 /* The link marker the plugin references strongly (perfpred-rt.h) */
-PP_EXPORT __attribute__((used)) const char pp_link_marker[] __asm__("\"" PP_LINK_MARKER_RUNTIME "\"") = "";
+PP_DEFINE_LINK_MARKER(PP_LINK_MARKER_RUNTIME);
 
 #define E(f) (pp_any_fn)(f)
 __attribute__((used)) const pp_any_fn pp_rt_entry_points[] = {

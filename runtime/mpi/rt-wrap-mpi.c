@@ -43,7 +43,7 @@
 #endif
 
 /* what an instrumented MPI unit references strongly (perfpred-rt.h) */
-PP_EXPORT __attribute__((used)) const char pp_mpi_link_marker[] __asm__("\"" PP_LINK_MARKER "\"") = "";
+PP_DEFINE_LINK_MARKER(PP_LINK_MARKER);
 
 static struct pp_thread *me(void)
 {

@@ -36,10 +36,11 @@ struct pp_gdesc {
 };
 
 /* the runtime's link marker (runtime/perfpred-rt.h), which the plugin's
- * code references */
-__attribute__((used)) const char pp_link_marker[] __asm__(
-    "\"perfpred: link with its runtime, -lperfpred-rt (-L the directory of libperfpred-rt.a), "
-    "or build with perfpred-gcc\"") = "";
+ * code references; in assembler, as the runtime defines it (rt-internal.h) */
+#define MARKER "\"perfpred: link with its runtime, -lperfpred-rt (-L the directory of libperfpred-rt.a), " \
+               "or build with perfpred-gcc\""
+__asm__(".pushsection .rodata.pp_link_marker,\"a\",@progbits\n.globl " MARKER "\n" MARKER ":\n.byte 0\n"
+        ".popsection");
 
 extern const struct pp_fdesc __start___pp_desc[] __attribute__((weak));
 extern const struct pp_fdesc __stop___pp_desc[] __attribute__((weak));
