@@ -3,10 +3,13 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "cli.h"
+#include "domain.h"
+#include "longrun.h"
 #include "metrics.h"
 #include "mpirun.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +132,15 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
             if (e) {
                 errno = 0;
                 v = strtol(e + 1, &end, 10);
+            }
+            if (e && e != val && e[1] && errno == ERANGE) {
+                snprintf(err, errlen, "--set %s: the value is out of range (%ld to %ld)", val, LONG_MIN, LONG_MAX);
+                return -1;
+            }
+            if (e && e != val && e[1] && (errno || *end)) {
+                snprintf(err, errlen, "--set %s: '%s' is not an integer (parameters are C integers: sizes, "
+                         "counts)", val, e + 1);
+                return -1;
             }
             if (!e || e == val || errno || *end || e[1] == 0) {
                 snprintf(err, errlen, "--set: '%s' is not NAME=INTEGER", val);
@@ -472,6 +484,23 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
             pp_session_close(s);
             return -1;
         }
+    /* values outside the program's domain: refused; loops they empty:
+     * said (domain.h) */
+    if (c->nset > 0) {
+        char how[512] = "--set", empties[1024];
+        if (pp_domain_check(&s->prog, how, err, errlen, empties, sizeof empties)) {
+            pp_session_close(s);
+            return -1;
+        }
+        if (empties[0]) {
+            for (int i = 0, len = 5; i < c->nset && len < (int)sizeof how - 40; i++)
+                len += snprintf(how + len, sizeof how - (size_t)len, " %s=%ld", c->set_name[i], c->set_val[i]);
+            pp_prog_warn(&s->prog, "%s empties %s %s: %s zero times (the count is zero or "
+                         "negative there: C runs a loop whose bound is not reached zero times)", how,
+                         strstr(empties, "), ") ? "loops" : "loop", empties,
+                         strstr(empties, "), ") ? "they run" : "it runs");
+        }
+    }
     /* --set of the thread-count parameter is a P: it must be one */
     if (s->prog.pkind == PP_P_PARAM) {
         long p = s->prog.params[s->prog.p_param].value + s->prog.p_offset;
@@ -601,6 +630,7 @@ const char *pp_fmt_time(double ns, char *buf, size_t n)
 int pp_cli_start(int argc, char **argv, const char *cmd, const char *allowed, const char *usage, pp_cli *c)
 {
     char err[1024];
+    pp_long_command(cmd);
     if (pp_cli_parse(argc, argv, allowed, c, err, sizeof err)) {
         fprintf(stderr, "perfpred %s: %s\n%s", cmd, err, usage);
         pp_cli_free(c);

@@ -10,6 +10,7 @@
  */
 #include "cli.h"
 #include "cmds.h"
+#include "domain.h"
 #include "experiment-run.h"
 #include "point.h"
 
@@ -101,6 +102,11 @@ static int apply(const pp_xrun *r, pp_xvar *xv, const long *val, long Pover, int
                 return -1;
             }
         }
+    }
+    /* values outside the program's domain (domain.h) */
+    if (pp_domain_check(m, "step/set", e, sizeof e, NULL, 0)) {
+        snprintf(err, errlen, "%s: %s", x->path, e);
+        return -1;
     }
     long p = Pover > 0 ? Pover : pstep >= 0 ? val[pstep] : pp_prog_default_P(m);
     if (p < 1 || p > 1000000) {

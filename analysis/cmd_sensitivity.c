@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 #include "cmds.h"
+#include "domain.h"
 #include "metrics.h"
 #include "plot.h"
 #include "point.h"
@@ -384,6 +385,12 @@ int pp_cmd_sensitivity(int argc, char **argv)
     for (int a = 0; rc == 0 && a < na; a++) {
         if (c.along && pp_prog_set(m, al.name, al.v[a], err, sizeof err)) {
             fprintf(stderr, "perfpred sensitivity: --along %s=%ld: %s\n", al.name, al.v[a], err);
+            rc = 2;
+            break;
+        }
+        /* a value outside the program's domain (domain.h) */
+        if (c.along && pp_domain_check(m, "--along", err, sizeof err, NULL, 0)) {
+            fprintf(stderr, "perfpred sensitivity: %s\n", err);
             rc = 2;
             break;
         }

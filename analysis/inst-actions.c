@@ -6,6 +6,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "inst-internal.h"
+#include "longrun.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,8 @@ int pp_inst_push_action(ictx *c, int t, pp_action a)
     if (++c->nactions > cap)
         return pp_inst_fail(c, "the thread graph has more than %ld actions at this size; "
                        "choose a smaller problem size or P", cap);
+    if (__builtin_expect((c->nactions & (PP_LONG_EVERY - 1)) == 0, 0))
+        pp_long_tick(PP_LONG_UNROLL, c->nactions, 0);
     if (__builtin_expect(c->flags & PP_INST_SITES, 0))
         c->in->act_ctx[t][th->nact] = c->node;
     th->act[th->nact++] = a;

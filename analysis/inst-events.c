@@ -55,23 +55,39 @@ static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int f
 
 static int pool_thread(ictx *c, int owner, int tid, int cfi)
 {
+    /* a fork asks for its members in tid order, and the pool holds them
+     * in that order from the first fork on: the next one is where the
+     * last one was found, and a team costs O(P), not O(P^2) (a fork of
+     * 100000 threads took minutes) */
+    int h = c->pool_hint;
+    if (h >= 0 && h < c->npool && c->pool_owner[h] == owner && c->pool_tid[h] == tid) {
+        c->pool_hint = h + 1;
+        return c->pool_thread[h];
+    }
     for (int i = 0; i < c->npool; i++)
-        if (c->pool_owner[i] == owner && c->pool_tid[i] == tid)
+        if (c->pool_owner[i] == owner && c->pool_tid[i] == tid) {
+            c->pool_hint = i + 1;
             return c->pool_thread[i];
+        }
     int id = pp_inst_new_thread(c, PP_IT_OMP, owner, tid, cfi);
     if (id < 0)
         return -1;
-    int *a = realloc(c->pool_owner, sizeof *a * (size_t)(c->npool + 1));
-    if (a) c->pool_owner = a;
-    int *b = realloc(c->pool_tid, sizeof *b * (size_t)(c->npool + 1));
-    if (b) c->pool_tid = b;
-    int *d = realloc(c->pool_thread, sizeof *d * (size_t)(c->npool + 1));
-    if (d) c->pool_thread = d;
-    if (!a || !b || !d)
-        return pp_inst_fail(c, "out of memory");
+    if (c->npool == c->cappool) {
+        int cap = c->cappool ? 2 * c->cappool : 16;
+        int *a = realloc(c->pool_owner, sizeof *a * (size_t)cap);
+        if (a) c->pool_owner = a;
+        int *b = realloc(c->pool_tid, sizeof *b * (size_t)cap);
+        if (b) c->pool_tid = b;
+        int *d = realloc(c->pool_thread, sizeof *d * (size_t)cap);
+        if (d) c->pool_thread = d;
+        if (!a || !b || !d)
+            return pp_inst_fail(c, "out of memory");
+        c->cappool = cap;
+    }
     c->pool_owner[c->npool] = owner;
     c->pool_tid[c->npool] = tid;
     c->pool_thread[c->npool++] = id;
+    c->pool_hint = c->npool;
     return id;
 }
 

@@ -82,7 +82,8 @@ typedef struct {
     pp_work *pending;           /* per thread: work not yet flushed */
     int cappending;
     /* pool: logical thread of (forking thread, tid) */
-    int npool;
+    int npool, cappool;
+    int pool_hint;       /* where the next member of a team likely is */
     int *pool_owner, *pool_tid, *pool_thread;
     /* created-but-not-joined threads, per creating thread (FIFO) */
     int *unjoined;              /* linked through next_unjoined */

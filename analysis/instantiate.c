@@ -15,6 +15,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "inst-internal.h"
+#include "longrun.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -478,6 +479,8 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
 {
     memset(out, 0, sizeof *out);
     out->P = P;
+    if (flags & PP_INST_ACTIONS)
+        pp_long_walk_begin(P);
     ictx c;
     memset(&c, 0, sizeof c);
     c.m = m;
@@ -555,7 +558,8 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
         pp_instance_free(out);
         return -1;
     }
-    (void)m;
+    if (flags & PP_INST_ACTIONS)
+        pp_long_unrolled(P, out->nthreads, c.nactions);
     return 0;
 }
 

@@ -215,6 +215,22 @@ static int t1_recorded(pp_prog *m, const pp_machine *mach, double *t1, char *err
 static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double center, double *sd_out, char *err,
                   size_t errlen);
 
+int pp_interval_walks(const pp_prog *m, int draws)
+{
+    if (!pp_interval_wanted(draws))
+        return 0;
+    int delta = draws == PP_DRAWS_AUTO;
+    if (delta)
+        draws = PP_DRAWS_DEFAULT;
+    int n = m->ncost, q = 0;
+    if (n == 0 || !m->cost_cov || draws < 2)
+        return 0;
+    /* as fit_sd chooses */
+    for (int i = 0; i < n; i++)
+        q += m->cost_ptr[i] && m->cost_cov[(size_t)i * (size_t)n + (size_t)i] > 0;
+    return delta && q + 1 < draws ? q : draws;
+}
+
 int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metrics *mt, int draws,
                         pp_interval *out, char *err, size_t errlen)
 {

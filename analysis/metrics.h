@@ -91,6 +91,10 @@ static inline int pp_interval_wanted(int draws)
     return draws >= 2 || draws == PP_DRAWS_AUTO;
 }
 
+/* The walks of the thread graph at P that pp_predict_interval makes
+ * (the progress of a long prediction, longrun.h). */
+int pp_interval_walks(const pp_prog *m, int draws);
+
 /* The default of m->model_error: 3% per doubling of the work. */
 #define PP_MODEL_ERROR_DEFAULT 0.03
 

@@ -4,7 +4,9 @@
  */
 #include "point.h"
 #include "cli.h"
+#include "longrun.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int pp_point_predict(pp_prog *m, const pp_machine *mach, int P, double t1, int draws, pp_metrics *mt,
@@ -12,16 +14,19 @@ int pp_point_predict(pp_prog *m, const pp_machine *mach, int P, double t1, int d
 {
     *has_iv = 0;
     memset(iv, 0, sizeof *iv);
-    if (pp_predict(m, mach, P, mt, err, errlen))
-        return -1;
-    if (t1 > 0)
+    /* a long point: progress, an estimate, Ctrl-C (longrun.h) */
+    char what[64];
+    snprintf(what, sizeof what, "P=%d", P);
+    pp_long_point_begin(P, 1 + pp_interval_walks(m, draws), what);
+    int rc = pp_predict(m, mach, P, mt, err, errlen);
+    if (rc == 0 && t1 > 0)
         pp_metrics_compute(mt, t1, mt->t_pram, mt->t_real, P);
-    if (!pp_interval_wanted(draws))
-        return 0;
-    if (pp_predict_interval(m, mach, P, mt, draws, iv, err, errlen))
-        return -1;
-    *has_iv = 1;
-    return 0;
+    if (rc == 0 && pp_interval_wanted(draws)) {
+        rc = pp_predict_interval(m, mach, P, mt, draws, iv, err, errlen);
+        *has_iv = rc == 0;
+    }
+    pp_long_point_end();
+    return rc;
 }
 
 int pp_problem_shown(const pp_prog *m, int i)

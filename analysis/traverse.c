@@ -7,6 +7,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "trav-internal.h"
+#include "longrun.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -493,11 +494,22 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
             c.active++;
             pp_trav_ready(&c, t);
         }
+        /* the progress (longrun.h): the actions walked, counted when
+         * it is due (a few times a second) */
+        long nact = 0, steps = 0;
+        for (int t = 0; t < n; t++)
+            nact += in->threads[t].nact;
         for (int t; rc == 0 && (t = pp_trav_first(&c)) >= 0;) {
             c.cur = t;
             c.now = c.clock[t];
             rc = step(&c, t);
             pp_trav_settle(&c, t);
+            if (__builtin_expect((++steps & (PP_LONG_EVERY - 1)) == 0, 0) && pp_long_due()) {
+                long done = 0;
+                for (int u = 0; u < n; u++)
+                    done += c.pc[u];
+                pp_long_tick(PP_LONG_WALK, done, nact);
+            }
         }
         if (rc) {
             if (!err[0])
