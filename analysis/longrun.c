@@ -5,7 +5,8 @@
  * at the second's time (before that: the first's time, or its unrolling
  * plus its walk extrapolated from the actions walked so far).  It is said once per command, when stderr is not a
  * terminal; a terminal gets the counter instead, redrawn with \r at most
- * five times a second once the point has run half a second.
+ * five times a second once the point has run half a second (or the
+ * threshold, when lower).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -34,7 +35,6 @@ static struct {
     int nthreads;
     long nactions;        /* the last unrolling's actions               */
     long acts;            /* the actions of this unrolling so far       */
-    int noticed;          /* said that there is no estimate yet         */
     int phase;            /* the last tick's                            */
     double frac;          /* the first walk's walked share              */
     double last_draw, last_due;
@@ -44,7 +44,8 @@ static struct {
     int handler;          /* SIGINT is ours                             */
     struct sigaction old;
 } L;
-static int estimated;     /* once per command */
+static int estimated;     /* once per command: the estimate, and */
+static int noticed;       /* that there is none yet                   */
 
 /* what the handler writes (prepared: it may only write(2)) */
 static char stop_msg[256];
@@ -116,7 +117,7 @@ void pp_long_point_end(void)
     if (!L.active)
         return;
     if (L.drawn) {
-        fprintf(stderr, "\r%72s\r", "");
+        fprintf(stderr, "\r%100s\r", "");
         fflush(stderr);
     }
     if (L.handler)
@@ -158,14 +159,14 @@ static void say_estimate(void)
     if (L.tty || estimated)
         return;
     double est = estimate();
-    if (est < 0 && !L.noticed && now_s() - L.t0 > (L.threshold > 1 ? L.threshold : 1)) {
+    if (est < 0 && !noticed && now_s() - L.t0 > (L.threshold > 1 ? L.threshold : 1)) {
         /* no estimate yet (the first unrolling of a huge graph): say so */
         char b[32];
         fprintf(stderr, "%s: over %s so far for %s: %s the thread graph (%ld actions), %d walk%s of it to "
                 "make; an estimate follows\n", command, span(now_s() - L.t0, b, sizeof b), L.what,
                 L.phase == PP_LONG_WALK ? "walking" : "unrolling", L.acts, L.walks, L.walks > 1 ? "s" : "");
         fflush(stderr);
-        L.noticed = 1;
+        noticed = 1;
         return;
     }
     if (est < 0 || est <= L.threshold)
@@ -180,7 +181,7 @@ static void say_estimate(void)
 static void draw(int phase, long done, long total)
 {
     double t = now_s();
-    if (!L.tty || t - L.t0 < 0.5 || t - L.last_draw < 0.2)
+    if (!L.tty || t - L.t0 < (L.threshold < 0.5 ? L.threshold : 0.5) || t - L.last_draw < 0.2)
         return;
     L.last_draw = t;
     char line[200], b[32];
