@@ -149,11 +149,10 @@ static int check_size(const pp_prog *m, int f, const pp_expr *raw, int positive,
             snprintf(err, errlen, "%s overflows %s (%s at %s:%d in %s): %s is beyond 64 bits", w, what, kind,
                      base(d->file), line, d->name, text(e, t, sizeof t));
         else
-            snprintf(err, errlen, "%s makes %s (%s at %s:%d in %s) %s = %lld: %s", w, what, kind,
-                     base(d->file),
+            snprintf(err, errlen, "%s makes %s (%s at %s:%d in %s) %s = %lld: %s", w, what, kind, base(d->file),
                      line, d->name, text(e, t, sizeof t), (long long)now,
-                     positive ? "an array's size must be positive (the run had " : "a message's size cannot be "
-                                                                                 "negative (the run had ");
+                     positive ? "an array's size must be positive (the recorded values give "
+                              : "a message's size cannot be negative (the recorded values give ");
         if (!over) {
             size_t at = strlen(err);
             snprintf(err + at, errlen - at, "%lld)", (long long)rec);
