@@ -6,6 +6,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "cli.h"
+#include "longrun.h"
 #include "cmds.h"
 #include "timeline.h"
 
@@ -61,7 +62,13 @@ int pp_cmd_timeline(int argc, char **argv)
         snprintf(title + len, sizeof title - len, " P=%d, %s", P, pram ? "PRAM" : "real machine");
     pp_timeline_info info;
     int rc = 0;
-    if (pp_timeline_write(m, pram ? NULL : &s.mach, P, &s.mach, c.out, c.max_events, title, &info, err, sizeof err)) {
+    /* progress, an estimate, Ctrl-C (longrun.h): one walk at P */
+    char what[64];
+    snprintf(what, sizeof what, "P=%d", P);
+    pp_long_point_begin(P, 1, what);
+    int wr = pp_timeline_write(m, pram ? NULL : &s.mach, P, &s.mach, c.out, c.max_events, title, &info, err, sizeof err);
+    pp_long_point_end();
+    if (wr) {
         fprintf(stderr, "perfpred timeline: %s: %s\n", s.rec.path, err);
         rc = 2;
     } else if (strcmp(c.out, "-")) {

@@ -47,9 +47,12 @@ static struct {
 static int estimated;     /* once per command: the estimate, and */
 static int noticed;       /* that there is none yet                   */
 
-/* what the handler writes (prepared: it may only write(2)) */
+/* what the handler writes (prepared: it may only write(2)), and the file
+ * it removes */
 static char stop_msg[256];
 static size_t stop_len;
+static char stop_path[4096];
+static volatile sig_atomic_t stop_has_path;
 
 static double now_s(void)
 {
@@ -66,9 +69,20 @@ static void on_sigint(int sig)
         sigaction(SIGINT, &L.old, NULL);
         L.old.sa_handler(sig);
     }
+    if (stop_has_path)
+        unlink(stop_path);
     ssize_t w = write(2, stop_msg, stop_len);
     (void)w;
     _exit(130);
+}
+
+void pp_long_remove_on_stop(const char *path)
+{
+    stop_has_path = 0;
+    if (path && strlen(path) < sizeof stop_path) {
+        memcpy(stop_path, path, strlen(path) + 1);
+        stop_has_path = 1;
+    }
 }
 
 void pp_long_command(const char *cmd)

@@ -24,6 +24,8 @@ void pp_long_command(const char *cmd);
 void pp_long_point_begin(int P, int walks, const char *what);
 /* The point is done: the terminal's line cleared, SIGINT as before. */
 void pp_long_point_end(void);
+/* A file being written (a temporary one) that Ctrl-C removes; NULL: none. */
+void pp_long_remove_on_stop(const char *path);
 
 enum { PP_LONG_UNROLL, PP_LONG_WALK };
 /* A walk at P begins (pp_instantiate), its unrolling is done (threads and

@@ -17,6 +17,7 @@
 #include "timeline.h"
 #include "breakdown.h"
 #include "cli.h"
+#include "longrun.h"
 #include "metrics.h"
 #include "traverse.h"
 
@@ -339,6 +340,8 @@ static int run_instance(void *u, const pp_prog *m, const pp_instance *in, char *
             if (tmp) {
                 snprintf(tmp, n, "%s.tmp.XXXXXX", j->path);
                 fd = mkstemp(tmp);
+                if (fd >= 0)
+                    pp_long_remove_on_stop(tmp);   /* Ctrl-C (longrun.h) */
             }
             if (fd >= 0) {
                 (void)fchmod(fd, 0644);
@@ -350,6 +353,7 @@ static int run_instance(void *u, const pp_prog *m, const pp_instance *in, char *
                 snprintf(err, errlen, "%s: cannot write: %s", j->path, strerror(errno));
                 if (tmp && fd >= 0)
                     unlink(tmp);
+                pp_long_remove_on_stop(NULL);
                 rc = -1;
             }
         }
@@ -369,6 +373,7 @@ static int run_instance(void *u, const pp_prog *m, const pp_instance *in, char *
             }
             if (w)
                 unlink(tmp);
+            pp_long_remove_on_stop(NULL);
         } else if (fflush(f) != 0)
             w = -1;
         if (w) {

@@ -16,7 +16,7 @@
 #    none in a file, the estimate line when it is long enough
 #    (PERFPRED_ESTIMATE_AFTER_MS lowers the threshold), and Ctrl-C
 #    (SIGINT) stops it within two seconds with exit status 130, a message
-#    and nothing on stdout.
+#    and nothing on stdout (timeline: no -o file and no temporary one).
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -161,5 +161,25 @@ is($? >> 8, 130, 'exit status 130');
 my $ierr = do { local $/; open my $f, '<', "$TMP/int.err" or die; <$f> // '' };
 like($ierr, qr/^perfpred predict: interrupted \(SIGINT\) at P=200000: stopped, nothing more written$/m, 'the message');
 is(-s "$TMP/int.out", 0, 'nothing on stdout (no partial output)');
+
+# the same for timeline, which writes -o: no file, no temporary file left
+$pid = fork() // die "fork: $!";
+if (!$pid) {
+    open STDOUT, '>', "$TMP/int.out" or die;
+    open STDERR, '>', "$TMP/int.err" or die;
+    exec "$PP timeline $rec $M --P 200000 -o $TMP/big.json" or die;
+}
+sleep 1.5;
+$t0 = time;
+kill 'INT', $pid;
+$got = 0;
+while (time - $t0 < 10 && !($got = waitpid($pid, WNOHANG))) { sleep 0.05 }
+$took = time - $t0;
+if (!$got) { kill 'KILL', $pid; waitpid($pid, 0) }
+ok($got && $took < 2, sprintf('SIGINT stops timeline --P 200000 in %.2f s', $took));
+is($? >> 8, 130, 'timeline: exit status 130');
+$ierr = do { local $/; open my $f, '<', "$TMP/int.err" or die; <$f> // '' };
+like($ierr, qr/^perfpred timeline: interrupted \(SIGINT\) at P=200000/m, 'timeline: the message');
+is_deeply([glob("$TMP/big.json*")], [], 'timeline: no -o file, no temporary file');
 
 done_testing();
