@@ -4,10 +4,13 @@
 #
 # A project P is a file P.sh defining
 #   SRC_PKG_P      the Debian source package
+#   SRC_SUITE_P    (optional) its suite, when not REALWORLD_SUITE's
+#                  (bookworm): pigz comes from trixie (docs/realworld.md)
 #   prepare_P      once per run, in $RW: make $RW/prep/P, the tree every
 #                  configuration copies (from the unpacked $RW/src/P)
-#   build_P CC FLAGS   in a copy of that tree: build (compiler output on
-#                  stderr, status = success)
+#   build_P CC FLAGS [LDFLAGS]   in a copy of that tree: build (compiler
+#                  output on stderr, status = success); LDFLAGS is -static
+#                  in the static configurations (projects with STATIC_P=1)
 #   test_P         in the built tree: run the test suite (its output on
 #                  stdout/stderr, status = success)
 # and optionally
@@ -15,6 +18,11 @@
 #   normalise_P    filter for the test output (what legitimately differs
 #                  between two runs: timings)
 #   EXPECTED_P     a file the reference's test output must equal
+#   STATIC_P=1     also built and tested linked statically (CONFIG-static)
+#   MTRECORD_P     a record the test suite writes with PERFPRED_RECORD from
+#                  a multithreaded run (its path in the tree): it must exist
+#                  in every plugin configuration, have more than one
+#                  thread, and `perfpred show` must read it
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 
@@ -79,18 +87,24 @@ rw_fetch() {
     local A=$RW/apt p pkg need=""
     mkdir -p "$A/etc/sources.list.d" "$A/state/lists/partial" "$A/cache/archives/partial" \
              "$RW/src/debian"
+    # the downloads are kept in $RW/src/debian: fetched once.  Each
+    # package is asked for with its suite (PKG/SUITE), so that a second
+    # suite in the list (trixie, for pigz) changes no other package.
+    local def=${REALWORLD_SUITE:-bookworm} suites suite
+    suites=$def
+    for p in "$@"; do
+        eval "pkg=\$SRC_PKG_$p suite=\${SRC_SUITE_$p:-$def}"
+        ls "$RW/src/debian/${pkg}_"*.dsc >/dev/null 2>&1 && continue
+        need="$need $pkg/$suite"
+        case " $suites " in *" $suite "*) ;; *) suites="$suites $suite" ;; esac
+    done
     cat >"$A/etc/sources.list.d/deb-src.sources" <<EOF
 Types: deb-src
 URIs: ${REALWORLD_MIRROR:-http://deb.debian.org/debian}
-Suites: ${REALWORLD_SUITE:-bookworm}
+Suites: $suites
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
-    # the downloads are kept in $RW/src/debian: fetched once
-    for p in "$@"; do
-        eval "pkg=\$SRC_PKG_$p"
-        ls "$RW/src/debian/${pkg}_"*.dsc >/dev/null 2>&1 || need="$need $pkg"
-    done
     if [ -n "$need" ]; then
         command -v dpkg-source >/dev/null || { echo "realworld: dpkg-source missing (Debian package dpkg-dev)" >&2; return 1; }
         echo "realworld: fetching Debian sources:$need"
@@ -120,13 +134,13 @@ EOF
 }
 
 # Build and test one tree: MODE (ref or pp) of project P in configuration
-# directory W with compiler CC and flags FLAGS.  Status files record what
-# happened.
+# directory W with compiler CC, flags FLAGS and link flags LDFLAGS (-static
+# or nothing).  Status files record what happened.
 rw_one() {
-    local p=$1 W=$2 mode=$3 cc=$4 flags=$5 t=$2/$3
+    local p=$1 W=$2 mode=$3 cc=$4 flags=$5 ld=${6:-} t=$2/$3
     rm -rf "$t"
     cp -a "$RW/prep/$p" "$t"
-    (cd "$t" && "build_$p" "$cc" "$flags") >"$W/$mode.build.out" 2>"$W/$mode.build.err"
+    (cd "$t" && "build_$p" "$cc" "$flags" $ld) >"$W/$mode.build.out" 2>"$W/$mode.build.err"
     echo $? >"$W/$mode.build.rc"
     if declare -F "config_$p" >/dev/null; then
         (cd "$t" && "config_$p") >"$W/$mode.config" 2>&1
@@ -145,19 +159,50 @@ rw_norm() {
     sed -e "s#$W/$mode#@TREE@#g" -e "s#$PP_CC#@CC@#g" -e "s#\\bgcc\\b#@CC@#g"
 }
 
+# The record of a multithreaded run (MTRECORD_P): it exists and has more
+# than one thread; unless SHOWN exists, `perfpred show` reads it (status 0,
+# or 2 with the model's own limit, as below) and SHOWN is made.  Prints a
+# note, or the reason of a failure (status 1).
+rw_mtrecord() {
+    local W=$1 rec=$2 shown=$3 nt st
+    if [ ! -s "$rec" ]; then
+        echo "the multithreaded run wrote no record ${rec#$W/}"
+        return 1
+    fi
+    nt=$(grep -c '^thread id=' "$rec")
+    if [ "$nt" -le 1 ]; then
+        echo "the record of the multithreaded run (${rec#$W/}) has $nt thread(s)"
+        return 1
+    fi
+    [ -e "$shown" ] && { echo "$(basename "$rec"): $nt threads"; return 0; }
+    timeout -k 5 "${REALWORLD_SHOW_TIMEOUT:-300}" "$BD/perfpred" show "$rec" >"$W/mtshow.out" 2>&1
+    st=$?
+    if [ "$st" = 2 ] && grep -q 'the model cannot' "$W/mtshow.out"; then
+        touch "$shown"
+        echo "$(basename "$rec"): $nt threads, perfpred show refused clearly: $(grep -m1 'the model cannot' "$W/mtshow.out" | cut -c1-120)"
+        return 0
+    fi
+    if [ "$st" != 0 ]; then
+        echo "perfpred show ${rec#$W/} (the multithreaded run's record, $nt threads) failed with status $st (mtshow.out): $(head -1 "$W/mtshow.out")"
+        return 1
+    fi
+    touch "$shown"
+    echo "$(basename "$rec"): $nt threads, perfpred show $(grep -c . "$W/mtshow.out") lines"
+}
+
 # One configuration; prints the reason of a failure (status 1) or a note
-# on success.
+# on success.  LDFLAGS (-static or nothing) goes to build_P.
 rw_config() {
-    local p=$1 name=$2 flags=$3 W=$RW/work/$1/$2 first
+    local p=$1 name=$2 flags=$3 ld=${4:-} W=$RW/work/$1/$2 first
     rm -rf "$W"
     mkdir -p "$W"
     if [ "$JOBS" -ge 2 ]; then
-        rw_one "$p" "$W" ref "$REF_CC" "$flags" &
-        rw_one "$p" "$W" pp "$PP_CC" "$flags"
+        rw_one "$p" "$W" ref "$REF_CC" "$flags" "$ld" &
+        rw_one "$p" "$W" pp "$PP_CC" "$flags" "$ld"
         wait
     else
-        rw_one "$p" "$W" ref "$REF_CC" "$flags"
-        rw_one "$p" "$W" pp "$PP_CC" "$flags"
+        rw_one "$p" "$W" ref "$REF_CC" "$flags" "$ld"
+        rw_one "$p" "$W" pp "$PP_CC" "$flags" "$ld"
     fi
     if [ "$(cat "$W/ref.build.rc")" != 0 ]; then
         echo "the reference build (plain gcc) failed: $(grep -m1 -i 'error' "$W/ref.build.err")"
@@ -228,9 +273,20 @@ rw_config() {
         echo "the instrumented programs wrote no record"
         return 1
     fi
-    local extra=""
+    local extra="" mt shown=$RW/work/$p.shown
     [ "$missing" = 0 ] || extra="; $missing lines of the reference's compiler output not given (build.diff)"
-    [ -e "$RW/work/$p.shown" ] && { echo "$n records$extra"; return 0; }
+    # A project with a multithreaded run: its record is the one `perfpred
+    # show` reads, once per run for the shared and once for the static
+    # configurations (show takes 20 to 50 s on pigz's and xz's records:
+    # the cost fit); its threads are checked in every configuration.
+    eval "mt=\${MTRECORD_$p:-}"
+    if [ -n "$mt" ]; then
+        [ -n "$ld" ] && shown=$RW/work/$p$ld.shown
+        mt=$(rw_mtrecord "$W" "$W/pp/$mt" "$shown") || { echo "$mt"; return 1; }
+        echo "$n records$extra; $mt"
+        return 0
+    fi
+    [ -e "$shown" ] && { echo "$n records$extra"; return 0; }
     local rec st
     rec=$(printf '%s\n' "$recs" | head -1)
     rec=${rec#* }
@@ -241,7 +297,7 @@ rw_config() {
         return 1
     fi
     if [ "$st" = 2 ] && [ "$(grep -c . "$W/show.out")" -le 2 ] && grep -q 'the model cannot' "$W/show.out"; then
-        touch "$RW/work/$p.shown"
+        touch "$shown"
         echo "$n records; perfpred show $(basename "$rec"): refused clearly: $(grep -m1 'the model cannot' "$W/show.out" | cut -c1-160)$extra"
         return 0
     fi
@@ -249,6 +305,6 @@ rw_config() {
         echo "perfpred show ${rec#$W/} failed with status $st (show.out): $(head -1 "$W/show.out")"
         return 1
     fi
-    touch "$RW/work/$p.shown"
+    touch "$shown"
     echo "$n records; perfpred show $(basename "$rec"): $(grep -c . "$W/show.out") lines$extra"
 }
