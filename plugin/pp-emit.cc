@@ -262,8 +262,8 @@ pp_wrapper_decl (int idx, tree orig)
 
 /* ---------------------------------------------------------------- decls */
 
-static void
-static_artificial (tree decl)
+void
+pp_static_artificial (tree decl)
 {
   TREE_STATIC (decl) = 1;
   TREE_PUBLIC (decl) = 0;
@@ -290,7 +290,7 @@ pp_create_decls (pp_fn *f)
   ASM_FORMAT_PRIVATE_NAME (name, "__pp_cnt", n);
   f->cnt_decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
 			    get_identifier (name), atype);
-  static_artificial (f->cnt_decl);
+  pp_static_artificial (f->cnt_decl);
   set_decl_tls_model (f->cnt_decl, decl_default_tls_model (f->cnt_decl));
   DECL_PRESERVE_P (f->cnt_decl) = 1;    /* named in asm texts (bare form) */
   DECL_ASSEMBLER_NAME (f->cnt_decl);
@@ -299,7 +299,7 @@ pp_create_decls (pp_fn *f)
   ASM_FORMAT_PRIVATE_NAME (name, "__pp_desc", n);
   f->desc_decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
 			     get_identifier (name), fdesc_type);
-  static_artificial (f->desc_decl);
+  pp_static_artificial (f->desc_decl);
   DECL_PRESERVE_P (f->desc_decl) = 1;
   set_decl_section_name (f->desc_decl, "__pp_desc");
   /* Pin the alignment: x86-64 raises statics of 32 bytes or more to 32,
@@ -353,7 +353,7 @@ pp_emit_global (tree g)
   ASM_FORMAT_PRIVATE_NAME (name, "__pp_gdesc", pp_decl_counter++);
   tree d = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
 		       gdesc_type);
-  static_artificial (d);
+  pp_static_artificial (d);
   DECL_PRESERVE_P (d) = 1;
   set_decl_section_name (d, "__pp_gdesc");
   SET_DECL_ALIGN (d, TYPE_ALIGN (gdesc_type));

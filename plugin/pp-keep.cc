@@ -58,15 +58,9 @@ ref_var (tree fn)
   ASM_FORMAT_PRIVATE_NAME (name, "__pp_ref", n++);
   tree d = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
 		       const_ptr_type_node);
-  TREE_STATIC (d) = 1;
-  TREE_PUBLIC (d) = 0;
-  DECL_EXTERNAL (d) = 0;
-  DECL_ARTIFICIAL (d) = 1;
-  DECL_IGNORED_P (d) = 1;        /* no DWARF: -g must not change anything */
+  pp_static_artificial (d);
   TREE_READONLY (d) = 1;
-  TREE_USED (d) = 1;
   DECL_PRESERVE_P (d) = 1;       /* kept although nothing reads it */
-  DECL_CONTEXT (d) = NULL_TREE;
   TREE_ADDRESSABLE (fn) = 1;
   DECL_INITIAL (d) = fold_convert (const_ptr_type_node,
 				   build_fold_addr_expr (fn));

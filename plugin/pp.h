@@ -242,6 +242,8 @@ void pp_add_head (pp_fn *f, basic_block bb, int slot);
 void pp_add_stmt (pp_fn *f, gimple *stmt, int slot);
 void pp_add_branch (pp_fn *f, gimple *cond, int slot, bool derived_f);
 void pp_create_decls (pp_fn *f);
+/* a file-scope static the plugin made: no DWARF, used, addressable */
+void pp_static_artificial (tree decl);
 void pp_apply (pp_fn *f);
 /* pp-bare.cc: cnt[slot] += VAL (a GIMPLE operand, or NULL_TREE for 1) as
    a bare asm; after the function's increments are in place, those in a
