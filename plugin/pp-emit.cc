@@ -345,6 +345,10 @@ void
 pp_emit_global (tree g)
 {
   build_types ();
+  /* &G of a thread-local G is no link-time constant (pp-trace.cc does not
+     name one) */
+  if (DECL_THREAD_LOCAL_P (g))
+    return;
   for (tree l = emitted_globals; l; l = TREE_CHAIN (l))
     if (TREE_VALUE (l) == g)
       return;

@@ -267,7 +267,11 @@ trace_load (pp_fn *f, tree ref, gimple *def, int depth)
     {
       if (const char *atom = pp_mpi_var_atom (ref))
 	return atom;
-      if (is_global_var (ref) && pp_decl_name (ref) && !DECL_ARTIFICIAL (ref))
+      /* A thread-local global (__thread, omp threadprivate) has a value
+	 per thread: no global of the program, and its address is no
+	 constant the runtime could read it at.  */
+      if (is_global_var (ref) && pp_decl_name (ref) && !DECL_ARTIFICIAL (ref)
+	  && !DECL_THREAD_LOCAL_P (ref))
 	{
 	  HOST_WIDE_INT sz = int_size_in_bytes (TREE_TYPE (ref));
 	  if (sz == 1 || sz == 2 || sz == 4 || sz == 8)

@@ -37,6 +37,11 @@ for my $f ("$B/perfpred", "$B/perfpred.so", "$B/libperfpred-rt.a") {
 plan skip_all => 'gnuplot is not installed (apt-get install -y gnuplot-nox)'
     if system('command -v gnuplot >/dev/null 2>&1') != 0;
 my $TMP = tempdir('pp-repout-XXXXXX', TMPDIR => 1, CLEANUP => 1);
+# Graphviz and fontconfig keep caches they never free (SANITIZE=1)
+open my $sup, '>', "$TMP/lsan.supp" or die;
+print $sup "leak:libgvc.so\nleak:libfontconfig.so\nleak:libcgraph.so\nleak:libpango\nleak:libcairo\n";
+close $sup;
+$ENV{LSAN_OPTIONS} = "suppressions=$TMP/lsan.supp:print_suppressions=0";
 my $PP = "$B/perfpred";
 my $SAN = ($ENV{SANITIZE} // '') eq '1' ? ' -fsanitize=address,undefined' : '';
 delete @ENV{qw(PERFPRED_RECORD PERFPRED_DISABLE PERFPRED_GNUPLOT)};
