@@ -49,6 +49,14 @@ static char *slurp_lines(const char *path, char ***lines, long *nlines, pp_where
     fclose(fp);
     buf[size] = 0;
     const char *nul = memchr(buf, 0, size);
+    if (size >= 4 && memcmp(buf, "\177ELF", 4) == 0) {
+        /* the commonest slip: the program given for its record */
+        w->line = 1;
+        pp_where_error(w, "an executable, not a record: run it to write one "
+                          "(PERFPRED_RECORD=FILE.ppr %s ARGS..., docs/runtime.md)", w->file);
+        free(buf);
+        return NULL;
+    }
     if (nul) {
         w->line = 1;
         for (const char *q = buf; q < nul; q++)

@@ -155,6 +155,9 @@ for (my $o = 0; $o < length($good); $o += 97) {
     spit($r, $s);
     bad_or_ok("record with byte $o flipped", $show[0]->($r), $r);
 }
+# the program given for its record
+like(bad('the executable for its record', $show[0]->("$TMP/apsp"), "$TMP/apsp"),
+     qr/an executable, not a record: run it to write one \(PERFPRED_RECORD=/, 'an executable is called so');
 # not a file
 mkdir "$TMP/dir.ppr";
 bad('a directory with no record', $show[0]->("$TMP/dir.ppr"), "$TMP/dir.ppr");
