@@ -113,8 +113,11 @@ int main(int argc, char **argv)
             }
 #pragma omp sections nowait
             {
+                /* what it reads is written again only after a barrier of
+                   the next repetition (b[], written by the next one's
+                   first nowait loops, raced with a late section) */
 #pragma omp section
-                sec[3] += b[(r * 31) % n];
+                sec[3] += sec[2] % 1000 + r;
 #pragma omp section
                 sect_by[3] = sect_by[0] + sect_by[1] + sect_by[2] >= 0;
             }
