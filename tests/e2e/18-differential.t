@@ -46,7 +46,7 @@
 # thread's partial result with a compare-and-swap loop, which retries when
 # threads collide: barriers.c's double sum counted 2 and 3 in two runs),
 # and any other loop whose count differs between two runs of the same
-# shared build (each one named in a diag).
+# build, shared or static (each one named in a diag).
 #
 # Static links: Debian has no static Open MPI (no .a under
 # /usr/lib/x86_64-linux-gnu/openmpi/lib; MPICH ships libmpich.a, but a
@@ -345,7 +345,7 @@ sub build_and_run {
     for my $t (@threads) {
       for my $k (0 .. $#args) {
         my $reps = $t >= 4 ? $p->{repeat} : 1;
-        $reps = 2 if $t == $t2 && $k == 0 && $O eq 'O2' && $link eq 'shared' && $reps < 2;   # the counts' second run
+        $reps = 2 if $t == $t2 && $k == 0 && $O eq 'O2' && $reps < 2;   # the counts' second run
         (my $args = $args[$k]) =~ s/\{P\}/$t/g;
         my $name = "$id: same output at $t " . ($p->{kind} eq 'mpi' ? 'ranks' : $t > 1 ? 'threads' : 'thread')
                  . (@args > 1 ? " ($args)" : '') . ($reps > 1 ? " ($reps runs)" : '');
@@ -406,11 +406,9 @@ sub build_and_run {
              "exit $rc\n$err\n" . substr($out, 0, 2000) . $hint);
     if ($j && $O eq 'O2' && $p->{kind} ne 'mpi') {
         $loops{1} = { map { ("$_->{id} ($_->{file}:$_->{line})" => $_->{observed}) } @{ $j->{loops} } };
-        if ($link eq 'shared') {
-            my ($rc2, $out2) = run_in($dir, "$PP show $dir/rec-$t2-2.ppr --format json");
-            my $j2 = $rc2 == 0 ? eval { decode_json($out2) } : undef;
-            $loops{2} = { map { ("$_->{id} ($_->{file}:$_->{line})" => $_->{observed}) } @{ $j2->{loops} } } if $j2;
-        }
+        my ($rc2, $out2) = run_in($dir, "$PP show $dir/rec-$t2-2.ppr --format json");
+        my $j2 = $rc2 == 0 ? eval { decode_json($out2) } : undef;
+        $loops{2} = { map { ("$_->{id} ($_->{file}:$_->{line})" => $_->{observed}) } @{ $j2->{loops} } } if $j2;
     }
     return (\@checks, \%loops, $hint, time - $t0);
 }
@@ -489,8 +487,8 @@ for my $p (@progs) {
     next if $p->{kind} eq 'mpi' || $SANITIZE;
     my $sh = $byjob{"$p->{name} O2 shared"};
     my $st = $byjob{"$p->{name} O2 static"};
-    my ($a, $a2, $s) = ($sh->{loops}{1}, $sh->{loops}{2}, $st->{loops}{1});
-    if (!$a || !$a2 || !$s) {
+    my ($a, $a2, $s, $s2) = ($sh->{loops}{1}, $sh->{loops}{2}, $st->{loops}{1}, $st->{loops}{2});
+    if (!$a || !$a2 || !$s || !$s2) {
         fail("$p->{name}: -O2 shared and static records analyse to the same loop counts (no counts)");
         next;
     }
@@ -500,6 +498,10 @@ for my $p (@progs) {
         if (my $why = $marked{$where // ''}) { push @skipped, "$l ($why)"; next }
         if (($a->{$l} // -1) != ($a2->{$l} // -1)) {
             push @skipped, "$l (two shared runs: $a->{$l}, " . ($a2->{$l} // 'none') . ")";
+            next;
+        }
+        if (exists $s->{$l} && ($s->{$l} // -1) != ($s2->{$l} // -1)) {
+            push @skipped, "$l (two static runs: $s->{$l}, " . ($s2->{$l} // 'none') . ")";
             next;
         }
         push @diff, "$l: shared $a->{$l}, static " . ($s->{$l} // 'none')

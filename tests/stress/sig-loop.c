@@ -28,7 +28,7 @@ static void *worker(void *arg)
     long n = (long)arg;
     for (long i = 0; i < n; i++)   /* L:work */
         sink += i;
-    while (!stop)
+    while (!stop)   /* count depends on timing (18-differential.t) */
         sink++;
     return NULL;
 }
