@@ -7,6 +7,7 @@
  */
 #include "calibrate.h"
 #include "cli.h"
+#include "domain.h"
 #include "plot.h"
 #include "cmds.h"
 #include "exe-id.h"
@@ -441,6 +442,12 @@ int pp_cmd_validate(int argc, char **argv)
     for (int i = 0; rc == 0 && i < n; i++) {
         for (int k = 0; k < m->nparams; k++)
             m->params[k].value = in[i].val[k];
+        /* a point outside the program's domain (domain.h), before it runs */
+        if (pp_domain_check(m, "--point", err, sizeof err, NULL, 0)) {
+            fprintf(stderr, "perfpred validate: %s: %s\n", s.rec.path, err);
+            rc = 2;
+            break;
+        }
         pp_metrics mt;
         double t0 = now_s();
         if (pp_predict(m, &s.mach, in[i].P, &mt, err, sizeof err)) {

@@ -83,6 +83,11 @@ ok(!-e "$TMP/g.svg" && !-e "$TMP/t.json" && !-e "$TMP/rep", 'no output file for 
 is($rc, 2, '--set n=0: exit 2 (the grid would be empty)');
 like($err, qr/--set n=0 makes the size in bytes of the array 'u' .* = 0: an array's size must be positive/, '--set n=0: why');
 
+($rc, $out, $err) = run_in($TMP, "$PP validate $rec $M --point n=100,P=2 --point n=-5,P=2");
+is($rc, 2, 'validate --point n=-5: exit 2, before any run');
+like($err, qr/--point n=-5 makes the size in bytes of the array 'u'/, 'validate --point: the point that breaks it')
+    or diag($err);
+
 ($rc, $out, $err) = run_in($TMP, "$PP sensitivity $rec $M --P 2 --along n=1000,-5");
 is($rc, 2, 'sensitivity --along n=1000,-5: exit 2');
 like($err, qr/--along n=-5 makes the size in bytes of the array 'u'/, 'sensitivity --along: the value that breaks it');
