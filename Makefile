@@ -129,7 +129,7 @@ fuzz-deps:
 	$(call install_pkgs,$(FUZZ_PACKAGES),)
 
 # ---------------------------------------------------------------- plugin
-$(B)/obj/plugin/%.o: plugin/%.cc $(wildcard plugin/*.h) | $(B)/obj/plugin
+$(B)/obj/plugin/%.o: plugin/%.cc $(wildcard plugin/*.h) runtime/perfpred-link.h | $(B)/obj/plugin
 	$(CXX) $(CXXFLAGS_PL) -c $< -o $@
 
 # libstdc++ linked in and every symbol but plugin_init and
@@ -189,11 +189,11 @@ $(B)/perfpred-g++: $(B)/perfpred-gcc
 # that links the static runtime (perfpred-gcc passes -Wl,--dynamic-list=):
 # a pattern that GNU ld, gold and lld all take in a dynamic list (gold takes
 # none in --export-dynamic-symbol).
-# The link markers (runtime/perfpred-rt.h) are exported too: an
+# The link markers (runtime/perfpred-link.h) are exported too: an
 # instrumented shared library references one.
-$(B)/libperfpred-rt.dynlist: runtime/perfpred-rt.h
+$(B)/libperfpred-rt.dynlist: runtime/perfpred-link.h
 	{ printf '/* the runtime entry points an executable exports (docs/wrapper.md) */\n{ __pp_*;\n'; \
-	  printf '#include "perfpred-rt.h"\nPP_LINK_MARKER_RUNTIME;\nPP_LINK_MARKER_OMPI;\nPP_LINK_MARKER_MPICH;\n' | \
+	  printf '#include "perfpred-link.h"\nPP_LINK_MARKER_RUNTIME;\nPP_LINK_MARKER_OMPI;\nPP_LINK_MARKER_MPICH;\n' | \
 	    $(CC) -E -P -Iruntime - | sed 's/" *"//g' | sed -n 's/^\(".*"\);$$/  \1;/p'; \
 	  printf '};\n'; } > $@
 
@@ -337,7 +337,7 @@ install: build
 	install -m 755 $(B)/libperfpred-rt.so.1 $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(B)/libperfpred-rt.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(B)/libperfpred-rt.dynlist $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 runtime/perfpred-rt.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 runtime/perfpred-rt.h runtime/perfpred-link.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(B)/perfpred.so $(DESTDIR)$(PLUGIN_INST)/perfpred.so
 
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1

@@ -31,6 +31,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "pp.h"
+#include "../runtime/perfpred-link.h"
 
 static GTY(()) tree kept;        /* TREE_LIST of the functions referenced */
 static GTY(()) tree markers[PP_LINK_N];   /* the link markers referenced */
@@ -79,16 +80,10 @@ keep_decl (tree fn)
   ref_var (fn);
 }
 
-/* The markers' names, as runtime/perfpred-rt.h spells them (a link
-   without the runtime prints "undefined reference to `NAME'"; GNU as
-   takes any text in a quoted symbol name).  */
+/* The markers' names (a link without the runtime prints "undefined
+   reference to `NAME'"; GNU as takes any text in a quoted symbol name).  */
 static const char *const marker_name[PP_LINK_N] = {
-  "perfpred: link with its runtime, -lperfpred-rt (-L the directory of "
-  "libperfpred-rt.a), or build with perfpred-gcc",
-  "perfpred: link with its static runtime, -lperfpred-rt: the Open MPI "
-  "wrappers are in libperfpred-rt.a only",
-  "perfpred: link with its static runtime, -lperfpred-rt: the MPICH "
-  "wrappers are in libperfpred-rt.a only",
+  PP_LINK_MARKER_RUNTIME, PP_LINK_MARKER_OMPI, PP_LINK_MARKER_MPICH,
 };
 
 void

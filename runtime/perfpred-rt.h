@@ -19,22 +19,8 @@ extern "C" {
 
 #define PP_ABI_VERSION 1
 
-/* Link markers: every instrumented unit holds one strong reference to the
- * runtime, to an object with one of these names (the plugin's entry point
- * references are weak), so that a link without the runtime fails with
- * "undefined reference to `perfpred: link with its runtime, ...'" alone.
- * The runtime's marker is defined next to the table of its entry points
- * (rt-instance.c), which pulls them all in; each MPI wrapper object has
- * its own. */
-#define PP_LINK_MARKER_RUNTIME \
-    "perfpred: link with its runtime, -lperfpred-rt (-L the directory of libperfpred-rt.a), " \
-    "or build with perfpred-gcc"
-#define PP_LINK_MARKER_OMPI \
-    "perfpred: link with its static runtime, -lperfpred-rt: the Open MPI wrappers are in " \
-    "libperfpred-rt.a only"
-#define PP_LINK_MARKER_MPICH \
-    "perfpred: link with its static runtime, -lperfpred-rt: the MPICH wrappers are in " \
-    "libperfpred-rt.a only"
+/* the link markers (the plugin references one per unit) */
+#include "perfpred-link.h"
 
 /* One per instrumented function, in ELF section "__pp_desc", aligned to
  * exactly 8 bytes (a dense array the runtime walks). */

@@ -24,18 +24,6 @@
 
 #define PP_EXPORT __attribute__((visibility("default")))
 
-/* Defines a link marker (perfpred-rt.h): one byte of .rodata, global and
- * exported, under a name that is a message.  In assembler, not in C:
- * AddressSanitizer would give a C object an ODR indicator, __odr_asan.NAME,
- * which does not assemble with such a name. */
-#define PP_DEFINE_LINK_MARKER(NAME)                                          \
-    __asm__(".pushsection .rodata.pp_link_marker,\"a\",@progbits\n"         \
-            ".globl \"" NAME "\"\n"                                           \
-            ".type \"" NAME "\", @object\n"                                   \
-            ".size \"" NAME "\", 1\n"                                         \
-            "\"" NAME "\":\n"                                                 \
-            ".byte 0\n"                                                       \
-            ".popsection")
 #define PP_LIKELY(x) __builtin_expect(!!(x), 1)
 #define PP_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define PP_RUNTIME_NAME "perfpred-rt 0.1"

@@ -35,12 +35,9 @@ struct pp_gdesc {
     const void *addr;
 };
 
-/* the runtime's link marker (runtime/perfpred-rt.h), which the plugin's
- * code references; in assembler, as the runtime defines it (rt-internal.h) */
-#define MARKER "\"perfpred: link with its runtime, -lperfpred-rt (-L the directory of libperfpred-rt.a), " \
-               "or build with perfpred-gcc\""
-__asm__(".pushsection .rodata.pp_link_marker,\"a\",@progbits\n.globl " MARKER "\n" MARKER ":\n.byte 0\n"
-        ".popsection");
+/* the runtime's link marker, which the plugin's code references */
+#include "../../runtime/perfpred-link.h"
+PP_DEFINE_LINK_MARKER(PP_LINK_MARKER_RUNTIME);
 
 extern const struct pp_fdesc __start___pp_desc[] __attribute__((weak));
 extern const struct pp_fdesc __stop___pp_desc[] __attribute__((weak));
