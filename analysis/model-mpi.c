@@ -32,8 +32,7 @@ int pp_model_mpi_init(pp_prog *m, char *err, size_t errlen)
     const pp_record *r0 = m->recs[0];
     for (int k = 1; k < m->nrec; k++) {
         const pp_record *r = m->recs[k];
-        if (r->mpi_any_source != r0->mpi_any_source || r->mpi_proc_null != r0->mpi_proc_null ||
-            r->mpi_any_tag != r0->mpi_any_tag) {
+        if (!pp_record_same_mpi(r, r0)) {
             snprintf(err, errlen, "%s: recorded with another MPI (%s: MPI_ANY_SOURCE %d, MPI_PROC_NULL %d, "
                      "MPI_ANY_TAG %d) than %s (%s: %d, %d, %d): give runs of one MPI implementation",
                      r->path, r->mpi_lib ? r->mpi_lib : "library not recorded", r->mpi_any_source,

@@ -432,14 +432,6 @@ static int same_func(const pp_record *a, const pp_record *b, int g)
     return -1;
 }
 
-/* Two MPI ranks' records of another MPI implementation (model-mpi.c). */
-static int other_mpi(const pp_record *a, const pp_record *b)
-{
-    return a->mpi_rank >= 0 && b->mpi_rank >= 0 &&
-           (a->mpi_any_source != b->mpi_any_source || a->mpi_proc_null != b->mpi_proc_null ||
-            a->mpi_any_tag != b->mpi_any_tag);
-}
-
 /* The records given together must come from one program: the same
  * functions with the same descriptors. */
 static int map_records(pp_prog *m, pp_record **recs, int nrec, char *err, size_t errlen)
@@ -462,7 +454,7 @@ static int map_records(pp_prog *m, pp_record **recs, int nrec, char *err, size_t
             const char *d = pp_desc_differs(a, b, why, sizeof why);
             /* builds for two MPI implementations differ in their constants
              * and datatypes: pp_model_mpi_init says so, better */
-            if (d && a && other_mpi(recs[0], r))
+            if (d && a && recs[0]->mpi_rank >= 0 && r->mpi_rank >= 0 && !pp_record_same_mpi(recs[0], r))
                 d = NULL;
             if (d) {
                 snprintf(err, errlen, "%s: not a record of the same program as %s (function %s %s)", r->path,

@@ -756,6 +756,12 @@ int pp_record_load(const char *path, pp_record *r, char *err, size_t errlen)
     return rc;
 }
 
+int pp_record_same_mpi(const pp_record *a, const pp_record *b)
+{
+    return a->mpi_any_source == b->mpi_any_source && a->mpi_proc_null == b->mpi_proc_null &&
+           a->mpi_any_tag == b->mpi_any_tag;
+}
+
 void pp_record_free(pp_record *r)
 {
     for (int i = 0; i < r->nfuncs; i++)

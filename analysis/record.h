@@ -108,6 +108,9 @@ typedef struct {
  * marked incomplete, with a warning, instead of refusing them. */
 extern int pp_record_allow_incomplete;
 
+/* A and B were recorded with one MPI implementation: their mpi.h's
+ * MPI_ANY_SOURCE, MPI_PROC_NULL and MPI_ANY_TAG agree. */
+int pp_record_same_mpi(const pp_record *a, const pp_record *b);
 /* Read and check a record.  On error returns -1 and writes one line
  * "FILE:LINE: what" to err. */
 int pp_record_load(const char *path, pp_record *r, char *err, size_t errlen);
