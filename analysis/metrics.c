@@ -215,6 +215,20 @@ static int t1_recorded(pp_prog *m, const pp_machine *mach, double *t1, char *err
 static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double center, double *sd_out, char *err,
                   size_t errlen);
 
+/* The costs with a variance (their indices into idx when not NULL): what
+ * the interval varies, by the delta method or by draws. */
+static int varied_costs(const pp_prog *m, int *idx)
+{
+    int n = m->ncost, q = 0;
+    for (int i = 0; i < n; i++)
+        if (m->cost_ptr[i] && m->cost_cov[(size_t)i * (size_t)n + (size_t)i] > 0) {
+            if (idx)
+                idx[q] = i;
+            q++;
+        }
+    return q;
+}
+
 int pp_interval_walks(const pp_prog *m, int draws)
 {
     if (!pp_interval_wanted(draws))
@@ -222,12 +236,10 @@ int pp_interval_walks(const pp_prog *m, int draws)
     int delta = draws == PP_DRAWS_AUTO;
     if (delta)
         draws = PP_DRAWS_DEFAULT;
-    int n = m->ncost, q = 0;
-    if (n == 0 || !m->cost_cov || draws < 2)
+    if (m->ncost == 0 || !m->cost_cov || draws < 2)
         return 0;
-    /* as fit_sd chooses */
-    for (int i = 0; i < n; i++)
-        q += m->cost_ptr[i] && m->cost_cov[(size_t)i * (size_t)n + (size_t)i] > 0;
+    /* as fit_sd chooses: a walk per varied cost, or per draw */
+    int q = varied_costs(m, NULL);
     return delta && q + 1 < draws ? q : draws;
 }
 
@@ -306,12 +318,7 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
      * could not separate the prior's, so that a cost the prior split is
      * not taken as exactly known.  A Cholesky factor of it for the draws. */
     int *idx = malloc(sizeof *idx * (size_t)n);
-    int q = 0;
-    for (int i = 0; idx && i < n; i++) {
-        double var = m->cost_cov[(size_t)i * (size_t)n + (size_t)i];
-        if (m->cost_ptr[i] && var > 0)
-            idx[q++] = i;
-    }
+    int q = idx ? varied_costs(m, idx) : 0;
     if (idx && delta && q + 1 < draws) {
         int rc = delta_sd(m, mach, P, idx, q, center, sd_out, err, errlen);
         free(idx);
