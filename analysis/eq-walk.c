@@ -449,6 +449,13 @@ static int walk_create(wctx *w, eqframe *fr, const pp_devent *ev, int idx)
     int rc = frame_init(&cf, w->m, cfi);
     if (rc == 0 && cf.mf->d->nargs > 0)
         cf.args[0] = subst(w, fr, ev->arg);
+    /* the fields of the thread's argument, as the parent stored them */
+    if (rc == 0 && ev->ndata > 0) {
+        cf.fork = ev;
+        cf.shared = calloc((size_t)ev->ndata, sizeof *cf.shared);
+        for (int i = 0; cf.shared && i < ev->ndata; i++)
+            cf.shared[i] = subst(w, fr, ev->data_val[i]);
+    }
     if (rc == 0)
         rc = walk_func(w, &cf);
     frame_free(&cf);

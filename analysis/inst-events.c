@@ -209,8 +209,28 @@ static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         cf.args[0] = a;
         cf.args_known[0] = 1;
     }
+    /* the fields of the object the argument points to, as the parent
+     * stored them before the call (j->first: (shared first)) */
+    shared_val sv = {0};
+    if (ev->ndata > 0) {
+        sv.n = ev->ndata;
+        sv.name = ev->data_name;
+        sv.val = calloc((size_t)sv.n, sizeof *sv.val);
+        sv.known = calloc((size_t)sv.n, 1);
+        if (!sv.val || !sv.known) {
+            free(sv.val);
+            free(sv.known);
+            pp_inst_frame_free(&cf);
+            return pp_inst_fail(c, "out of memory");
+        }
+        for (int i = 0; i < sv.n; i++)
+            sv.known[i] = ev->data_val[i] && pp_inst_eval(c, fr, ev->data_val[i], &sv.val[i]) == 0;
+        cf.shared = &sv;
+    }
     int rc = pp_inst_exec_func(c, nt, &cf, 1, 1, NULL);
     pp_inst_frame_free(&cf);
+    free(sv.val);
+    free(sv.known);
     if (rc == 0)
         rc = pp_inst_flush(c, nt);
     return rc;

@@ -104,7 +104,7 @@ static pp_expr *subst_atom(void *vp, const pp_expr *a)
             const pp_mfunc *mg = &m->funcs[g];
             for (int k = 0; k < mg->d->nevents; k++) {
                 const pp_devent *ev = &mg->d->events[k];
-                if (mg->ev_child[k] != c->func || ev->kind != PP_EV_FORK)
+                if (mg->ev_child[k] != c->func || (ev->kind != PP_EV_FORK && ev->kind != PP_EV_CREATE))
                     continue;
                 sites++;
                 sf = g;

@@ -624,6 +624,7 @@ do_event (pp_fn *f, gimple *stmt, int idx)
 					     (DECL_ASSEMBLER_NAME (child))
 					   : "?");
       extra += " arg=" + pp_trace (f, gimple_call_arg (stmt, 3));
+      extra += pp_create_data (f, stmt);
       extra += " obj=" + pp_trace_addr (f, gimple_call_arg (stmt, 0));
       child = NULL_TREE;
     }

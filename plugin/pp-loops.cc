@@ -745,6 +745,17 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
 	      inv = pp_load_invariant (loop, d);
 	      if (inv)
 		loadref = gimple_assign_rhs1 (d);
+	      /* A field of the thread's argument (j->last): at -O0 any
+		 store in the loop may clobber it, but a program that
+		 changes its own range while it runs it is rare, and the
+		 analyser checks the count against the run.  Counted in
+		 the header.  */
+	      else if (bound_text.compare (0, 8, "(shared ") == 0
+		       && pp_is_thread_start (f->fndecl))
+		{
+		  inv = true;
+		  in_loop_expr = true;
+		}
 	      else
 		why = "bound-in-memory";
 	    }

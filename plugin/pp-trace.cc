@@ -263,6 +263,10 @@ trace_load (pp_fn *f, tree ref, gimple *def, int depth)
 	    return s;
 	}
     }
+  /* j->first in a thread function, j its argument */
+  std::string field = pp_thread_field (f, ref);
+  if (!field.empty ())
+    return field;
   if (TREE_CODE (ref) == VAR_DECL && INTEGRAL_TYPE_P (TREE_TYPE (ref)))
     {
       if (const char *atom = pp_mpi_var_atom (ref))

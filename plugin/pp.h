@@ -193,6 +193,12 @@ const char *pp_event_name (int idx);
 void pp_walk_unit (void (*visit) (gimple *));
 void pp_collect_thread_starts (void);
 
+/* pp-threadarg.cc: the fields of the object a pthread_create hands to its
+   thread: the create site's " data=(...)", the thread's "(shared FIELD)"
+   (or "" where not recognised).  */
+std::string pp_create_data (pp_fn *f, gimple *stmt);
+std::string pp_thread_field (pp_fn *f, tree ref);
+
 /* pp-params.cc: "(var NAME)" for a new or known problem parameter, or ""
    when VAR cannot be one.  */
 std::string pp_make_param (pp_fn *f, tree var, tree ssa, gimple *def,

@@ -223,6 +223,9 @@ my @more = (      # docs/samples.md for the arguments; small sizes
     ['half_barrier',  'tests/mpi-hang/half_barrier.c', 'mpi', '1000', [4]],
     ['late_tag',      'tests/mpi-hang/late_tag.c',     'mpi', '1000', [4]],
     ['ring_send',     'tests/mpi-hang/ring_send.c',    'mpi', '16', [2, 4]],
+    # tests/values (71-thread-values.t): values handed to threads through structs
+    ['struct_ranges', 'tests/values/struct_ranges.c', 'pthread', '500 {P}'],
+    ['thread_ids',    'tests/values/thread_ids.c',    'pthread', '3000 4 {P}'],
     # tests/wrapper (92-wrapper.t builds them through perfpred-gcc)
     ['wrapper_omp',   'tests/wrapper/omp.c',   'omp', '1000'],
     ['wrapper_mpi',   'tests/wrapper/mpi.c',   'mpi', '100'],

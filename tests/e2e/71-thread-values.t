@@ -1,0 +1,123 @@
+#!/usr/bin/perl
+# 71-thread-values.t - values a pthreads program hands to each thread
+# through the struct its pthread_create argument points to belong to that
+# thread: the thread function's loads of the struct's fields are bound to
+# what the parent stored before the call (the create site's data=, the
+# thread's (shared FIELD)), never problem parameters.
+#
+# tests/values/struct_ranges.c: each thread's rows [first, last) in a
+# struct, a triangular inner loop.  Before, `first` became a parameter `i`
+# "set 2 times" and the row loop a fitted `1 x i per entry`: at 4x the size
+# and P = 4 it ran 4.0 M iterations against 32.0 M in reality.
+# tests/values/thread_ids.c: args[k].id = k, each worker computing its own
+# slice; `id` was a parameter that --set accepted.
+#
+# Checked at -O0 and -O2: the parameters are the program's inputs only;
+# every loop's count is symbolic and matches the run; the per-loop counts
+# predicted at 8x the size equal those of real runs at P = 1..4 and the
+# hand-computed ones at P = 8 and 16; E_a of the block-partitioned
+# triangle is 1/(2 - 1/P) at a large size (the last thread has the most
+# rows' work); --set of a thread's value is refused.
+#
+# Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+use strict;
+use warnings;
+use Test::More;
+use FindBin;
+use File::Temp qw(tempdir);
+use lib "$FindBin::Bin/lib";
+use PPCheck qw(run_in json_in compare_symbolic);
+
+chdir "$FindBin::Bin/../.." or die "chdir: $!";
+my $B = $ENV{PERFPRED_BUILD} || 'build';
+for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
+    plan skip_all => "$f is not built (make all)" unless -e $f;
+}
+my $TMP = tempdir('pp-tvals-XXXXXX', TMPDIR => 1, CLEANUP => 1);
+my $SAN = ($ENV{SANITIZE} // '') eq '1' ? ' -fsanitize=address,undefined -fno-sanitize-recover=undefined' : '';
+delete @ENV{qw(PERFPRED_RECORD PERFPRED_DISABLE)};
+my $PP = "$B/perfpred";
+
+sub build {
+    my ($name, $O) = @_;
+    my ($rc, $out, $err) = run_in($TMP, "gcc $O$SAN -pthread -fplugin=$B/perfpred.so tests/values/$name.c "
+                                        . "-o $TMP/$name$O -L$B -l:libperfpred-rt.a");
+    is($rc, 0, "$name $O: instrumented build") or diag($err);
+}
+
+# record PROGRAM ARGS into FILE
+sub record {
+    my ($exe, $args, $file) = @_;
+    my ($rc, $out, $err) = run_in($TMP, "env PERFPRED_RECORD=$TMP/$file $TMP/$exe $args");
+    is($rc, 0, "$exe $args: runs") or diag($err);
+}
+
+# the predicted per-loop totals (show --set ... --P P) as id => count
+sub predicted {
+    my ($rec, $set, $P) = @_;
+    my $j = json_in($TMP, "$PP show $TMP/$rec $set --P $P --format json", "show $rec $set --P $P");
+    return { map { $_->{id} => $_->{predicted} } @{ $j->{loops} || [] } };
+}
+
+for my $O ('-O0', '-O2') {
+    # ---- struct_ranges: rows handed through a struct --------------------
+    build('struct_ranges', $O);
+    record("struct_ranges$O", '300 2', "sr$O.ppr");
+    my $j = json_in($TMP, "$PP show $TMP/sr$O.ppr --format json", "struct_ranges $O: show");
+    is_deeply([sort keys %{ $j->{params} || {} }], [qw(n nthreads)],
+              "struct_ranges $O: the parameters are the inputs n and nthreads, no thread's value");
+    my %rule = map { $_->{id} => $_ } @{ $j->{loops} || [] };
+    for my $l ('lower_rows:L0', 'lower_rows:L1') {
+        ok($rule{$l} && $rule{$l}{rule} eq 'symbolic' && $rule{$l}{match},
+           "struct_ranges $O: $l is symbolic and matches the run")
+            or diag(explain($rule{$l}));
+    }
+    # 8x the size: counts of real runs at P = 1..4, by hand at 8 and 16
+    my $n = 2400;
+    for my $P (1, 3, 4) {
+        record("struct_ranges$O", "$n $P", "srbig$P$O.ppr");
+        my ($rc, $pred) = run_in($TMP, "$PP show $TMP/sr$O.ppr --set n=$n --P $P --format json");
+        my ($rc2, $obs) = run_in($TMP, "$PP show $TMP/srbig$P$O.ppr --format json");
+        my ($nsym, $exact, @diff) = compare_symbolic($pred, $obs);
+        ok($nsym == 4 && $exact == $nsym, "struct_ranges $O: n = $n, P = $P: every loop's count exact ($exact of $nsym)")
+            or diag(join "\n", @diff);
+    }
+    for my $P (8, 16) {
+        my $c = predicted("sr$O.ppr", "--set n=$n", $P);
+        is_deeply([@$c{qw(lower_rows:L0 lower_rows:L1 main:L0 main:L1)}], [$n, $n * ($n + 1) / 2, $P, $P],
+                  "struct_ranges $O: n = $n, P = $P: n rows, n(n+1)/2 inner iterations, P creates and joins");
+    }
+    # the last thread's block has the most work: E_a = 1/(2 - 1/P)
+    for my $P (4, 16) {
+        my $p = json_in($TMP, "$PP predict $TMP/sr$O.ppr --set n=100000 --P $P --format json",
+                        "struct_ranges $O: predict n = 1e5, P = $P");
+        my $want = 1 / (2 - 1 / $P);
+        ok(defined $p->{Ea} && abs($p->{Ea} - $want) < 0.01 * $want,
+           sprintf("struct_ranges $O: P = %d: E_a %s within 1%% of 1/(2 - 1/P) = %.4f",
+                   $P, $p->{Ea} // 'none', $want));
+    }
+
+    # ---- thread_ids: only the id in the struct --------------------------
+    build('thread_ids', $O);
+    record("thread_ids$O", '4000 5 2', "ti$O.ppr");
+    $j = json_in($TMP, "$PP show $TMP/ti$O.ppr --format json", "thread_ids $O: show");
+    is_deeply([sort keys %{ $j->{params} || {} }], [qw(n nworkers steps)],
+              "thread_ids $O: the parameters are n, nworkers and steps; the id is no parameter");
+    my ($rc, $out, $err) = run_in($TMP, "$PP predict $TMP/ti$O.ppr --set id=7 --P 2");
+    is($rc, 2, "thread_ids $O: --set id=7 is refused") or diag($out, $err);
+    $n = 32000;
+    for my $P (1, 3) {
+        record("thread_ids$O", "$n 5 $P", "tibig$P$O.ppr");
+        my ($rc1, $pred) = run_in($TMP, "$PP show $TMP/ti$O.ppr --set n=$n --P $P --format json");
+        my ($rc2, $obs) = run_in($TMP, "$PP show $TMP/tibig$P$O.ppr --format json");
+        my ($nsym, $exact, @diff) = compare_symbolic($pred, $obs);
+        ok($nsym == 5 && $exact == $nsym, "thread_ids $O: n = $n, P = $P: every loop's count exact ($exact of $nsym)")
+            or diag(join "\n", @diff);
+    }
+    for my $P (8, 16) {
+        my $c = predicted("ti$O.ppr", "--set n=$n", $P);
+        is_deeply([@$c{qw(sweep:L0 sweep:L1 sweep:L2)}], [5 * $P, 5 * ($n - 2), 5 * ($n - 2)],
+                  "thread_ids $O: n = $n, P = $P: 5 steps per worker, 5 (n - 2) points per half-step");
+    }
+}
+done_testing();
