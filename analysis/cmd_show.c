@@ -54,6 +54,50 @@ static const char *pkind_text(const pp_prog *m, char *buf, size_t n)
     return buf;
 }
 
+/* Values that belong to each thread (model-thread-values.c): not
+ * parameters; their rule, or why the model knows them only at the
+ * recorded P. */
+static void thread_values_text(const pp_prog *m)
+{
+    if (m->ntvals == 0)
+        return;
+    printf("values that belong to each thread (tid: the thread's index, P: the thread count; not parameters):\n");
+    for (int i = 0; i < m->ntvals; i++) {
+        const pp_thread_value *tv = &m->tvals[i];
+        char *rule = tv->rule ? pp_expr_to_infix(tv->rule) : NULL;
+        if (rule) {
+            /* the rule's atoms print as tid and nthreads */
+            printf("  %-12s = %s   (%s; %ld to %ld over the run's %d threads)\n", tv->name, rule, tv->where,
+                   tv->lo, tv->hi, tv->nthreads);
+        } else
+            printf("  %-12s   %s: %ld to %ld over %d threads, no rule in tid, P and the parameters gives each "
+                   "its value: known only in the recorded run (P = %ld)\n", tv->name, tv->where, tv->lo, tv->hi,
+                   tv->nthreads, tv->P);
+        free(rule);
+    }
+}
+
+static void thread_values_json(const pp_prog *m)
+{
+    printf(",\"thread_values\":[");
+    for (int i = 0; i < m->ntvals; i++) {
+        const pp_thread_value *tv = &m->tvals[i];
+        printf("%s{\"name\":", i ? "," : "");
+        pp_json_str(stdout, tv->name);
+        printf(",\"where\":");
+        pp_json_str(stdout, tv->where);
+        printf(",\"rule\":");
+        char *rule = tv->rule ? pp_expr_to_sexpr(tv->rule) : NULL;
+        if (rule)
+            pp_json_str(stdout, rule);
+        else
+            printf("null");
+        free(rule);
+        printf(",\"min\":%ld,\"max\":%ld,\"threads\":%d}", tv->lo, tv->hi, tv->nthreads);
+    }
+    printf("]");
+}
+
 int pp_cmd_show(int argc, char **argv)
 {
     pp_cli c;
@@ -97,7 +141,9 @@ int pp_cmd_show(int argc, char **argv)
             pp_json_str(stdout, m->params[i].name);
             printf(":%ld", m->params[i].value);
         }
-        printf("},\"P\":{\"recorded\":%d,\"used\":%d},\"loops\":[", m->p_recorded, P);
+        printf("},\"P\":{\"recorded\":%d,\"used\":%d}", m->p_recorded, P);
+        thread_values_json(m);
+        printf(",\"loops\":[");
     } else if (c.format == PP_FMT_CSV) {
         printf("id,file,line,rule,expr,observed,model,match,predicted\n");
     } else {
@@ -129,6 +175,7 @@ int pp_cmd_show(int argc, char **argv)
                 printf("  -> %d", P);
             printf("   (%s)\n", pkind_text(m, pb, sizeof pb));
         }
+        thread_values_text(m);
         printf("loops:\n  %-22s %-20s %-9s %14s %14s %-5s %16s %11s  %s\n", "id", "where", "rule", "observed",
                "model", "match", "predicted", "ns/iter", "iterations per entry");
     }

@@ -35,6 +35,8 @@ enum {
     I_SHARED,     /* push the shared value named name (if known)    */
     I_COMM,       /* push the rank (a = 0) or size (a = 1) in the
                      communicator variable name (if bound)          */
+    I_THRK,       /* push the thread's index k (thread value rules)  */
+    I_THRN,       /* push its thread count                          */
     I_NEG,
     I_NOT,
     I_AND,        /* pop x; x == 0: push 0, jump to a               */
@@ -123,9 +125,9 @@ static int emit_atom(ictx *c, const pp_mfunc *mf, const pp_expr *e)
             return emit(c, I_FAIL, 0, 0, NULL);
         return emit(c, I_IV, (int)e->ival, 0, NULL);
     case PP_E_NTHREADS:
-        return emit(c, I_NTHREADS, 0, 0, NULL);
+        return emit(c, c->in_rule ? I_THRN : I_NTHREADS, 0, 0, NULL);
     case PP_E_TID:
-        return emit(c, I_TID, 0, 0, NULL);
+        return emit(c, c->in_rule ? I_THRK : I_TID, 0, 0, NULL);
     case PP_E_RANK:
     case PP_E_NPROCS:
         if (!c->mpi)
@@ -141,6 +143,16 @@ static int emit_atom(ictx *c, const pp_mfunc *mf, const pp_expr *e)
 }
 
 static inline int run(const ictx *c, const frame *fr, int pc, int64_t *out);
+
+/* The rule of (var NAME) in mf when that value belongs to each thread. */
+static const pp_expr *thread_rule(const pp_mfunc *mf, const pp_expr *a)
+{
+    const pp_dfunc *d = mf->d;
+    for (int i = 0; mf->thread_rule && a->name && i < d->nparams; i++)
+        if (mf->thread_rule[i] && strcmp(d->params[i].var, a->name) == 0)
+            return mf->thread_rule[i];
+    return NULL;
+}
 
 /* Does instruction op give the same value in every frame? */
 static int constant_op(int op)
@@ -183,9 +195,17 @@ static int comp(ictx *c, const pp_mfunc *mf, const pp_expr *e, int sp, int *dept
     } else if (e->kind == PP_E_UNKNOWN || e->kind == PP_E_LIST || (!pp_expr_is_atom(e) &&
                                                                     !pp_expr_arity_ok(e->kind, e->nkids)))
         at = emit(c, I_FAIL, 0, 0, NULL);
-    else if (pp_expr_is_atom(e))
+    else if (pp_expr_is_atom(e)) {
+        /* a value that belongs to each thread: its rule, in place */
+        const pp_expr *rule = e->kind == PP_E_VAR && !c->in_rule ? thread_rule(mf, e) : NULL;
+        if (rule) {
+            c->in_rule = 1;
+            int r = comp(c, mf, rule, sp, depth);
+            c->in_rule = 0;
+            return r;
+        }
         at = emit_atom(c, mf, e);
-    else
+    } else
         at = -2;
     if (at != -2)
         return at < 0 ? -1 : constant_op(c->code[at].op);
@@ -280,6 +300,12 @@ static inline int run(const ictx *c, const frame *fr, int pc, int64_t *out)
             if (!fr->iv_known[in->a])
                 return -1;
             st[sp++] = fr->iv[in->a];
+            break;
+        case I_THRK:
+        case I_THRN:
+            if (!fr->thr_known)
+                return -1;
+            st[sp++] = in->op == I_THRK ? fr->thr_k : fr->thr_n;
             break;
         case I_NTHREADS:
         case I_TID:

@@ -155,6 +155,9 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         cf.omp = 1;
         cf.nthreads = n;
         cf.tid = tid;
+        cf.thr_known = 1;
+        cf.thr_k = tid;
+        cf.thr_n = n;
         cf.team = team;
         rc = pp_inst_exec_func(c, wt, &cf, 1, 1, NULL);
         pp_inst_frame_free(&cf);
@@ -209,6 +212,15 @@ static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         cf.args[0] = a;
         cf.args_known[0] = 1;
     }
+    /* its index among the threads running this function, and their
+     * count: the P of the model's threads */
+    if (!c->pthreads_of && !(c->pthreads_of = calloc((size_t)c->m->nfuncs + 1, sizeof *c->pthreads_of))) {
+        pp_inst_frame_free(&cf);
+        return pp_inst_fail(c, "out of memory");
+    }
+    cf.thr_known = 1;
+    cf.thr_k = c->pthreads_of[cfi]++;
+    cf.thr_n = pp_prog_team_size(c->m, c->P);
     /* the fields of the object the argument points to, as the parent
      * stored them before the call (j->first: (shared first)) */
     shared_val sv = {0};

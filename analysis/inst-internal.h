@@ -28,6 +28,11 @@ typedef struct frame {
     int omp;                    /* inside an OpenMP team */
     int64_t nthreads, tid;
     int team;                   /* team id, -1 outside */
+    /* the thread's index among the threads its pthread_create site made
+     * (or its OpenMP thread number) and their count: what a thread
+     * value's rule reads */
+    int thr_known;
+    int64_t thr_k, thr_n;
     /* inline storage for the common small frames: a call per iteration
      * of an enumerated loop must not cost four allocations */
     int64_t args_buf[8], iv_buf[16];
@@ -110,6 +115,10 @@ typedef struct {
     int capsites;               /* of pend and the instance's tables      */
     struct pp_partlist *pend;
     long *capwparts;
+    int *pthreads_of;           /* per function: the pthreads started in it */
+    int in_rule;                /* compiling a thread value's rule: (tid)
+                                   and (nthreads) are the thread's k and
+                                   count (model-thread-values.c)          */
     char err[512];
 } ictx;
 

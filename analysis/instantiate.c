@@ -364,6 +364,9 @@ static int call_frame(ictx *c, const frame *fr, const pp_dcall *dc, int cfi, fra
     cf->nthreads = fr->nthreads;
     cf->tid = fr->tid;
     cf->team = fr->team;
+    cf->thr_known = fr->thr_known;
+    cf->thr_k = fr->thr_k;
+    cf->thr_n = fr->thr_n;
     return 0;
 }
 
@@ -505,6 +508,13 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
         if (!out->totals[f] || !out->fellback[f] || !c.dither[f])
             rc = pp_inst_fail(&c, "out of memory");
     }
+    if (rc == 0 && m->thread_refusal) {
+        int moved = P != m->p_recorded;
+        for (int i = 0; i < m->nparams; i++)
+            moved |= m->params[i].value != m->params[i].recorded;
+        if (moved)
+            rc = pp_inst_fail(&c, "%s", m->thread_refusal);
+    }
     if (rc == 0 && m->main_func < 0)
         rc = pp_inst_fail(&c, "the record has no instrumented 'main': compile the file with main() with the plugin");
     if (rc == 0 && c.mpi && (P < 1 || rank >= P))
@@ -536,6 +546,7 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
     }
     if (rc == 0)
         pp_inst_count_parties(&c);
+    free(c.pthreads_of);
     for (int f = 0; c.dither && f < m->nfuncs; f++)
         free(c.dither[f]);
     free(c.dither);

@@ -89,8 +89,10 @@ static int predict_runs(pp_prog *m, const pp_machine *mach, int P, double *t1, i
     int rc = t1 ? run(m, mach, 1, t1, NULL, NULL, &out->approx, NULL, NULL, err, errlen) : 0;
     /* An MPI program whose parameters fit P ranks only (a Q x Q grid at
      * P = Q^2) has no run on one rank: T1 is then the computation of the
-     * P ranks, summed (the work, as Cilkview's T1) */
-    out->t1_summed = rc != 0 && m->pkind == PP_P_MPI && P > 1;
+     * P ranks, summed (the work, as Cilkview's T1); so is a program
+     * whose threads' values the model knows only in the recorded run
+     * (model-thread-values.c) */
+    out->t1_summed = rc != 0 && (m->pkind == PP_P_MPI || m->thread_refusal) && P > 1;
     if (out->t1_summed)
         rc = 0;
     double work = 0;
@@ -205,6 +207,10 @@ static int t1_recorded(pp_prog *m, const pp_machine *mach, double *t1, char *err
          * prediction, pp_metrics.t1_summed) */
         memset(&mt, 0, sizeof mt);
         rc = predict_runs(m, mach, m->nrec, t1, 0, &mt, NULL, err, errlen);
+    } else if (rc && m->thread_refusal && m->p_recorded > 1) {
+        /* thread values known only in the recorded run: its work */
+        memset(&mt, 0, sizeof mt);
+        rc = predict_runs(m, mach, m->p_recorded, t1, 0, &mt, NULL, err, errlen);
     }
     pp_prog_params_restore(m, saved);
     if (rc)

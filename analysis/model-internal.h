@@ -13,6 +13,12 @@ int pp_model_scope_of(const pp_mfunc *mf, int lid);
  * enters (the loop around pthread_create, or the OpenMP team size) */
 int pp_model_build_params(pp_prog *m);
 void pp_model_bind_P(pp_prog *m);
+/* model-thread-values.c: does the record say that threads set parameter
+ * rp to different values?  The rules of such values (after the problem
+ * parameters are built: 0, or -1 out of memory), and their release. */
+int pp_model_thread_varying(const pp_record *r, const pp_rparam *rp);
+int pp_model_thread_values(pp_prog *m);
+void pp_model_thread_values_free(pp_prog *m);
 /* model-mpi.c: mark the model as an MPI run's when its records are ranks
  * (all of them must be: 0, or -1 with a message); each MPI site's datatype
  * sizes and recorded bytes per call (0, or -1 out of memory). */

@@ -45,8 +45,8 @@ int pp_model_build_params(pp_prog *m)
         pp_rparam *rp = &r->params[i];
         const pp_dfunc *d = &r->funcs[rp->func];
         const pp_dparam *dp = pp_desc_param(d, rp->id);
-        if (!dp)
-            continue;
+        if (!dp || pp_model_thread_varying(r, rp))
+            continue;   /* a thread's value: model-thread-values.c */
         if (add_param(m, dp->name, 0, rp->func, rp->id, dp->var, rp, rp->value))
             return -1;
         if (rp->min != rp->max)
@@ -61,7 +61,7 @@ int pp_model_build_params(pp_prog *m)
         if (find_param(m, 1, -1, r->gparams[i].name) < 0 &&
             add_param(m, r->gparams[i].name, 1, -1, -1, r->gparams[i].name, NULL, r->gparams[i].value))
             return -1;
-    return 0;
+    return pp_model_thread_values(m);
 }
 
 /* How P enters: the loop around pthread_create, or OpenMP's team size. */

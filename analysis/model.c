@@ -594,6 +594,7 @@ void pp_prog_free(pp_prog *m)
         free(mf->event_index_by_id); free(mf->branch_index_by_id);
         free(mf->ev_elem); free(mf->ev_relem); free(mf->ev_bytes_obs);
     }
+    pp_model_thread_values_free(m);
     free(m->funcs);
     for (int i = 0; i < m->nparams; i++) {
         free(m->params[i].name);

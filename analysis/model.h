@@ -80,6 +80,10 @@ typedef struct {
     int *loop_index;     /* loop id -> index into d->loops (-1)             */
     int max_loop_id;
     int *param_of;       /* per d->params: model parameter index            */
+    pp_expr **thread_rule;/* per d->params: a value that belongs to each
+                            thread, in (tid) (its index k) and (nthreads)
+                            (the thread count) and the parameters; NULL
+                            for a problem parameter (model-thread-values.c) */
     double *branch_ratio;/* per branch: observed true ratio (-1: never run) */
     double *site_ratio;  /* per event / call: executions per iteration of
                             its enclosing scope, observed (-1 unknown)      */
@@ -92,6 +96,17 @@ typedef struct {
      * when the count or the datatype cannot be evaluated (-1: never ran) */
     double *ev_elem, *ev_relem, *ev_bytes_obs;
 } pp_mfunc;
+
+/* A value the recorded threads set differently (model-thread-values.c). */
+typedef struct {
+    char *name;          /* the parameter the plugin had made of it         */
+    char *where;         /* "first in rows (ranges.c:12)"                   */
+    pp_expr *rule;       /* in (tid), (nthreads) and the parameters; NULL:
+                            no rule fits, the recorded values only        */
+    int nthreads;        /* threads that set it in the run                  */
+    long P;              /* their count at its site                         */
+    long lo, hi;         /* the recorded values' range                      */
+} pp_thread_value;
 
 typedef struct pp_prog {
     pp_record *rec;      /* the primary record (the first given)            */
@@ -146,6 +161,10 @@ typedef struct pp_prog {
                             squares costs (1: none)                    */
     int nwarn;
     char **warn;         /* things the user should know                     */
+    int ntvals;          /* values that belong to threads                   */
+    pp_thread_value *tvals;
+    char *thread_refusal;/* why no P but the recorded one can be evaluated
+                            (a thread value no rule fits), or NULL         */
 } pp_prog;
 
 /* Fit the costs again (after m->cost_quantile changed), with the

@@ -182,7 +182,9 @@ static int parse_thread(pp_record *r, const pp_line *l, long nlines, pp_where *w
     const char *k = pp_line_get(l, "kind");
     t->kind = !k ? PP_T_OTHER : !strcmp(k, "main") ? PP_T_MAIN : !strcmp(k, "pthread") ? PP_T_PTHREAD
             : !strcmp(k, "omp") ? PP_T_OMP : PP_T_OTHER;
+    long tid = 0;
     if (pp_line_opt_int(l, "parent", &parent, w) || pp_line_opt_int(l, "order", &order, w) ||
+        pp_line_opt_int(l, "tid", &tid, w) ||
         pp_line_opt_int(l, "arg", &arg, w) || pp_line_opt_int(l, "nthreads", &nthr, w) ||
         pp_line_u64(l, "start", &t->start, w) || pp_line_u64(l, "end", &t->end, w))
         return -1;
@@ -193,6 +195,7 @@ static int parse_thread(pp_record *r, const pp_line *l, long nlines, pp_where *w
     }
     t->parent = (int)parent;
     t->order = (int)order;
+    t->tid = (int)tid;
     t->arg = arg;
     t->nthreads = (int)nthr;
     t->site_func = t->site_id = -1;
@@ -649,6 +652,33 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
                     r->params[r->nparams++] = p;
                 }
             }
+        } else if (!strcmp(k, "tparam")) {
+            pp_rtparam p = {.line = (int)w->line};
+            long fn, id, th;
+            if (pp_line_int(&l, "func", &fn, w) || pp_line_int(&l, "id", &id, w) ||
+                pp_line_int(&l, "thread", &th, w) || pp_line_int(&l, "value", &p.value, w))
+                rc = -1;
+            else if (fn < 0 || fn >= r->nfuncs || !pp_desc_param(&r->funcs[fn], (int)id))
+                rc = pp_where_error(w, "tparam names function %ld parameter %ld, which is not described", fn, id);
+            else if (th < 0 || th > INT_MAX)
+                rc = pp_where_error(w, "tparam thread=%ld is not a thread id", th);
+            else {
+                p.func = (int)fn;
+                p.id = (int)id;
+                p.thread = (int)th;
+                p.count = 1;
+                p.min = p.max = p.value;
+                if (pp_line_opt_int(&l, "count", &p.count, w) || pp_line_opt_int(&l, "min", &p.min, w) ||
+                    pp_line_opt_int(&l, "max", &p.max, w))
+                    rc = -1;
+                pp_rtparam *np = realloc(r->tparams, sizeof *np * (size_t)(r->ntparams + 1));
+                if (!np)
+                    rc = pp_where_error(w, "out of memory");
+                else {
+                    r->tparams = np;
+                    r->tparams[r->ntparams++] = p;
+                }
+            }
         } else if (!strcmp(k, "thread")) {
             rc = parse_thread(r, &l, n, w);
         } else if (!strcmp(k, "count")) {
@@ -697,6 +727,11 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
     }
     if (want_events >= 0 && want_events != r->nevents)
         return pp_where_error(w, "end line says %ld events, record has %ld", want_events, r->nevents);
+    for (int i = 0; i < r->ntparams; i++)
+        if (r->tparams[i].thread >= r->nthreads || r->threads[r->tparams[i].thread].id < 0) {
+            w->line = r->tparams[i].line;
+            return pp_where_error(w, "tparam names thread %d, which the record does not have", r->tparams[i].thread);
+        }
     int described = 0;
     for (int t = 0; t < r->nthreads; t++)
         described += r->threads[t].id >= 0;
@@ -783,7 +818,7 @@ void pp_record_free(pp_record *r)
         free(r->env[i]);
     for (int i = 0; i < r->ngparams; i++)
         free(r->gparams[i].name);
-    free(r->argv); free(r->env); free(r->gparams); free(r->params);
+    free(r->argv); free(r->env); free(r->gparams); free(r->params); free(r->tparams);
     free(r->funcs); free(r->threads); free(r->events);
     free(r->path); free(r->program); free(r->host); free(r->mpi_lib); free(r->exe_build_id); free(r->incomplete_name);
     memset(r, 0, sizeof *r);

@@ -42,6 +42,7 @@ typedef struct {
     int parent;
     int site_func, site_id;       /* pthread: creating event site         */
     int order;
+    int tid;                      /* omp: the thread number in its team   */
     long arg;
     int nthreads;
     uint64_t start, end;
@@ -65,6 +66,14 @@ typedef struct {
     long value, count, first, last, min, max;
 } pp_rparam;
 
+/* A parameter's value in one thread (a tparam line): written when threads
+ * set it to different values */
+typedef struct {
+    int func, id, thread;
+    long value, count, min, max;
+    int line;                     /* in the record, for errors            */
+} pp_rtparam;
+
 typedef struct {
     char *path;                   /* the record file                      */
     char *program;                /* the executable                       */
@@ -85,6 +94,8 @@ typedef struct {
     pp_rgparam *gparams;
     int nparams;
     pp_rparam *params;
+    int ntparams;
+    pp_rtparam *tparams;
     int nthreads;
     pp_rthread *threads;          /* indexed by thread id                 */
     long nevents;

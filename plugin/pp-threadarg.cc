@@ -230,3 +230,58 @@ pp_thread_field (pp_fn *f, tree ref)
     return "";
   return std::string ("(shared ") + pp_decl_name (TREE_OPERAND (ref, 1)) + ")";
 }
+
+/* ------------------------------------------- globals the threads write */
+
+static std::vector<tree> thread_written;
+static bool thread_written_done;
+
+static void
+note_written (tree t)
+{
+  while (t && (handled_component_p (t) || TREE_CODE (t) == ADDR_EXPR))
+    t = TREE_OPERAND (t, 0);
+  if (t && TREE_CODE (t) == VAR_DECL && is_global_var (t))
+    thread_written.push_back (t);
+}
+
+/* Does code that runs in threads (a pthread start routine, an OpenMP
+   child) store into global G, or update it with an atomic builtin?  Its
+   value then changes while the program runs (a ticket counter, a shared
+   index), and what the runtime reads at exit is not what a loop bound
+   read: such a global is no (global NAME) (pp-trace.cc).  */
+bool
+pp_global_written_by_threads (tree g)
+{
+  if (!thread_written_done)
+    {
+      thread_written_done = true;
+      pp_collect_thread_starts ();
+      cgraph_node *node;
+      FOR_EACH_DEFINED_FUNCTION (node)
+	{
+	  function *fn = DECL_STRUCT_FUNCTION (node->decl);
+	  const char *name = IDENTIFIER_POINTER (DECL_NAME (node->decl));
+	  if (!fn || !fn->cfg
+	      || !(pp_is_thread_start (node->decl) || strstr (name, "._omp_fn.")))
+	    continue;
+	  basic_block bb;
+	  FOR_EACH_BB_FN (bb, fn)
+	    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+		 gsi_next (&gsi))
+	      {
+		gimple *s = gsi_stmt (gsi);
+		if (is_gimple_assign (s) && gimple_vdef (s))
+		  note_written (gimple_assign_lhs (s));
+		else if (is_gimple_call (s) && gimple_call_num_args (s) > 0
+			 && (gimple_call_builtin_p (s, BUILT_IN_NORMAL)
+			     || gimple_call_internal_p (s)))
+		  note_written (gimple_call_arg (s, 0));
+	      }
+	}
+    }
+  for (size_t i = 0; i < thread_written.size (); i++)
+    if (thread_written[i] == g)
+      return true;
+  return false;
+}

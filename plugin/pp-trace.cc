@@ -275,7 +275,7 @@ trace_load (pp_fn *f, tree ref, gimple *def, int depth)
 	 per thread: no global of the program, and its address is no
 	 constant the runtime could read it at.  */
       if (is_global_var (ref) && pp_decl_name (ref) && !DECL_ARTIFICIAL (ref)
-	  && !DECL_THREAD_LOCAL_P (ref))
+	  && !DECL_THREAD_LOCAL_P (ref) && !pp_global_written_by_threads (ref))
 	{
 	  HOST_WIDE_INT sz = int_size_in_bytes (TREE_TYPE (ref));
 	  if (sz == 1 || sz == 2 || sz == 4 || sz == 8)

@@ -198,6 +198,7 @@ void pp_collect_thread_starts (void);
    (or "" where not recognised).  */
 std::string pp_create_data (pp_fn *f, gimple *stmt);
 std::string pp_thread_field (pp_fn *f, tree ref);
+bool pp_global_written_by_threads (tree g);
 
 /* pp-params.cc: "(var NAME)" for a new or known problem parameter, or ""
    when VAR cannot be one.  */

@@ -359,6 +359,33 @@ static void print_program(FILE *f)
     }
 }
 
+/* A parameter that threads set to different values belongs to them, not
+ * to the problem: one tparam line per thread that set it, so that the
+ * analyser can find each thread's value as a function of its index. */
+static void print_thread_params(FILE *f, const struct pp_pent *m, struct pp_thread *const *th, size_t nth,
+                                const struct pp_ftab *ft)
+{
+    int threads = 0, differ = 0;
+    int64_t v0 = 0;
+    for (size_t i = 0; i < nth; i++)
+        for (struct pp_pent *e = atomic_load_explicit(&th[i]->params, memory_order_acquire); e;
+             e = atomic_load_explicit(&e->next, memory_order_acquire))
+            if (e->d == m->d && e->id == m->id && e->count > 0) {
+                if (threads++ == 0)
+                    v0 = e->first;
+                differ |= e->min != v0 || e->max != v0;
+            }
+    if (threads < 2 || !differ)
+        return;
+    for (size_t i = 0; i < nth; i++)
+        for (struct pp_pent *e = atomic_load_explicit(&th[i]->params, memory_order_acquire); e;
+             e = atomic_load_explicit(&e->next, memory_order_acquire))
+            if (e->d == m->d && e->id == m->id && e->count > 0)
+                fprintf(f, "tparam func=%ld id=%u thread=%u value=%" PRId64 " count=%" PRIu64
+                           " min=%" PRId64 " max=%" PRId64 "\n",
+                        pp_ftab_find(ft, m->d), m->id, th[i]->rid, e->last, e->count, e->min, e->max);
+}
+
 static void print_thread(FILE *f, const struct pp_thread *t, const struct pp_ftab *ft)
 {
     static const char *const kinds[] = { "main", "pthread", "omp", "other" };
@@ -603,6 +630,9 @@ static void print_record(FILE *f, struct pp_thread **th, size_t nth, const struc
                    " last=%" PRId64 " min=%" PRId64 " max=%" PRId64 "\n",
                 pp_ftab_find(ft, par[i].d), par[i].id, par[i].last, par[i].count, par[i].first,
                 par[i].last, par[i].min, par[i].max);
+
+    for (size_t i = 0; i < npar; i++)
+        print_thread_params(f, &par[i], th, nth, ft);
 
     for (size_t i = 0; i < nth; i++)
         print_thread(f, th[i], ft);

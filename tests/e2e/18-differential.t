@@ -226,6 +226,8 @@ my @more = (      # docs/samples.md for the arguments; small sizes
     # tests/values (71-thread-values.t): values handed to threads through structs
     ['struct_ranges', 'tests/values/struct_ranges.c', 'pthread', '500 {P}'],
     ['thread_ids',    'tests/values/thread_ids.c',    'pthread', '3000 4 {P}'],
+    ['table_ranges',  'tests/values/table_ranges.c',  'pthread', '300 {P}'],
+    ['balanced_triangle', 'tests/values/balanced_triangle.c', 'pthread', '500 {P}'],
     # tests/wrapper (92-wrapper.t builds them through perfpred-gcc)
     ['wrapper_omp',   'tests/wrapper/omp.c',   'omp', '1000'],
     ['wrapper_mpi',   'tests/wrapper/mpi.c',   'mpi', '100'],

@@ -140,6 +140,9 @@ my %recs = (
     'fslot beyond nslots' => $good =~ s/ fslot=\((\d+)/ fslot=(100000/r,
     'fslot not a list' => $good =~ s/ fslot=\((\d+)[^)]*\)/ fslot=$1/r,
     'fslot of 40 slots' => $good =~ s/ fslot=\((\d+)/' fslot=(' . join(' ', ($1) x 40)/er,
+    'tparam naming a thread the record lacks' => $good =~ s/^(thread id=0 )/tparam func=0 id=0 thread=999 value=1\n$1/mr,
+    'tparam of no described parameter' => $good =~ s/^(thread id=0 )/tparam func=0 id=99999 thread=0 value=1\n$1/mr,
+    'tparam without a thread' => $good =~ s/^(thread id=0 )/tparam func=0 id=0 value=1\n$1/mr,
 );
 for my $k (sort keys %recs) {
     BAIL_OUT("case '$k' is not bad") if $recs{$k} eq $good;

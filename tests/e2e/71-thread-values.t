@@ -39,9 +39,9 @@ delete @ENV{qw(PERFPRED_RECORD PERFPRED_DISABLE)};
 my $PP = "$B/perfpred";
 
 sub build {
-    my ($name, $O) = @_;
+    my ($name, $O, $libs) = @_;
     my ($rc, $out, $err) = run_in($TMP, "gcc $O$SAN -pthread -fplugin=$B/perfpred.so tests/values/$name.c "
-                                        . "-o $TMP/$name$O -L$B -l:libperfpred-rt.a");
+                                        . "-o $TMP/$name$O -L$B -l:libperfpred-rt.a " . ($libs // ''));
     is($rc, 0, "$name $O: instrumented build") or diag($err);
 }
 
@@ -120,4 +120,48 @@ for my $O ('-O0', '-O2') {
                   "thread_ids $O: n = $n, P = $P: 5 steps per worker, 5 (n - 2) points per half-step");
     }
 }
+# ---- values the plugin cannot follow: each thread's recorded value ---------
+# table_ranges: bounds[] filled by main, a ticket from a counter under a
+# mutex (in the order the threads arrive); the rules must give every
+# thread its value, and follow n and P.
+for my $O ('-O0', '-O2') {
+    build('table_ranges', $O);
+    record("table_ranges$O", '400 3', "tr$O.ppr");
+    my $j = json_in($TMP, "$PP show $TMP/tr$O.ppr --format json", "table_ranges $O: show");
+    is_deeply([sort keys %{ $j->{params} || {} }], [qw(n nthreads)],
+              "table_ranges $O: the parameters are n and nthreads (no bound, no ticket, no ticket counter)");
+    my %rule = map { $_->{name} => $_->{rule} } @{ $j->{thread_values} || [] };
+    is_deeply(\%rule, { first => '(fdiv (* n (tid)) (nthreads))', last => '(fdiv (* n (+ (tid) 1)) (nthreads))',
+                        ticket => '(tid)' },
+              "table_ranges $O: each thread's first, last and ticket by a rule in its index, n and P")
+        or diag(explain($j->{thread_values}));
+    my $n = 3200;
+    for my $P (1, 4, 5) {
+        record("table_ranges$O", "$n $P", "trbig$P$O.ppr");
+        my ($rc, $pred) = run_in($TMP, "$PP show $TMP/tr$O.ppr --set n=$n --P $P --format json");
+        my ($rc2, $obs) = run_in($TMP, "$PP show $TMP/trbig$P$O.ppr --format json");
+        my ($nsym, $exact, @diff) = compare_symbolic($pred, $obs);
+        ok($nsym == 7 && $exact == $nsym, "table_ranges $O: n = $n, P = $P: every loop's count exact ($exact of $nsym)")
+            or diag(join "\n", @diff);
+    }
+    for my $P (8, 16) {
+        my $c = predicted("tr$O.ppr", "--set n=$n", $P);
+        is_deeply([@$c{qw(row_block:L0 row_block:L1 row_block:L2)}], [$n, $n * $n, 4 * $P * ($P - 1)],
+                  "table_ranges $O: n = $n, P = $P: n rows of n, 8 k extra for ticket k");
+    }
+}
+# balanced_triangle: bounds n sqrt(k / P), which no rule gives: known only
+# in the recorded run, every other point refused with the value named
+build('balanced_triangle', '-O2', '-lm');
+record('balanced_triangle-O2', '1000 3', 'bt.ppr');
+my $j = json_in($TMP, "$PP show $TMP/bt.ppr --format json", 'balanced_triangle: show');
+is_deeply([map { [$_->{name}, $_->{rule}] } @{ $j->{thread_values} || [] }], [['from', undef], ['to', undef]],
+          'balanced_triangle: from and to belong to the threads, with no rule');
+my ($rc, $out, $err) = run_in($TMP, "$PP predict $TMP/bt.ppr --P 3");
+is($rc, 0, 'balanced_triangle: predicted in the recorded run (P = 3)') or diag($err);
+like($out, qr/E_a = 0\.9/, 'balanced_triangle: balanced blocks, E_a above 0.9 (T1: the recorded threads\' work)');
+($rc, $out, $err) = run_in($TMP, "$PP predict $TMP/bt.ppr --P 4");
+is($rc, 2, 'balanced_triangle: P = 4 refused');
+like($err, qr/from in sweep \(balanced_triangle\.c:\d+\) differs between threads .* only in the recorded run/,
+     'balanced_triangle: the refusal names the value, its function and line');
 done_testing();
