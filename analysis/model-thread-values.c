@@ -240,9 +240,12 @@ static int thread_value(pp_prog *m, const pp_rparam *rp)
             for (int j = 0; j < r->nthreads; j++)
                 np += r->threads[j].id >= 0 && r->threads[j].kind == PP_T_PTHREAD &&
                       r->threads[j].site_func == th->site_func && r->threads[j].site_id == th->site_id;
-        } else if (th->kind == PP_T_OMP || th->kind == PP_T_MAIN) {
-            k = th->kind == PP_T_OMP ? th->tid : 0;
+        } else if (th->kind == PP_T_OMP) {
+            k = th->tid;
             np = th->nthreads;
+        } else if (th->kind == PP_T_MAIN) {
+            k = 0;      /* the master of the teams; their size from the others */
+            np = 1;
         }
         if (k < 0 || np < 1) {
             usable = 0;

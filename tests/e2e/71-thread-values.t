@@ -150,6 +150,30 @@ for my $O ('-O0', '-O2') {
                   "table_ranges $O: n = $n, P = $P: n rows of n, 8 k extra for ticket k");
     }
 }
+# omp_table: the same in one OpenMP region, the thread number as index
+for my $O ('-O0', '-O2') {
+    my ($rc, $out, $err) = run_in($TMP, "gcc $O$SAN -fopenmp -fplugin=$B/perfpred.so tests/values/omp_table.c "
+                                        . "-o $TMP/omp_table$O -L$B -l:libperfpred-rt.a");
+    is($rc, 0, "omp_table $O: instrumented build") or diag($err);
+    $ENV{OMP_NUM_THREADS} = 3;
+    record("omp_table$O", "900", "ot$O.ppr");
+    my $j = json_in($TMP, "$PP show $TMP/ot$O.ppr --format json", "omp_table $O: show");
+    my %rule = map { $_->{name} => $_->{rule} } @{ $j->{thread_values} || [] };
+    is_deeply(\%rule, { from => '(fdiv (* n (tid)) (nthreads))', to => '(fdiv (* n (+ (tid) 1)) (nthreads))' },
+              "omp_table $O: each thread's bounds by a rule in its thread number, n and the team size")
+        or diag(explain($j->{thread_values}));
+    for my $P (1, 4) {
+        $ENV{OMP_NUM_THREADS} = $P;
+        record("omp_table$O", '7200', "otbig$P$O.ppr");
+        my $c = predicted("ot$O.ppr", '--set n=7200', $P);
+        my $o = json_in($TMP, "$PP show $TMP/otbig$P$O.ppr --format json", "omp_table $O: show the run at P = $P");
+        my %obs = map { $_->{id} => $_->{observed} } @{ $o->{loops} || [] };
+        my ($sum) = grep { /omp_fn\.\d+:L\d+$/ && $obs{$_} == 7200 } sort keys %obs;
+        ok($sum && $c->{$sum} == 7200, "omp_table $O: n = 7200, P = $P: the row loop's 7200 iterations predicted");
+    }
+    delete $ENV{OMP_NUM_THREADS};
+}
+
 # balanced_triangle: bounds n sqrt(k / P), which no rule gives: known only
 # in the recorded run, every other point refused with the value named
 build('balanced_triangle', '-O2', '-lm');
