@@ -3,6 +3,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "cli.h"
+#include "replay.h"
 #include "domain.h"
 #include "longrun.h"
 #include "metrics.h"
@@ -447,6 +448,15 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
     }
     if (c->model_error >= 0)
         s->prog.model_error = c->model_error;
+    /* the model must reproduce the run before anything is predicted */
+    if (pp_replay_check(&s->prog, s->have_machine ? &s->mach : NULL, err, errlen)) {
+        if (!c->replay_warns) {
+            pp_session_close(s);
+            return -1;
+        }
+        pp_prog_warn(&s->prog, "%s", err);
+        err[0] = 0;
+    }
     /* before --set: the replay moves the parameters to each record's */
     /* the ranks' synchronisation is MPI's: its costs are the network's */
     if (s->have_machine && s->prog.mpi)

@@ -55,6 +55,8 @@ typedef struct {
     int on;               /* timeline --on real|pram: 1 real, 2 pram, 0 not given */
     long max_events;      /* timeline --max-events K (0: the default)      */
     const char *plot;     /* validate --plot FILE.svg                      */
+    int replay_warns;     /* a model that does not reproduce its run is a
+                             warning (show), not an error (replay.h)      */
     int quiet_default;    /* no notice on stderr for the built-in machine
                              (run-experiment says it once)               */
     int help;

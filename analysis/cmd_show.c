@@ -111,6 +111,7 @@ int pp_cmd_show(int argc, char **argv)
         return st;
     }
     pp_session s;
+    c.replay_warns = 1;     /* show is where to look at such a model */
     if ((st = pp_cli_open("show", &c, c.machine != NULL, &s)) >= 0)
         return st;
     pp_prog *m = &s.prog;

@@ -1,0 +1,70 @@
+/* replay.c - see replay.h.
+ *
+ * The run being modelled completed.  A model that hangs at the run's own
+ * size and P, or whose loops do not run there as often as they did, would
+ * make every prediction a statement about another program; the commands
+ * check this first and say where the model and the run part, rather than
+ * predict from it.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "replay.h"
+#include "metrics.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The first loop whose model total at the recorded size differs from the
+ * run's (all records), as "FUNC:Lk (FILE:LINE): the run N, the model M";
+ * loops of a dynamic or guided schedule are dealt by the model, not as the
+ * run dealt them (docs/model.md, "OpenMP schedules"), and are not counted
+ * as divergences. */
+static int count_divergence(const pp_prog *m, char *out, size_t n)
+{
+    for (int f = 0; f < m->nfuncs; f++) {
+        const pp_mfunc *mf = &m->funcs[f];
+        for (int k = 0; k < mf->d->nloops; k++) {
+            const pp_mloop *ml = &mf->loops[k];
+            const pp_dloop *dl = &mf->d->loops[k];
+            if (ml->matched || (dl->flags & PP_LF_OMP_SCHED))
+                continue;
+            const char *file = mf->d->file ? mf->d->file : "?";
+            snprintf(out, n, "%s:L%d (%s:%d): the run %llu iterations, the model %.0Lf", mf->d->name, dl->id,
+                     strrchr(file, '/') ? strrchr(file, '/') + 1 : file, dl->line,
+                     (unsigned long long)ml->obs_iters, ml->model_iters);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int pp_replay_check(pp_prog *m, const pp_machine *mach, char *err, size_t errlen)
+{
+    if (m->rec->incomplete_sig)
+        return 0;       /* the run did not complete: a hang may be right */
+    pp_machine def;
+    if (!mach) {
+        pp_machine_default(&def);
+        mach = &def;
+    }
+    long *saved = pp_prog_params_save(m);
+    if (!saved) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    pp_prog_reset(m);
+    char why[2048] = "";
+    double t = 0;
+    int rc = pp_predict_real(m, mach, m->p_recorded, &t, why, sizeof why);
+    pp_prog_params_restore(m, saved);
+    if (rc && strstr(why, "hangs")) {
+        snprintf(err, errlen, "the model does not reproduce the run: the run completed at its recorded size and "
+                              "P = %d, the model of it does not (%s)", m->p_recorded, why);
+        return -1;
+    }
+    char div[600];
+    if (count_divergence(m, div, sizeof div))
+        pp_prog_warn(m, "the model does not reproduce the run's loop counts exactly; first: %s", div);
+    return 0;
+}
