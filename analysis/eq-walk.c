@@ -253,7 +253,7 @@ static int walk_loop(wctx *w, eqframe *fr, int k)
     if (!n) {
         /* the run's average per entry (instantiate.c does the same) */
         w->cant_follow = 1;
-        w->mult *= ml->trip;
+        w->mult *= pp_loop_trip(w->m, ml);
         pp_eq_term(w, 0, ml->cost_ns, what, pp_cx_int(1));
         rc = walk_scope(w, fr, k);
         goto out;

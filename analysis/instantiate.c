@@ -42,7 +42,7 @@ static long double loop_count(ictx *c, const frame *fr, int k, int *exact)
             c->in->fellback[fr->fi][k] = 1;
     }
     *exact = 0;
-    return ml->trip;
+    return pp_loop_trip(c->m, ml);
 }
 
 /* Loop k's induction variable in a frame: its start and step. */

@@ -26,8 +26,8 @@
 static double trip_now(const pp_prog *m, int f, int k)
 {
     const pp_mloop *ml = &m->funcs[f].loops[k];
-    if (ml->rule == PP_RULE_CONSTANT)
-        return ml->trip;
+    if (ml->rule == PP_RULE_CONSTANT || !ml->count)
+        return pp_loop_trip(m, ml);
     /* the count in the problem's parameters (variables, globals and
      * arguments traced back to them) */
     pp_expr *e = ml->count ? pp_resolve_roots(m, f, ml->count) : NULL;

@@ -75,6 +75,7 @@ void pp_counts_observe(pp_prog *m)
             ml->obs_entries = E;
             ml->obs_iters = dl->shape == PP_SHAPE_BOTTOM ? H : (H >= E ? H - E : 0);
             ml->trip = E ? (double)ml->obs_iters / (double)E : 0;
+            ml->pow_param = -1;
             ml->count = count_expr(dl);
             ml->rule = ml->count && !pp_expr_has_unknown(ml->count) ? PP_RULE_SYMBOLIC : PP_RULE_CONSTANT;
             if (ml->rule == PP_RULE_CONSTANT && ml->count) {
@@ -107,10 +108,119 @@ static uint64_t observed_in(const pp_prog *m, int ri, int f, int k)
     return dl->shape == PP_SHAPE_BOTTOM ? H : (H >= E ? H - E : 0);
 }
 
-/* Replace a mismatching symbolic count: an integer multiple of a parameter
- * when the observed trips say so, else the observed average. */
-void pp_counts_refit(pp_prog *m, pp_mloop *ml, const char *why)
+/* Observed entries of loop k of function f in record ri. */
+static uint64_t entries_in(const pp_prog *m, int ri, int f, int k)
 {
+    const pp_record *r = m->recs[ri];
+    for (int g = 0; g < r->nfuncs; g++)
+        if (m->fmap[ri][g] == f)
+            return pp_record_slot_total(r, g, m->funcs[f].d->loops[k].slot + 1);
+    return 0;
+}
+
+double pp_loop_trip(const pp_prog *m, const pp_mloop *ml)
+{
+    if (ml->pow_param < 0 || ml->pow_param >= m->nparams)
+        return ml->trip;
+    double x = (double)m->params[ml->pow_param].value;
+    double t = ml->pow_lin ? ml->pow_a * x + ml->pow_b : x > 0 ? ml->pow_a * pow(x, ml->pow_b) : 0;
+    return t > 0 ? t : 0;
+}
+
+/* Least squares y = a + b x over q points: 0, or -1 when x does not vary. */
+static int line_fit(const double *x, const double *y, int q, double *a, double *b)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int j = 0; j < q; j++) {
+        sx += x[j];
+        sy += y[j];
+        sxx += x[j] * x[j];
+        sxy += x[j] * y[j];
+    }
+    double den = q * sxx - sx * sx;
+    if (q < 2 || den <= 0)
+        return -1;
+    *b = (q * sxy - sx * sy) / den;
+    *a = (sy - *b * sx) / q;
+    return 0;
+}
+
+/* A data-dependent count per entry over the records (Clement & Quinn's
+ * fit across problem sizes): a power law a x^b (log-log least squares) or
+ * a line a x + b, x the parameter the records differ in (of several, the
+ * best fit).  With two records both go through the points: the power law
+ * is taken (it keeps no size of the run in a constant); with three or
+ * more, the one with the smaller RMS relative error, which must be
+ * within 10 %.  1 when one fits; 0 else. */
+static int power_fit(pp_prog *m, int f, int k, pp_mloop *ml, char *note, size_t n)
+{
+    if (m->nrec < 2)
+        return 0;
+    double x[64], y[64], lx[64], ly[64];
+    int best = -1, best_lin = 0;
+    double best_a = 0, best_b = 0, best_err = 0;
+    for (int i = 0; i < m->nparams; i++) {
+        int q = 0, differ = 0;
+        for (int ri = 0; ri < m->nrec && ri < 64; ri++) {
+            long v;
+            uint64_t e = entries_in(m, ri, f, k), it = observed_in(m, ri, f, k);
+            if (pp_prog_param_in(m, ri, i, &v) != 0 || v <= 0 || e == 0 || it == 0)
+                continue;
+            x[q] = (double)v;
+            y[q] = (double)it / (double)e;
+            lx[q] = log(x[q]);
+            ly[q] = log(y[q]);
+            differ |= q > 0 && x[q] != x[0];
+            q++;
+        }
+        if (q < 2 || !differ)
+            continue;
+        for (int lin = 0; lin < (q > 2 ? 2 : 1); lin++) {
+            double a, b, err = 0;
+            if (lin ? line_fit(x, y, q, &b, &a) : line_fit(lx, ly, q, &a, &b))
+                continue;
+            if (!lin)
+                a = exp(a);     /* y = a x^b */
+            for (int j = 0; j < q; j++) {
+                double r = (lin ? a * x[j] + b : a * pow(x[j], b)) / y[j] - 1;
+                err += r * r;
+            }
+            err = sqrt(err / q);
+            if (best < 0 || err < best_err) {
+                best = i;
+                best_lin = lin;
+                best_a = a;
+                best_b = b;
+                best_err = err;
+            }
+        }
+    }
+    if (best < 0 || best_err > 0.10)
+        return 0;
+    ml->pow_param = best;
+    ml->pow_lin = best_lin;
+    ml->pow_a = best_a;
+    ml->pow_b = best_b;
+    ml->pow_err = best_err;
+    const char *name = m->params[best].name;
+    if (m->nrec == 2)
+        snprintf(note, n, "fitted over 2 records: %.4g x %s^%.3g per entry (a power law through two points: "
+                 "a third record would test it)", best_a, name, best_b);
+    else if (best_lin)
+        snprintf(note, n, "fitted over %d records: %.4g x %s %c %.4g per entry (a line, %.2g%% RMS error)",
+                 m->nrec, best_a, name, best_b < 0 ? '-' : '+', fabs(best_b), 100 * best_err);
+    else
+        snprintf(note, n, "fitted over %d records: %.4g x %s^%.3g per entry (a power law, %.2g%% RMS error)",
+                 m->nrec, best_a, name, best_b, 100 * best_err);
+    return 1;
+}
+
+/* Replace a mismatching symbolic count: an integer multiple of a parameter
+ * when the observed trips say so, a power law over several records, else
+ * the observed average. */
+void pp_counts_refit(pp_prog *m, int f, int k, const char *why)
+{
+    pp_mloop *ml = &m->funcs[f].loops[k];
     pp_expr_free(ml->count);
     ml->count = NULL;
     free(ml->fit_note);
@@ -138,9 +248,18 @@ void pp_counts_refit(pp_prog *m, pp_mloop *ml, const char *why)
                 }
         }
     }
+    char buf[600], note[300];
+    if (power_fit(m, f, k, ml, note, sizeof note)) {
+        ml->rule = PP_RULE_FITTED;
+        snprintf(buf, sizeof buf, "%s; %s", why, note);
+        ml->fit_note = strdup(buf);
+        return;
+    }
     ml->rule = PP_RULE_CONSTANT;
-    char buf[320];
-    snprintf(buf, sizeof buf, "%s; constant: %.4g per entry (observed average)", why, ml->trip);
+    snprintf(buf, sizeof buf, "%s; constant: %.4g per entry (observed average%s)", why, ml->trip,
+             ml->trip < 2 ? ""
+             : m->nrec < 2 ? "; kept at other sizes: records at two sizes or more fit its growth"
+                           : "; kept at other sizes: no power law of one parameter fits the records within 10%");
     ml->fit_note = strdup(buf);
 }
 
@@ -202,7 +321,7 @@ int pp_counts_verify(pp_prog *m, char *err, size_t errlen)
                             snprintf(why, sizeof why, "symbolic count gave %.0Lf, the run %llu%s%s",
                                      in.totals[f][k], (unsigned long long)obs, ri ? " in " : "",
                                      ri ? m->recs[ri]->path : "");
-                        pp_counts_refit(m, ml, why);
+                        pp_counts_refit(m, f, k, why);
                         changed = 1;
                     }
                 }

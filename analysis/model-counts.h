@@ -14,9 +14,12 @@
 uint64_t pp_branch_false_total(const pp_prog *m, int f, const pp_dbranch *b);
 /* Observed counts, branch ratios and the first rule of every loop. */
 void pp_counts_observe(pp_prog *m);
-/* Replace a loop's rule: an integer multiple of a parameter when the
- * observed trips say so, else the observed average.  why says why. */
-void pp_counts_refit(pp_prog *m, pp_mloop *ml, const char *why);
+/* Replace the rule of loop k of function f: an integer multiple of a
+ * parameter when the observed trips say so; with records at several
+ * sizes, a power law of the parameter they differ in; else the observed
+ * average.  why says why. */
+void pp_counts_refit(pp_prog *m, int f, int k, const char *why);
+
 /* Instantiate at every record's parameters and P, compare each loop's
  * total with the record's, and refit the rules that do not match. */
 int pp_counts_verify(pp_prog *m, char *err, size_t errlen);

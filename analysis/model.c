@@ -543,7 +543,7 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
                 const char *why = m->funcs[f].d->loops[k].why;
                 char buf[120];
                 snprintf(buf, sizeof buf, "no symbolic count (%s)", why ? why : "unknown");
-                pp_counts_refit(m, ml, buf);
+                pp_counts_refit(m, f, k, buf);
             }
         }
     pp_model_bind_P(m);

@@ -65,6 +65,13 @@ typedef struct {
     int sync;            /* the loop's subtree holds thread-graph events    */
     int nivs;            /* ids of enclosing-loop IVs its subtree reads     */
     int *ivs;
+    /* a count per entry the plugin could not follow, fitted over records
+     * at several sizes as pow_a * params[pow_param]^pow_b, or with pow_lin
+     * as pow_a * params[pow_param] + pow_b (pow_param -1: none;
+     * pp_loop_trip); pow_err: the fit's RMS relative error (0 with two
+     * records, which any such law fits) */
+    int pow_param, pow_lin;
+    double pow_a, pow_b, pow_err;
 } pp_mloop;
 
 typedef struct {
@@ -195,6 +202,10 @@ double pp_mpi_type_bytes(const char *type);
 int pp_mpi_coll_of(pp_evkind k);
 /* A parameter's value in record k (its recorded value for k = 0). */
 int pp_prog_param_in(const pp_prog *m, int k, int param, long *value);
+/* Iterations per entry of a loop with no count expression, at the
+ * parameters' current values: its power law over several records, or
+ * the recorded average (model-counts.c). */
+double pp_loop_trip(const pp_prog *m, const pp_mloop *ml);
 /* The P of record k. */
 int pp_prog_P_in(const pp_prog *m, int k);
 void pp_prog_free(pp_prog *m);

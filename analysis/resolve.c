@@ -4,6 +4,7 @@
  */
 #include "resolve.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,8 +238,14 @@ char *pp_loop_count_text(const pp_prog *m, int f, int k)
 {
     const pp_mloop *ml = &m->funcs[f].loops[k];
     if (!ml->count) {
-        char buf[64];
-        snprintf(buf, sizeof buf, "%.6g", ml->trip);
+        char buf[200];
+        if (ml->pow_param >= 0 && ml->pow_param < m->nparams && ml->pow_lin)
+            snprintf(buf, sizeof buf, "%.4g*%s %c %.4g", ml->pow_a, m->params[ml->pow_param].name,
+                     ml->pow_b < 0 ? '-' : '+', fabs(ml->pow_b));
+        else if (ml->pow_param >= 0 && ml->pow_param < m->nparams)
+            snprintf(buf, sizeof buf, "%.4g*%s^%.3g", ml->pow_a, m->params[ml->pow_param].name, ml->pow_b);
+        else
+            snprintf(buf, sizeof buf, "%.6g", ml->trip);
         return strdup(buf);
     }
     pp_expr *r = pp_resolve_roots(m, f, ml->count);
