@@ -229,6 +229,7 @@ my @more = (      # docs/samples.md for the arguments; small sizes
     ['table_ranges',  'tests/values/table_ranges.c',  'pthread', '300 {P}'],
     ['balanced_triangle', 'tests/values/balanced_triangle.c', 'pthread', '500 {P}'],
     ['omp_table',     'tests/values/omp_table.c',     'omp', '2000'],
+    ['scan_until',    'tests/values/scan_until.c',    'serial', '2000 20'],
     # tests/wrapper (92-wrapper.t builds them through perfpred-gcc)
     ['wrapper_omp',   'tests/wrapper/omp.c',   'omp', '1000'],
     ['wrapper_mpi',   'tests/wrapper/mpi.c',   'mpi', '100'],
