@@ -115,6 +115,13 @@ static int emit_atom(ictx *c, const pp_mfunc *mf, const pp_expr *e)
         int i = resolve_atom(c->m, mf, e);
         if (i == -2)
             return emit(c, I_K, 0, c->P, NULL);
+        /* a value that differs between the ranks: this rank's */
+        if (i >= 0 && c->m->params[i].per_rank && c->mpi) {
+            int64_t v;
+            if (pp_prog_rank_value(c->m, i, c->rank, c->P, c->single_rank, &v))
+                return emit(c, I_FAIL, 0, 0, NULL);
+            return emit(c, I_K, 0, v, NULL);
+        }
         return i < 0 ? emit(c, I_FAIL, 0, 0, NULL) : emit(c, I_K, 0, c->m->params[i].value, NULL);
     }
     case PP_E_SHARED:
