@@ -336,6 +336,16 @@ like($err, qr/'partner' differs between the ranks: no problem parameter \(rank \
 my %helper_hand = (8  => {19 => 40, 20 => 5 * 8 * 8000,  25 => 5 * 36},
                    16 => {19 => 80, 20 => 5 * 16 * 8000, 25 => 5 * 136});
 scale_counts('helper', $helper, 8000, \%helper_hand);
+# at 2 ranks rank ^ 1 and (rank + 1) % P both give 1, 0 and differ at
+# P = 3: no rule is taken, and only P = 2 is predicted
+my $helper2 = record(2, 'helper2.ppr', 'helper 1000');
+($rc, $out, $err) = run("$PP predict $helper2 --P 2");
+is($rc, 0, 'helper at 2 ranks: predicted at P = 2') or diag($err);
+like($err, qr/partner \(partner in main\) differs between the ranks \(1, 0 at P = 2\) and both rank \^ 1 and \(rank \+ 1\) % P give every rank's recorded value/,
+     'helper at 2 ranks: two rules fit, and the warning names them');
+($rc, $out, $err) = run("$PP predict $helper2 --P 4");
+is($rc, 2, 'helper at 2 ranks: P = 4 is refused');
+like($err, qr/known only at the recorded P = 2, not at P = 4/, 'helper at 2 ranks: says why');
 
 # ---------------------- a per-rank value no rule gives: a table lookup
 write_file('table.c', <<'C');
