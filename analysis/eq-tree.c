@@ -418,6 +418,7 @@ static int loose(const pp_cx *c)
     case PP_E_ADD: case PP_E_SUB: case PP_E_NEG: case PP_E_COND: case PP_E_DIV: case PP_E_MOD:
     case PP_E_LT: case PP_E_LE: case PP_E_GT: case PP_E_GE: case PP_E_EQ: case PP_E_NE:
     case PP_E_AND: case PP_E_OR: case PP_E_SHL: case PP_E_SHR:
+    case PP_E_BAND: case PP_E_BOR: case PP_E_BXOR:
         return 1;
     case PP_E_INT:
         return mpz_sgn(c->e->z) < 0;

@@ -39,6 +39,7 @@ enum {
     I_THRN,       /* push its thread count                          */
     I_NEG,
     I_NOT,
+    I_BNOT,
     I_AND,        /* pop x; x == 0: push 0, jump to a               */
     I_OR,         /* pop x; x != 0: push 1, jump to a               */
     I_JZ,         /* pop x; x == 0: jump to a                       */
@@ -116,6 +117,13 @@ static int emit_atom(ictx *c, const pp_mfunc *mf, const pp_expr *e)
         int i = resolve_atom(c->m, mf, e);
         if (i == -2)
             return emit(c, I_K, 0, c->P, NULL);
+        /* a value that differs between the ranks: this rank's */
+        if (i >= 0 && c->m->params[i].per_rank && c->mpi) {
+            int64_t v;
+            if (pp_prog_rank_value(c->m, i, c->rank, c->P, c->single_rank, &v))
+                return emit(c, I_FAIL, 0, 0, NULL);
+            return emit(c, I_K, 0, v, NULL);
+        }
         return i < 0 ? emit(c, I_FAIL, 0, 0, NULL) : emit(c, I_K, 0, c->m->params[i].value, NULL);
     }
     case PP_E_SHARED:
@@ -213,8 +221,10 @@ static int comp(ictx *c, const pp_mfunc *mf, const pp_expr *e, int sp, int *dept
     switch (e->kind) {
     case PP_E_NEG:
     case PP_E_NOT:
+    case PP_E_BNOT:
         if ((cst = comp(c, mf, e->kids[0], sp, depth)) < 0 ||
-            emit(c, e->kind == PP_E_NEG ? I_NEG : I_NOT, 0, 0, NULL) < 0)
+            emit(c, e->kind == PP_E_NEG ? I_NEG : e->kind == PP_E_NOT ? I_NOT : I_BNOT,
+                 0, 0, NULL) < 0)
             return -1;
         break;
     case PP_E_AND:
@@ -338,6 +348,9 @@ static inline int run(const ictx *c, const frame *fr, int pc, int64_t *out)
         case I_NOT:
             st[sp - 1] = st[sp - 1] == 0;
             break;
+        case I_BNOT:
+            st[sp - 1] = ~st[sp - 1];
+            break;
         case I_AND:
         case I_OR:
             if ((st[sp - 1] != 0) != (in->op == I_AND)) {
@@ -364,7 +377,8 @@ static inline int run(const ictx *c, const frame *fr, int pc, int64_t *out)
                 return -1;                                                      \
             break;
         BIN(PP_E_ADD) BIN(PP_E_MUL) BIN(PP_E_SUB) BIN(PP_E_DIV) BIN(PP_E_MOD) BIN(PP_E_FDIV)
-        BIN(PP_E_CDIV) BIN(PP_E_MIN) BIN(PP_E_MAX) BIN(PP_E_SHL) BIN(PP_E_SHR) BIN(PP_E_LT)
+        BIN(PP_E_CDIV) BIN(PP_E_MIN) BIN(PP_E_MAX) BIN(PP_E_SHL) BIN(PP_E_SHR) BIN(PP_E_BAND)
+        BIN(PP_E_BOR) BIN(PP_E_BXOR) BIN(PP_E_LT)
         BIN(PP_E_LE) BIN(PP_E_GT) BIN(PP_E_GE) BIN(PP_E_EQ) BIN(PP_E_NE)
 #undef BIN
         default:        /* not emitted */

@@ -100,6 +100,7 @@ typedef struct {
     long nbarriers;             /* barrier actions made                     */
     int mpi;                    /* the threads are MPI ranks                */
     int rank;                   /* the rank being unrolled                  */
+    int single_rank;            /* only that rank (a record's check)        */
     int capcomms;               /* of in->comms (inst-comm.c)               */
     struct { char *name; int comm; } *cvars;  /* the rank's communicator
                                    variables: index in in->comms, -1 null   */

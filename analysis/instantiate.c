@@ -519,6 +519,10 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
         rc = pp_inst_fail(&c, "the record has no instrumented 'main': compile the file with main() with the plugin");
     if (rc == 0 && c.mpi && (P < 1 || rank >= P))
         rc = pp_inst_fail(&c, "rank %d of %d ranks", rank, P);
+    c.single_rank = rank >= 0;
+    char why[1400];
+    if (rc == 0 && c.mpi && !c.single_rank && pp_prog_rank_refusal(m, P, why, sizeof why))
+        rc = pp_inst_fail(&c, "%s", why);
     if (rc == 0 && c.mpi) {
         /* one thread per rank, made first so that thread r is rank r
          * (threads the ranks start come after them) */

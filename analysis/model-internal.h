@@ -24,5 +24,9 @@ void pp_model_thread_values_free(pp_prog *m);
  * sizes and recorded bytes per call (0, or -1 out of memory). */
 int pp_model_mpi_init(pp_prog *m, char *err, size_t errlen);
 int pp_model_mpi_sites(pp_prog *m);
+/* model-rankvals.c: the parameters whose value differs between the ranks
+ * of a run, and the rule in rank and P that gives each rank's (0, or -1
+ * out of memory) */
+int pp_model_rank_values(pp_prog *m);
 
 #endif

@@ -188,6 +188,13 @@ int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errl
      * together */
     for (int i = 0; i < m->nparams; i++)
         if (strcmp(m->params[i].name, name) == 0) {
+            if (m->params[i].per_rank) {
+                char *r = m->params[i].rank_rule ? pp_expr_to_infix(m->params[i].rank_rule) : NULL;
+                snprintf(err, errlen, "'%s' differs between the ranks: no problem parameter (%s)", name,
+                         r ? r : "each rank's recorded value");
+                free(r);
+                return -1;
+            }
             m->params[i].value = value;
             n++;
         }

@@ -25,6 +25,17 @@ typedef struct {
     long recorded;       /* value in the run                                */
     long value;          /* current value                                   */
     int varying;         /* set more than once with different values        */
+    /* MPI: the value differs between the ranks of a run (each rank's
+     * record has its own): no problem parameter.  rank_rule, in (rank),
+     * (nprocs) and the other parameters' names, reproduces every record's
+     * value (NULL: no candidate does; then the value is known only at the
+     * recorded P: rank_val[r] is rank r's in the primary run, and
+     * rank_why says why).  docs/model.md, "Values that differ per rank". */
+    int per_rank;
+    pp_expr *rank_rule;
+    long *rank_val;
+    int rank_n;
+    char *rank_why;
 } pp_param;
 
 /* How the processor count P enters the program. */
@@ -208,6 +219,13 @@ int pp_prog_param_in(const pp_prog *m, int k, int param, long *value);
 double pp_loop_trip(const pp_prog *m, const pp_mloop *ml);
 /* The P of record k. */
 int pp_prog_P_in(const pp_prog *m, int k);
+/* A per-rank parameter's value at rank `rank` of P ranks: its rule, or
+ * without one its recorded value at that rank (single: the instance is
+ * one rank's, whose value params[param].value already holds).  0 or -1. */
+int pp_prog_rank_value(const pp_prog *m, int param, int rank, int P, int single, int64_t *out);
+/* Why the ranks cannot be instantiated at P (a per-rank value without a
+ * rule, at another P than the recorded one): a message in buf, or NULL. */
+const char *pp_prog_rank_refusal(const pp_prog *m, int P, char *buf, size_t n);
 void pp_prog_free(pp_prog *m);
 
 /* Set a parameter by name (--set NAME=V).  "P" is not a parameter. */

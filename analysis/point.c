@@ -31,6 +31,8 @@ int pp_point_predict(pp_prog *m, const pp_machine *mach, int P, double t1, int d
 
 int pp_problem_shown(const pp_prog *m, int i)
 {
+    if (m->params[i].per_rank)      /* each rank's own: not a coordinate */
+        return 0;
     if (m->pkind == PP_P_PARAM && strcmp(m->params[i].name, m->params[m->p_param].name) == 0)
         return 0;
     for (int j = 0; j < i; j++)

@@ -64,11 +64,13 @@ static int ev_z_op(const pp_expr *e, pp_lookup_fn lk, void *ctx, mpz_t out)
         }
         mpz_set(out, a);
         break;
-    case PP_E_NEG: case PP_E_NOT:
+    case PP_E_NEG: case PP_E_NOT: case PP_E_BNOT:
         if ((rc = ev_z(e->kids[0], lk, ctx, a)))
             break;
         if (e->kind == PP_E_NEG)
             mpz_neg(out, a);
+        else if (e->kind == PP_E_BNOT)
+            mpz_com(out, a);            /* -a - 1 */
         else
             mpz_set_ui(out, mpz_sgn(a) == 0);
         break;
@@ -108,6 +110,11 @@ static int ev_z_op(const pp_expr *e, pp_lookup_fn lk, void *ctx, mpz_t out)
         case PP_E_SHL: case PP_E_SHR:
             rc = shift_z(out, a, b, e->kind == PP_E_SHL);
             break;
+        /* GMP's logical operations act on the infinite two's complement
+         * form: the C result whenever the operands fit the C type */
+        case PP_E_BAND: mpz_and(out, a, b); break;
+        case PP_E_BOR: mpz_ior(out, a, b); break;
+        case PP_E_BXOR: mpz_xor(out, a, b); break;
         default:
             mpz_set_ui(out, (unsigned long)pp_i64_cmp_result(e->kind, mpz_cmp(a, b)));
             break;
@@ -173,6 +180,11 @@ static int ev_i_op(const pp_expr *e, pp_lookup_i64_fn lk, void *ctx, int64_t *ou
         if ((rc = ev_i(e->kids[0], lk, ctx, &a)))
             return rc;
         *out = a == 0;
+        return 0;
+    case PP_E_BNOT:
+        if ((rc = ev_i(e->kids[0], lk, ctx, &a)))
+            return rc;
+        *out = ~a;          /* never overflows: ~INT64_MIN == INT64_MAX */
         return 0;
     case PP_E_AND: case PP_E_OR: {
         int is_and = e->kind == PP_E_AND;

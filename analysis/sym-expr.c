@@ -46,7 +46,8 @@ static const struct { pp_ekind k; const char *w; } keywords[] = {
     {PP_E_ADD, "+"}, {PP_E_MUL, "*"}, {PP_E_SUB, "-"}, {PP_E_NEG, "neg"},
     {PP_E_DIV, "div"}, {PP_E_MOD, "mod"}, {PP_E_FDIV, "fdiv"},
     {PP_E_CDIV, "cdiv"}, {PP_E_MIN, "min"}, {PP_E_MAX, "max"},
-    {PP_E_SHL, "shl"}, {PP_E_SHR, "shr"}, {PP_E_LT, "lt"}, {PP_E_LE, "le"},
+    {PP_E_SHL, "shl"}, {PP_E_SHR, "shr"}, {PP_E_BAND, "band"},
+    {PP_E_BOR, "bor"}, {PP_E_BXOR, "bxor"}, {PP_E_BNOT, "bnot"}, {PP_E_LT, "lt"}, {PP_E_LE, "le"},
     {PP_E_GT, "gt"}, {PP_E_GE, "ge"}, {PP_E_EQ, "eq"}, {PP_E_NE, "ne"},
     {PP_E_AND, "and"}, {PP_E_OR, "or"}, {PP_E_NOT, "not"},
     {PP_E_COND, "cond"},
@@ -81,7 +82,7 @@ int pp__arity_ok(pp_ekind k, int n)
     case PP_E_ADD: case PP_E_MUL: case PP_E_MIN: case PP_E_MAX:
     case PP_E_AND: case PP_E_OR:
         return n >= 1;
-    case PP_E_NEG: case PP_E_NOT:
+    case PP_E_NEG: case PP_E_NOT: case PP_E_BNOT:
         return n == 1;
     case PP_E_COND:
         return n == 3;

@@ -105,6 +105,16 @@ static inline int pp_expr_op2_i64(pp_ekind k, int64_t a, int64_t b, int64_t *out
         return pp_i64_div(k, a, b, out);
     case PP_E_SHL: case PP_E_SHR:
         return pp_i64_shift(a, b, k == PP_E_SHL, out);
+    /* int64_t is two's complement (C11 7.20.1.1): the same bits as GMP's */
+    case PP_E_BAND:
+        *out = a & b;
+        return 0;
+    case PP_E_BOR:
+        *out = a | b;
+        return 0;
+    case PP_E_BXOR:
+        *out = a ^ b;
+        return 0;
     default:
         *out = pp_i64_cmp_result(k, (a > b) - (a < b));
         return 0;

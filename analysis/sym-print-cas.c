@@ -287,6 +287,21 @@ static void minmax(pctx *c, const pp_expr *e)
     sb_puts(&c->b, ")");
 }
 
+/* bit_and(a, b), bit_or, bit_xor, bit_not(a): Maxima's functions of
+ * these names compute them on integers (two's complement); SymPy has no
+ * bitwise integer operation and keeps them as undefined functions */
+static void bitwise(pctx *c, const pp_expr *e)
+{
+    sb_puts(&c->b, e->kind == PP_E_BAND ? "bit_and(" : e->kind == PP_E_BOR ? "bit_or("
+                   : e->kind == PP_E_BXOR ? "bit_xor(" : "bit_not(");
+    for (int i = 0; i < e->nkids; i++) {
+        if (i)
+            sb_puts(&c->b, ", ");
+        val(c, e->kids[i], C_ADD);
+    }
+    sb_puts(&c->b, ")");
+}
+
 /* Piecewise((a, c), (b, True)) / (if c then a else b) */
 static void ite(pctx *c, const pp_expr *cnd, const pp_expr *a, const pp_expr *b)
 {
@@ -376,6 +391,7 @@ static void val(pctx *c, const pp_expr *e, int min_prec)
     case PP_E_CDIV: fdiv(c, "ceiling", e->kids[0], e->kids[1]); break;
     case PP_E_MIN: case PP_E_MAX: minmax(c, e); break;
     case PP_E_SHL: case PP_E_SHR: shift(c, e); break;
+    case PP_E_BAND: case PP_E_BOR: case PP_E_BXOR: case PP_E_BNOT: bitwise(c, e); break;
     case PP_E_COND: ite(c, e->kids[0], e->kids[1], e->kids[2]); break;
     default: atom(c, e); break;
     }

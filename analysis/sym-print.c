@@ -134,7 +134,8 @@ char *pp_expr_to_sexpr(const pp_expr *e)
 /* ---------------------------------------------------------------- infix */
 
 /* precedence levels (higher binds tighter) */
-enum { P_COND = 1, P_OR, P_AND, P_CMP, P_SHIFT, P_ADD, P_MUL, P_UNARY, P_POW, P_ATOM };
+/* C's order: the bitwise operators bind looser than comparisons */
+enum { P_COND = 1, P_OR, P_AND, P_BOR, P_BXOR, P_BAND, P_CMP, P_SHIFT, P_ADD, P_MUL, P_UNARY, P_POW, P_ATOM };
 
 static int is_negative_int(const pp_expr *e)
 {
@@ -158,8 +159,11 @@ static int prec(const pp_expr *e)
             return prec(e->kids[0]);
         return is_negative_int(e->kids[0]) ? P_UNARY : P_MUL;
     case PP_E_DIV: case PP_E_MOD: return P_MUL;
-    case PP_E_NEG: case PP_E_NOT: return P_UNARY;
+    case PP_E_NEG: case PP_E_NOT: case PP_E_BNOT: return P_UNARY;
     case PP_E_SHL: case PP_E_SHR: return P_SHIFT;
+    case PP_E_BAND: return P_BAND;
+    case PP_E_BXOR: return P_BXOR;
+    case PP_E_BOR: return P_BOR;
     case PP_E_LT: case PP_E_LE: case PP_E_GT: case PP_E_GE:
     case PP_E_EQ: case PP_E_NE: return P_CMP;
     case PP_E_AND: return e->nkids > 1 ? P_AND : prec(e->kids[0]);
@@ -332,9 +336,16 @@ static void infix(sbuf *b, const pp_expr *e, int min_prec)
         infix(b, e->kids[0], e->kids[0]->kind == PP_E_MUL && prec(e->kids[0]) == P_MUL
                                  ? P_MUL : P_POW);
         break;
-    case PP_E_NOT:
-        sb_puts(b, "!");
+    case PP_E_NOT: case PP_E_BNOT:
+        sb_puts(b, e->kind == PP_E_NOT ? "!" : "~");
         infix(b, e->kids[0], P_UNARY);
+        break;
+    case PP_E_BAND: case PP_E_BOR: case PP_E_BXOR:
+        /* operands that are themselves bitwise or comparisons get
+         * parentheses: C's precedence here surprises people */
+        infix(b, e->kids[0], P_SHIFT);
+        sb_puts(b, e->kind == PP_E_BAND ? " & " : e->kind == PP_E_BOR ? " | " : " ^ ");
+        infix(b, e->kids[1], P_SHIFT);
         break;
     case PP_E_MUL:
         if (e->nkids == 1)

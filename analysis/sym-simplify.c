@@ -151,6 +151,41 @@ static pp_poly *shift(const pp_expr *e)
     return r;
 }
 
+/* band, bor, bxor, bnot: opaque, constants folded (opaque()), and the
+ * identities x & -1 = x | 0 = x ^ 0 = x, x & 0 = 0, ~~x = x */
+static pp_poly *bitwise(const pp_expr *e)
+{
+    pp_expr *a = norm(e->kids[0]);
+    if (e->kind == PP_E_BNOT) {
+        if (a->kind == PP_E_BNOT && a->nkids == 1) {
+            pp_poly *r = from_expr(a->kids[0]);
+            pp_expr_free(a);
+            return r;
+        }
+        pp_expr *k[1] = {a};
+        return opaque(PP_E_BNOT, 1, k);
+    }
+    pp_expr *b = norm(e->kids[1]);
+    long va = 1, vb = 1;
+    int ca = pp_expr_is_int(a, &va), cb = pp_expr_is_int(b, &vb);
+    if (!(ca && cb)) {
+        long v = ca ? va : vb;
+        pp_expr *x = ca ? b : a;
+        if ((ca || cb) && ((v == 0 && e->kind != PP_E_BAND) || (v == -1 && e->kind == PP_E_BAND))) {
+            pp_poly *r = from_expr(x);
+            pp_expr_free(a);
+            pp_expr_free(b);
+            return r;
+        }
+        if ((ca || cb) && v == 0 && e->kind == PP_E_BAND) {
+            pp_expr_free(a);
+            pp_expr_free(b);
+            return pp__poly_const_si(0);
+        }
+    }
+    return opaque2(e->kind, a, b);
+}
+
 static int cmp_expr_ptr(const void *a, const void *b)
 {
     return pp_expr_compare(*(pp_expr *const *)a, *(pp_expr *const *)b);
@@ -369,6 +404,14 @@ static pp_poly *from_expr(const pp_expr *e)
         if (e->nkids != 1)
             break;
         return opaque_norm(e);
+    case PP_E_BNOT:
+        if (e->nkids != 1)
+            break;
+        return bitwise(e);
+    case PP_E_BAND: case PP_E_BOR: case PP_E_BXOR:
+        if (e->nkids != 2)
+            break;
+        return bitwise(e);
     case PP_E_COND:
         if (e->nkids != 3)
             break;

@@ -38,8 +38,11 @@ typedef enum {
     PP_E_ADD, PP_E_MUL, PP_E_SUB, PP_E_NEG,
     PP_E_DIV, PP_E_MOD, PP_E_FDIV, PP_E_CDIV,
     PP_E_MIN, PP_E_MAX, PP_E_SHL, PP_E_SHR,
+    PP_E_BAND, PP_E_BOR, PP_E_BXOR,   /* bitwise &, |, ^ (two's complement) */
     PP_E_LT, PP_E_LE, PP_E_GT, PP_E_GE, PP_E_EQ, PP_E_NE,
-    PP_E_AND, PP_E_OR, PP_E_NOT, PP_E_COND,
+    PP_E_AND, PP_E_OR, PP_E_NOT,
+    PP_E_BNOT,       /* bitwise ~a = -a - 1                              */
+    PP_E_COND,
     PP_E_LIST        /* a parenthesised list of expressions, e.g. args= */
 } pp_ekind;
 
@@ -64,7 +67,7 @@ pp_expr *pp_expr_op(pp_ekind kind, int nkids, pp_expr *const *kids);
                                  /* takes a new reference to each kid;
                                     NULL if kind is not an operator or
                                     PP_E_LIST, or the arity is wrong (+ * min
-                                    max and or: >= 1; neg not: 1; cond: 3;
+                                    max and or: >= 1; neg not bnot: 1; cond: 3;
                                     list: >= 0; the others: 2)              */
 pp_expr *pp_expr_ref(pp_expr *e);                  /* +1 reference       */
 void     pp_expr_free(pp_expr *e);                 /* -1 reference       */
@@ -109,7 +112,8 @@ pp_expr *pp_expr_addr(const char *name, pp_expr *index);
 typedef int (*pp_lookup_fn)(void *ctx, const pp_expr *atom, mpz_t out);
 
 /* Exact evaluation with C semantics (div/mod truncate toward zero, fdiv and
- * cdiv floor and ceiling, comparisons give 0/1).  Returns 0 on success,
+ * cdiv floor and ceiling, comparisons give 0/1, band bor bxor bnot on the
+ * infinite two's complement form of the integers, as GMP's mpz_and).  Returns 0 on success,
  * PP_EVAL_UNKNOWN if an atom is unknown or the expression contains ?, and
  * PP_EVAL_DIVZERO on a division by zero. */
 #define PP_EVAL_UNKNOWN 1

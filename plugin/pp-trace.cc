@@ -386,6 +386,42 @@ low_bits (pp_fn *f, tree x, tree mask, int depth)
   return cap ("(- " + a + " (shl (shr " + a + pp_fmt (" %d) %d))", k, k));
 }
 
+/* The operator of a bitwise &, |, ^ on operand R1's type: the logical
+   and / or on booleans, the bitwise one on other integers (their values
+   are the analyser's integers, whose band/bor/bxor act on the two's
+   complement form: the C result for every operand the type holds); NULL
+   for another code or type (a vector).  */
+static const char *
+bit_op (enum tree_code code, tree r1)
+{
+  if (code != BIT_AND_EXPR && code != BIT_IOR_EXPR && code != BIT_XOR_EXPR)
+    return NULL;
+  tree type = TREE_TYPE (r1);
+  if (TREE_CODE (type) == BOOLEAN_TYPE && code != BIT_XOR_EXPR)
+    return code == BIT_AND_EXPR ? "and" : "or";
+  if (!INTEGRAL_TYPE_P (type))
+    return NULL;
+  return code == BIT_AND_EXPR ? "band" : code == BIT_IOR_EXPR ? "bor" : "bxor";
+}
+
+/* ~X: (bnot X) on a signed type.  On an unsigned one ~X is 2^prec - 1 - X,
+   which is X ^ (2^prec - 1) for every X the type holds: written so,
+   since the analyser's (bnot X) is -X - 1.  */
+static std::string
+bit_not (pp_fn *f, tree lhs, tree x, int depth)
+{
+  tree type = TREE_TYPE (lhs);
+  if (!INTEGRAL_TYPE_P (type) || TREE_CODE (type) == BOOLEAN_TYPE)
+    return "?";
+  std::string a = pp_trace (f, x, depth + 1);
+  if (!TYPE_UNSIGNED (type))
+    return cap ("(bnot " + a + ")");
+  unsigned prec = TYPE_PRECISION (type);
+  if (prec < 1 || prec > 63)
+    return "?";
+  return cap ("(bxor " + a + pp_fmt (" %lld)", (long long) ((1ULL << prec) - 1)));
+}
+
 static std::string
 trace_assign (pp_fn *f, gimple *stmt, int depth)
 {
@@ -414,6 +450,8 @@ trace_assign (pp_fn *f, gimple *stmt, int depth)
 	  std::string a = pp_trace (f, r1, depth + 1);
 	  return cap ("(max " + a + " (neg " + a + "))");
 	}
+      if (code == BIT_NOT_EXPR)
+	return bit_not (f, gimple_assign_lhs (stmt), r1, depth);
       return "?";
     case GIMPLE_BINARY_RHS:
       {
@@ -423,13 +461,9 @@ trace_assign (pp_fn *f, gimple *stmt, int depth)
 	    if (!m.empty ())
 	      return m;
 	  }
-	const char *op = op_name (code);
-	if (!op && code == BIT_AND_EXPR
-	    && TREE_CODE (TREE_TYPE (r1)) == BOOLEAN_TYPE)
-	  op = "and";
-	if (!op && code == BIT_IOR_EXPR
-	    && TREE_CODE (TREE_TYPE (r1)) == BOOLEAN_TYPE)
-	  op = "or";
+	const char *op = bit_op (code, r1);
+	if (!op)
+	  op = op_name (code);
 	if (!op)
 	  return "?";
 	return binop (op, pp_trace (f, r1, depth + 1),
@@ -552,6 +586,8 @@ pp_trace (pp_fn *f, tree t, int depth)
       return cap ("(neg " + pp_trace (f, TREE_OPERAND (t, 0), depth + 1) + ")");
     case TRUTH_NOT_EXPR:
       return cap ("(not " + pp_trace (f, TREE_OPERAND (t, 0), depth + 1) + ")");
+    case BIT_NOT_EXPR:
+      return bit_not (f, t, TREE_OPERAND (t, 0), depth);
     case COND_EXPR:
       return cap ("(cond " + pp_trace (f, TREE_OPERAND (t, 0), depth + 1) + " "
 		  + pp_trace (f, TREE_OPERAND (t, 1), depth + 1) + " "
@@ -573,7 +609,9 @@ pp_trace (pp_fn *f, tree t, int depth)
       || TREE_CODE (t) == TRUTH_ANDIF_EXPR || TREE_CODE (t) == TRUTH_ORIF_EXPR
       || TREE_CODE (t) == TRUTH_AND_EXPR || TREE_CODE (t) == TRUTH_OR_EXPR)
     {
-      const char *op = op_name (TREE_CODE (t));
+      const char *op = bit_op (TREE_CODE (t), TREE_OPERAND (t, 0));
+      if (!op)
+	op = op_name (TREE_CODE (t));
       if (!op)
 	return "?";
       return binop (op, pp_trace (f, TREE_OPERAND (t, 0), depth + 1),

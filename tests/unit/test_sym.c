@@ -517,6 +517,7 @@ static const pp_ekind rand_ops[] = {
     PP_E_ADD, PP_E_MUL, PP_E_SUB, PP_E_NEG, PP_E_DIV, PP_E_MOD, PP_E_FDIV, PP_E_CDIV,
     PP_E_MIN, PP_E_MAX, PP_E_SHL, PP_E_SHR, PP_E_LT, PP_E_LE, PP_E_GT, PP_E_GE,
     PP_E_EQ, PP_E_NE, PP_E_AND, PP_E_OR, PP_E_NOT, PP_E_COND,
+    PP_E_BAND, PP_E_BOR, PP_E_BXOR, PP_E_BNOT,
 };
 
 static pp_expr *rand_leaf(void)
@@ -535,7 +536,7 @@ static pp_expr *rand_expr(int depth)
     if (depth == 0 || rnd() % 4 == 0)
         return rand_leaf();
     pp_ekind k = rand_ops[rnd() % (sizeof rand_ops / sizeof rand_ops[0])];
-    int n = k == PP_E_NEG || k == PP_E_NOT ? 1 : k == PP_E_COND ? 3 :
+    int n = k == PP_E_NEG || k == PP_E_NOT || k == PP_E_BNOT ? 1 : k == PP_E_COND ? 3 :
             (k == PP_E_ADD || k == PP_E_MUL || k == PP_E_MIN || k == PP_E_MAX ||
              k == PP_E_AND || k == PP_E_OR) ? 1 + (int)(rnd() % 3) : 2;
     pp_expr *kids[3];
@@ -1038,6 +1039,69 @@ static void test_predicates(void **state)
     pp_expr_free(x); pp_expr_free(y); pp_expr_free(z);
 }
 
+/* band bor bxor bnot: two's complement values computed by hand (-6 is
+ * ...11010, 3 is 011, 5 is 101), the exact and the int64 evaluation, the
+ * compiled evaluation of inst-code.c being checked by the e2e tests */
+static void test_bitwise(void **state)
+{
+    (void)state;
+    static const char *cases[][2] = {
+        {"(bxor 0 1)", "1"}, {"(bxor 1 1)", "0"}, {"(bxor 6 1)", "7"}, {"(bxor 7 1)", "6"},
+        {"(bxor 5 3)", "6"}, {"(band 5 3)", "1"}, {"(bor 5 3)", "7"},
+        {"(bxor -6 3)", "-7"},         /* ...11010 ^ 011 = ...11001 */
+        {"(band -6 3)", "2"},          /* ...11010 & 011 = 010 */
+        {"(bor -6 3)", "-5"},          /* ...11011 */
+        {"(band -1 -8)", "-8"}, {"(bor -8 7)", "-1"}, {"(bxor -1 -1)", "0"},
+        {"(bnot 0)", "-1"}, {"(bnot 5)", "-6"}, {"(bnot -6)", "5"},
+        {"(bnot 9223372036854775807)", "-9223372036854775808"},
+        {"(bnot -9223372036854775808)", "9223372036854775807"},
+        {"(bxor (shl 1 70) 1)", "1180591620717411303425"},   /* 2^70 + 1 */
+        {"(band (neg (shl 1 70)) 255)", "0"},
+        /* the partners of an exchange: rank ^ 1 at rank 4, 5 and P = 6 */
+        {"(bxor (rank) 1)", "5"}, {"(bxor (+ (rank) 1) 1)", "4"},
+        {"(band (rank) (bnot 1))", "4"}, {"(bor (rank) 1)", "5"},
+        {"(bxor (rank) ?)", "E1"},
+    };
+    env v = {2, {"rank", "P"}, {4, 6}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        check_eval(cases[i][0], &v, cases[i][1]);
+        pp_expr *e = P(cases[i][0]);
+        int64_t r = 0;
+        int rc = pp_expr_eval_i64(e, lookup_i64, &v, &r);
+        char buf[32];
+        if (rc == 0)
+            snprintf(buf, sizeof buf, "%lld", (long long)r);
+        else
+            snprintf(buf, sizeof buf, "E%d", rc);
+        if (rc != PP_EVAL_OVERFLOW)
+            assert_string_equal(buf, cases[i][1]);
+        pp_expr_free(e);
+    }
+    static const char *infix[][2] = {
+        {"(bxor (rank) 1)", "rank ^ 1"}, {"(band a (bor b c))", "a & (b | c)"},
+        {"(bnot (+ a 1))", "~(a + 1)"}, {"(lt (bxor (rank) 1) (nprocs))", "(rank ^ 1) < P"},
+        {"(bor (shl a 2) 1)", "a << 2 | 1"},
+    };
+    for (size_t i = 0; i < sizeof infix / sizeof infix[0]; i++) {
+        pp_expr *e = P(infix[i][0]);
+        check_infix(e, infix[i][1]);
+        check_sexpr(e, infix[i][0]);
+        pp_expr_free(e);
+    }
+    check_simplify("(bxor 6 1)", "7");
+    check_simplify("(bxor (+ N 0) 0)", "N");
+    check_simplify("(bor 0 N)", "N");
+    check_simplify("(band N -1)", "N");
+    check_simplify("(band N 0)", "0");
+    check_simplify("(bnot (bnot N))", "N");
+    check_simplify("(bxor (+ (rank) 0) 1)", "(bxor (rank) 1)");
+    check_simplify("(- (bxor (rank) 1) (bxor (* 1 (rank)) 1))", "0");
+    /* wrong arity is a parse error */
+    char err[128];
+    assert_null(pp_expr_parse("(bnot 1 2)", NULL, err, sizeof err));
+    assert_null(pp_expr_parse("(bxor 1)", NULL, err, sizeof err));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1048,6 +1112,7 @@ int main(void)
         cmocka_unit_test(test_fuzz),
         cmocka_unit_test(test_infix),
         cmocka_unit_test(test_c_division),
+        cmocka_unit_test(test_bitwise),
         cmocka_unit_test(test_i64_overflow),
         cmocka_unit_test(test_i64_matches_exact),
         cmocka_unit_test(test_triangular),
