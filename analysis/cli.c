@@ -408,6 +408,13 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
             all[nall++] = &s->extra[i - 1];
         }
     }
+    /* builds at other values of their size macros: the constants that
+     * differ become expressions of the macros, problem parameters */
+    if (pp_macros_unify(all, nall, &s->macros, err, errlen)) {
+        free(all);
+        pp_session_close(s);
+        return -1;
+    }
     /* the machine first: its linear model, when it has one, is the prior
      * of the cost fit */
     if (need_machine) {
@@ -479,11 +486,24 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
             pp_prog_scale_compute(&s->prog, 1.0 / s->speed);
         }
     }
-    for (int i = 0; i < c->nset; i++)
+    for (int i = 0; i < c->nset; i++) {
+        /* a size macro of a single build: no parameter, and no other size
+         * without another build */
+        const pp_msize *ms = pp_macros_find(&s->macros, c->set_name[i]);
+        char hint[200];
+        if (ms && !ms->used && pp_macros_hint(&s->macros, hint, sizeof hint)) {
+            snprintf(err, errlen, "--set %s: %s is a macro of the program (%ld in this build), fixed at "
+                     "compile time%s%s%s: %s", c->set_name[i], c->set_name[i], ms->value[0],
+                     ms->array ? " (it sizes the static array " : "", ms->array ? ms->array : "",
+                     ms->array ? ")" : "", hint);
+            pp_session_close(s);
+            return -1;
+        }
         if (pp_prog_set(&s->prog, c->set_name[i], c->set_val[i], err, errlen)) {
             pp_session_close(s);
             return -1;
         }
+    }
     /* values outside the program's domain: refused; loops they empty:
      * said (domain.h) */
     if (c->nset > 0) {
@@ -544,6 +564,7 @@ void pp_session_close(pp_session *s)
 {
     free(s->base_cost);
     s->base_cost = NULL;
+    pp_macros_free(&s->macros);
     pp_prog_free(&s->prog);
     pp_record_free(&s->rec);
     for (int i = 0; i < s->nextra; i++)

@@ -218,6 +218,8 @@ int pp_cmd_show(int argc, char **argv)
         printf("slowdown taken out: %.3f on average\n", m->rec_deflate);
     if (c.format == PP_FMT_TEXT && in.approx)
         printf("(predicted totals of some loops were summed from samples, not enumerated)\n");
+    if (c.format == PP_FMT_TEXT)
+        pp_macros_text(&s.macros, stdout);
     if (have_pred)
         pp_instance_free(&in);
     pp_session_close(&s);
