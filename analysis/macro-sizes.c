@@ -46,12 +46,13 @@ typedef struct {
 /* ---------------------------------------------------------- rules */
 
 typedef enum {
-    T_X, T_XX, T_XY, T_XB, T_AX, T_XDIVA, T_AXX, T_XXB, T_AXY, T_XYB, T_XPYB,
+    T_X, T_XX, T_XY, T_XB, T_AX, T_XDIVA, T_AXX, T_XXB, T_AXY, T_XYB, T_XPYB, T_XYPB,
     T_AXB, T_AXXB, T_XXAXB, T_AXXBX, T_NTEMPL
 } templ;
 
-static const int unknowns[T_NTEMPL] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2};
-static const int pairwise[T_NTEMPL] = {[T_XY] = 1, [T_AXY] = 1, [T_XYB] = 1, [T_XPYB] = 1};
+static const int unknowns[T_NTEMPL] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2};
+/* 1: over pairs i < j; 2: over ordered pairs i != j (X*(Y+b): NA*(NONZER+1)) */
+static const int pairwise[T_NTEMPL] = {[T_XY] = 1, [T_AXY] = 1, [T_XYB] = 1, [T_XPYB] = 1, [T_XYPB] = 2};
 
 typedef struct {
     templ t;
@@ -74,6 +75,7 @@ static int eval_rule(const uctx *c, const rule *r, int k, long long *out)
     case T_AXY: v = r->a * X * Y; break;
     case T_XYB: v = X * Y + r->b; break;
     case T_XPYB: v = X + Y + r->b; break;
+    case T_XYPB: v = X * (Y + r->b); break;
     case T_AXB: v = r->a * X + r->b; break;
     case T_AXXB: v = r->a * X * X + r->b; break;
     case T_XXAXB: v = X * X + r->a * X + r->b; break;
@@ -146,6 +148,13 @@ static int fit_rule(const uctx *c, rule *r, const long long *v, int k0, int k1)
     case T_XPYB:
         r->b = v0 - X0 - c->x[r->j][k0];
         return 0;
+    case T_XYPB: {
+        long long Y0 = c->x[r->j][k0];
+        if (!X0 || Y0 > big || Y0 < -big || v0 % X0)
+            return -1;
+        r->b = v0 / X0 - Y0;
+        return r->b ? 0 : -1;
+    }
     case T_AXB:
         if (k1 < 0 || solve2(X0, v0, X1, v1, &r->a, &r->b))
             return -1;
@@ -200,6 +209,7 @@ static pp_expr *rule_expr(const uctx *c, const rule *r)
         pp_expr *s = op2(PP_E_ADD, X, gatom(c, r->j));
         return r->b ? op2(PP_E_ADD, s, pp_expr_int(r->b)) : s;
     }
+    case T_XYPB: return op2(PP_E_MUL, X, op2(PP_E_ADD, gatom(c, r->j), pp_expr_int(r->b)));
     case T_AXB: {
         pp_expr *s = r->a == 1 ? X : op2(PP_E_MUL, pp_expr_int(r->a), X);
         return r->b ? op2(PP_E_ADD, s, pp_expr_int(r->b)) : s;
@@ -246,12 +256,15 @@ static void note_rule(uctx *c, const char *text, int checked)
 }
 
 /* The simplest rule reproducing v[k] in every record, as an expression
- * (new reference), or NULL. */
-static pp_expr *find_rule(uctx *c, const long long *v)
+ * (new reference), or NULL; mul: the factor the values were divided by
+ * (1: none), a multiple of a rule being tried last. */
+static pp_expr *find_rule_mul(uctx *c, const long long *v, long long mul, int umin, int umax)
 {
     for (int t = 0; t < T_NTEMPL; t++)
         for (int i = 0; i < c->nv; i++)
-            for (int j = pairwise[t] ? i + 1 : i; j < (pairwise[t] ? c->nv : i + 1); j++) {
+            for (int j = pairwise[t] == 1 ? i + 1 : pairwise[t] ? 0 : i; j < (pairwise[t] ? c->nv : i + 1); j++) {
+                if ((pairwise[t] == 2 && j == i) || unknowns[t] < umin || unknowns[t] > umax)
+                    continue;
                 /* the second point: the first build where macro i differs */
                 int k0 = c->rep[0], k1 = -1;
                 for (int b = 1; b < c->nb && k1 < 0; b++)
@@ -270,6 +283,8 @@ static pp_expr *find_rule(uctx *c, const long long *v)
                 if (!ok)
                     continue;
                 pp_expr *e = rule_expr(c, &r);
+                if (e && mul != 1)
+                    e = op2(PP_E_MUL, pp_expr_int(mul), e);
                 if (!e) {
                     c->oom = 1;
                     return NULL;
@@ -283,6 +298,30 @@ static pp_expr *find_rule(uctx *c, const long long *v)
                 return e;
             }
     return NULL;
+}
+
+/* Rules with fewer coefficients first: a size in bytes, an element size
+ * times a rule of one coefficient (4*NA*(NONZER+1)), before a rule of two
+ * fitted to two builds (30800*NONZER - 170800) */
+static pp_expr *find_rule(uctx *c, const long long *v)
+{
+    static const long long elem[] = {8, 4, 2, 16};
+    long long *w = malloc(sizeof *w * (size_t)c->n);
+    pp_expr *e = NULL;
+    for (int u = 1; u <= 2 && !e && w; u++) {
+        e = find_rule_mul(c, v, 1, u == 1 ? 0 : 2, u);
+        for (unsigned q = 0; !e && q < sizeof elem / sizeof *elem; q++) {
+            int ok = 1;
+            for (int k = 0; k < c->n && ok; k++) {
+                ok = v[k] % elem[q] == 0;
+                w[k] = v[k] / elem[q];
+            }
+            if (ok)
+                e = find_rule_mul(c, w, elem[q], u == 1 ? 0 : 2, u);
+        }
+    }
+    free(w);
+    return e;
 }
 
 /* ----------------------------------------------------- the parallel walk */
