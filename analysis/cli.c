@@ -434,6 +434,19 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
     }
     int rc = pp_prog_build_with(&s->prog, all, nall, s->have_machine ? &s->mach : NULL, err, errlen);
     free(all);
+    if (rc && s->macros.nbuilds > 1 && strstr(err, "not a record of the same program")) {
+        /* builds at other macro values that GCC compiled differently */
+        char names[120] = "";
+        for (int i = 0; i < s->macros.nmacros && strlen(names) < 80; i++)
+            if (s->macros.macros[i].varies)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? ", " : "",
+                         s->macros.macros[i].name);
+        size_t len = strlen(err);
+        if (names[0])
+            snprintf(err + len, errlen > len ? errlen - len : 0,
+                     "; builds at other values of their size macros (%s) must differ only in the constants "
+                     "the macros give", names);
+    }
     if (rc) {
         pp_session_close(s);
         return -1;

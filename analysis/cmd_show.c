@@ -200,7 +200,23 @@ int pp_cmd_show(int argc, char **argv)
         pp_json_num(stdout, m->cost_quantile);
         printf(",\"level\":");
         pp_json_num(stdout, m->cost_level);
-        printf("}}\n");
+        /* the size macros (macro-sizes.h): values per record, parameter or not */
+        printf("},\"macros\":[");
+        for (int i = 0; i < s.macros.nmacros; i++) {
+            const pp_msize *ms = &s.macros.macros[i];
+            printf("%s{\"name\":", i ? "," : "");
+            pp_json_str(stdout, ms->name);
+            printf(",\"values\":[");
+            for (int k = 0; k < s.macros.nrec; k++)
+                printf("%s%ld", k ? "," : "", ms->value[k]);
+            printf("],\"parameter\":%s,\"array\":", ms->used ? "true" : "false");
+            if (ms->array)
+                pp_json_str(stdout, ms->array);
+            else
+                printf("null");
+            printf("}");
+        }
+        printf("],\"unmatched_constants\":%d}\n", s.macros.nunmatched);
     } else if (c.format == PP_FMT_TEXT)
         printf("cost model: %.4g ns per segment between events (se %.2g), R^2 = %.4f%s\n", m->seg_ns, m->seg_se,
                m->cost_r2, m->cost_rank_deficient ? "; ns/iter marked * come from the static prior" : "");
