@@ -118,6 +118,15 @@ sub predict_vs_run {
     }
 }
 
+# every source loop's count matches the runs (a reduction's
+# compare-and-swap retry loop, compiler=true, counts the contention)
+sub all_match {
+    my ($what, $recs) = @_;
+    my $j = json_in($TMP, "$PP show $recs --format json", "$what: show of both builds");
+    my @bad = map { $_->{id} } grep { !$_->{compiler} && !$_->{match} } @{ $j->{loops} || [] };
+    ok(@{ $j->{loops} || [] } >= 4 && !@bad, "$what: every count matches the runs") or diag("@bad");
+}
+
 my $r100 = build_run('smooth100', "$TMP/smooth.c", '-DN=100', 2);
 my $r150 = build_run('smooth150', "$TMP/smooth.c", '-DN=150', 3);
 my $rec = do { local $/; open my $f, '<', $r100 or die; <$f> };
@@ -141,8 +150,8 @@ is($rc, 0, 'show of two builds') or diag($err);
 like($out, qr/^  N +   = 100 +\(global N\)$/m, 'N is a problem parameter') or diag($out);
 like($out, qr/^  N = 100, 150  problem parameter \(--set N=\.\.\.\)/m, 'show says where it comes from');
 like($out, qr/^  TSTEPS = 4, 4$/m, 'TSTEPS, the same in both builds, stays a constant');
-unlike($out, qr/^  \S+:L\d+ .* no /m, 'every count matches the runs');
 unlike($out, qr/no rule:/, 'every constant that differs follows a rule');
+all_match('PolyBench-style', "$r100 $r150");
 my $j = json_in($TMP, "$PP show $r100 $r150 --set N=800 --P 4 --format json", 'show --set N=800');
 # by hand, N = 800, TSTEPS = 4: init N^2 inner; stencil and copy 4 (N-2)^2
 # inner and 4 (N-2) outer (the chunk loops' total over the threads);
@@ -208,8 +217,8 @@ is($rc, 0, 'NPB-style: show of classes S and W') or diag($err);
 like($out, qr/^  NA = 1400, 2100  problem parameter/m, 'NA is a parameter');
 like($out, qr/^  NONZER = 7, 8  problem parameter/m, 'NONZER is a parameter');
 like($out, qr/^  NITER = 15, 15$/m, 'NITER stays a constant');
-unlike($out, qr/^  \S+:L\d+ .* no /m, 'every count matches the runs');
 unlike($out, qr/no rule:/, 'every constant that differs follows a rule') or diag($out);
+all_match('NPB-style', "$rS $rW");
 $j = json_in($TMP, "$PP show $rS $rW --set NA=11200 --set NONZER=7 --P 4 --format json", 'NPB-style: show --set');
 my @spmv = grep { ($_->{predicted} // 0) == 15 * 11200 * 8 } @{ $j->{loops} || [] };
 is(scalar @spmv, 1, 'by hand: the product runs NITER*NA*(NONZER+1) = 1344000 times');
@@ -218,5 +227,58 @@ is(scalar @norm, 3, 'and the three loops over the rows NITER*NA = 168000');
 ($rc, undef, $err) = run_in($TMP, "$CC -I$TMP/X $TMP/ell.c -o $TMP/ellX $LD");
 is($rc, 0, 'the real build of an 8x class') or diag($err);
 predict_vs_run('NPB-style', [$rS, $rW], '--set NA=11200 --set NONZER=7', 'ellX');
+
+# ------------------------------------------------------------ robustness
+# C++, -flto (the plugin at compile time only, and on both lines)
+($rc, undef, $err) = run_in($TMP, "g++ -O2 -fopenmp -fplugin=$B/perfpred.so -DN=64 -x c++ $TMP/smooth.c -x none "
+                                  . "-o $TMP/smoothxx $LD");
+is($rc, 0, 'C++ build') or diag($err);
+($rc, undef, $err) = run_in($TMP, "env PERFPRED_RECORD=$TMP/xx.ppr $TMP/smoothxx");
+$rec = do { local $/; open my $f, '<', "$TMP/xx.ppr" or die; <$f> };
+like($rec, qr/^macro name=N value=64$/m, 'C++: N listed');
+($rc, undef, $err) = run_in($TMP, "$CC -flto -DN=64 -c $TMP/smooth.c -o $TMP/lto.o && "
+                                  . "gcc -O2 -fopenmp -flto $TMP/lto.o -o $TMP/lto $LD && "
+                                  . "gcc -O2 -fopenmp -flto -fplugin=$B/perfpred.so $TMP/lto.o -o $TMP/lto2 $LD");
+is($rc, 0, '-flto builds') or diag($err);
+for my $l ('lto', 'lto2') {
+    ($rc, undef, $err) = run_in($TMP, "env PERFPRED_RECORD=$TMP/$l.ppr $TMP/$l");
+    is($rc, 0, "$l: runs") or diag($err);
+    $rec = do { local $/; open my $f, '<', "$TMP/$l.ppr" or die; <$f> };
+    like($rec, qr/^macro name=N value=64$/m, "$l: N listed");
+}
+# a malformed macro line: an error naming the file and line, status 2
+(my $bad = do { local $/; open my $f, '<', $r100 or die; <$f> }) =~ s/^macro name=N value=100$/macro name=N value=x/m;
+write_file("$TMP/bad.ppr", $bad);
+($rc, undef, $err) = run_in($TMP, "$PP show $TMP/bad.ppr");
+is($rc, 2, 'a malformed macro line: status 2');
+like($err, qr/bad\.ppr:\d+: .*value/, 'naming the file and line') or diag($err);
+# builds that GCC compiles differently (#if on the size): refused, said
+write_file("$TMP/cond.c", <<'C');
+#include <stdio.h>
+#ifndef N
+#define N 100
+#endif
+static double a[N];
+int main(void)
+{
+    double s = 0;
+    for (int i = 0; i < N; i++)
+        a[i] = i;
+#if N > 120
+    for (int i = 0; i < N; i++)
+        s += 2 * a[i];
+#endif
+    for (int i = 0; i < N; i++)
+        s += a[i];
+    printf("%g\n", s);
+    return 0;
+}
+C
+my $c1 = build_run('cond100', "$TMP/cond.c", '-DN=100', 1);
+my $c2 = build_run('cond150', "$TMP/cond.c", '-DN=150', 1);
+($rc, undef, $err) = run_in($TMP, "$PP show $c1 $c2");
+is($rc, 2, 'builds with other code: refused');
+like($err, qr/not a record of the same program .*size macros \(N\) must differ only in the constants/,
+     'the error names the macros') or diag($err);
 
 done_testing();
