@@ -234,8 +234,12 @@ int pp_cmd_show(int argc, char **argv)
         printf("slowdown taken out: %.3f on average\n", m->rec_deflate);
     if (c.format == PP_FMT_TEXT && in.approx)
         printf("(predicted totals of some loops were summed from samples, not enumerated)\n");
-    if (c.format == PP_FMT_TEXT)
-        pp_macros_text(&s.macros, stdout);
+    if (c.format == PP_FMT_TEXT) {
+        int own = 0;      /* problem parameters but the thread count's */
+        for (int i = 0; i < m->nparams; i++)
+            own += !(m->pkind == PP_P_PARAM && i == m->p_param);
+        pp_macros_text(&s.macros, own > 0, stdout);
+    }
     if (have_pred)
         pp_instance_free(&in);
     pp_session_close(&s);

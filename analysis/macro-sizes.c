@@ -91,10 +91,14 @@ static int eval_rule(const uctx *c, const rule *r, int k, long long *out)
 /* Solve a*p + b = q through two points (p0,q0), (p1,q1) in integers. */
 static int solve2(long long p0, long long q0, long long p1, long long q1, long long *a, long long *b)
 {
-    if (p0 == p1 || (q1 - q0) % (p1 - p0))
+    __int128 dp = (__int128)p1 - p0, dq = (__int128)q1 - q0;
+    if (dp == 0 || dq % dp)
         return -1;
-    *a = (q1 - q0) / (p1 - p0);
-    *b = q0 - *a * p0;
+    __int128 A = dq / dp, B = q0 - A * p0;
+    if (A >= BIG || A <= -BIG || B >= BIG || B <= -BIG)
+        return -1;
+    *a = (long long)A;
+    *b = (long long)B;
     return 0;
 }
 
@@ -305,6 +309,11 @@ static pp_expr *find_rule_mul(uctx *c, const long long *v, long long mul, int um
  * fitted to two builds (30800*NONZER - 170800) */
 static pp_expr *find_rule(uctx *c, const long long *v)
 {
+    /* far beyond sizes (a mask, an unsigned -1): no rule, and no overflow
+     * in fitting one */
+    for (int k = 0; k < c->n; k++)
+        if (v[k] >= (1LL << 61) || v[k] <= -(1LL << 61))
+            return NULL;
     static const long long elem[] = {8, 4, 2, 16};
     long long *w = malloc(sizeof *w * (size_t)c->n);
     pp_expr *e = NULL;
@@ -789,9 +798,11 @@ const char *pp_macros_hint(const pp_macros *M, char *buf, size_t n)
     return buf;
 }
 
-void pp_macros_text(const pp_macros *M, FILE *f)
+void pp_macros_text(const pp_macros *M, int has_params, FILE *f)
 {
-    if (!M->nmacros)
+    /* one build of a program sized at run time: its macros are limits
+     * (MAXP, MAXN), not sizes */
+    if (!M->nmacros || (M->nbuilds <= 1 && has_params))
         return;
     int used = 0;
     for (int i = 0; i < M->nmacros; i++)

@@ -55,8 +55,10 @@ void pp_macros_free(pp_macros *m);
 /* The macro NAME of the records, or NULL. */
 const pp_msize *pp_macros_find(const pp_macros *m, const char *name);
 
-/* What `show` says about them (nothing when there are none). */
-void pp_macros_text(const pp_macros *m, FILE *f);
+/* What `show` says about them: nothing when there are none, or when
+ * there is one build and the program has problem parameters of its own
+ * (has_params: its macros are then limits, MAXP, MAXN, not sizes). */
+void pp_macros_text(const pp_macros *m, int has_params, FILE *f);
 
 /* The hint for a single build: "build it again with another value (e.g.
  * -DN=200) and give both records to predict other sizes", in buf. */
