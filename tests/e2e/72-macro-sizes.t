@@ -167,6 +167,18 @@ is(scalar @{ $loops_at{ 800 * 800 } || [] }, 1, 'init: N^2 = 640000');
 is($rc, 0, 'the real build at N=800') or diag($err);
 predict_vs_run('PolyBench-style', [$r100, $r150], '--set N=800', 'smooth800');
 
+# validate: another N needs another build, made beforehand
+($rc, undef, $err) = run_in($TMP, "$PP validate $r100 $r150 --point N=200,P=2 --repeat 1");
+is($rc, 2, 'validate at another N without --run: refused');
+like($err, qr/--point N=200,P=2: N is a compile-time size \(a macro\): the recorded binary runs only N=100/,
+     'saying why') or diag($err);
+($rc, undef, $err) = run_in($TMP, "gcc -O2 -fopenmp -DN=200 $TMP/smooth.c -o $TMP/smooth-200");
+is($rc, 0, 'a plain build at N=200') or diag($err);
+($rc, $out, $err) = run_in($TMP, "$PP validate $r100 $r150 --point N=200,P=2 --repeat 1 "
+                                 . "--run 'OMP_NUM_THREADS={P} $TMP/smooth-{N}'");
+is($rc, 0, 'validate with --run of that build') or diag($err);
+like($out, qr/^  N=200,P=2 /m, 'the point measured');
+
 # --------------------------------------------------------------- NPB-style
 write_file("$TMP/ell.c", <<'C');
 /* ell.c - sparse products in ELLPACK form; the class header gives the sizes */
