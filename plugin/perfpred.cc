@@ -231,8 +231,7 @@ pp_execute (function *fun)
       + pp_fmt (" line=%d kind=%s nslots=%d args=",
 		pp_line (DECL_SOURCE_LOCATION (fun->decl)), kind, f.nslots)
       + args + " ops=" + fops + "\n";
-  /* the unit's size macros, in every function: the record holds only
-     the functions that ran or were registered */
+  /* the unit's size macros, in its first function's descriptor */
   text += pp_macro_lines ();
   for (size_t i = 0; i < f.params.size (); i++)
     text += pp_fmt ("param id=%d name=", (int) i)

@@ -11,9 +11,10 @@
  * The preprocessor is still alive while the passes run (cc1 and cc1plus
  * destroy it in the front end's finish hook, after compile_file), and its
  * identifiers are GCC's own identifier table: one walk per unit, at the
- * first function described.  `parse_in` belongs to the C family front
- * ends and is absent from lto1: a weak reference keeps the plugin
- * loadable there (the pass never runs in lto1 anyway).
+ * first function described, whose descriptor gets them.  `parse_in`
+ * belongs to the C family front ends and is absent from lto1: a weak
+ * reference keeps the plugin loadable there (the pass never runs in lto1
+ * anyway).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -116,14 +117,19 @@ one_macro (cpp_reader *, cpp_hashnode *node, void *)
   return 1;
 }
 
-const std::string &
+/* The lines, for the first function the unit describes; "" for the
+   others.  Every descriptor of the binary is in every record (the runtime
+   walks the whole __pp_desc section, and descriptors are preserved even
+   where their function is removed), so one copy per unit suffices.  */
+std::string
 pp_macro_lines (void)
 {
-  if (!macros_done)
-    {
-      macros_done = true;
-      if (&parse_in && parse_in)
-	cpp_forall_identifiers (parse_in, one_macro, NULL);
-    }
-  return macro_lines;
+  if (macros_done)
+    return std::string ();
+  macros_done = true;
+  if (&parse_in && parse_in)
+    cpp_forall_identifiers (parse_in, one_macro, NULL);
+  std::string lines;
+  lines.swap (macro_lines);
+  return lines;
 }
