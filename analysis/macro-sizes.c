@@ -809,8 +809,14 @@ void pp_macros_text(const pp_macros *M, int has_params, FILE *f)
         used += M->macros[i].used;
     fprintf(f, "\ncompile-time sizes (macros)%s:\n",
             used ? "" : M->nbuilds > 1 ? ": the builds differ in no macro a constant follows" : "");
+    int others = 0;
     for (int i = 0; i < M->nmacros; i++) {
         const pp_msize *m = &M->macros[i];
+        /* the ones that matter: sizes; the rest (flags, limits) counted */
+        if (!m->varies && !m->used && !m->array) {
+            others++;
+            continue;
+        }
         fprintf(f, "  %s =", m->name);
         for (int k = 0; k < M->nrec && k < 6; k++)
             fprintf(f, "%s%ld", k ? ", " : " ", m->value[k]);
@@ -826,6 +832,9 @@ void pp_macros_text(const pp_macros *M, int has_params, FILE *f)
             fprintf(f, "; sizes static array %s: this binary runs no other size", m->array);
         fputc('\n', f);
     }
+    if (others)
+        fprintf(f, "  %d other macro%s (no static array's size%s)\n", others, others == 1 ? "" : "s",
+                M->nbuilds > 1 ? ", the same in every build" : "");
     for (int i = 0; i < M->nrules; i++)
         fprintf(f, M->rules[i].checked > 0 ? "  rule %s: %d constant%s, %s %d build(s) beyond those fitted\n"
                                            : "  rule %s: %d constant%s, %s\n", M->rules[i].rule, M->rules[i].uses,
