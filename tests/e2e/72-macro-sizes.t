@@ -244,6 +244,37 @@ is(scalar @norm, 3, 'and the three loops over the rows NITER*NA = 168000');
 is($rc, 0, 'the real build of an 8x class') or diag($err);
 predict_vs_run('NPB-style', [$rS, $rW], '--set NA=11200 --set NONZER=7', 'ellX');
 
+# ------------------------------------------------------------ two units
+# each unit lists its macros; the record's union makes N one parameter
+write_file("$TMP/main2.c", <<'C');
+#ifndef N
+#define N 10
+#endif
+void relax(double *x);
+static double v[N];
+int main(void)
+{
+    for (int r = 0; r < 3; r++)
+        relax(v);
+    return v[1] > 1e9;
+}
+C
+write_file("$TMP/relax2.c", <<'C');
+#ifndef N
+#define N 10
+#endif
+void relax(double *x)
+{
+    for (int i = 1; i < N; i++)
+        x[i] = 0.5 * (x[i] + x[i - 1]) + 1;
+}
+C
+my $u1 = build_run('two100', "$TMP/main2.c $TMP/relax2.c", '-DN=100', 1);
+my $u2 = build_run('two150', "$TMP/main2.c $TMP/relax2.c", '-DN=150', 1);
+$j = json_in($TMP, "$PP show $u1 $u2 --set N=1000 --format json", 'two units: show --set N=1000');
+my ($relax) = grep { $_->{id} eq 'relax:L0' } @{ $j->{loops} || [] };
+is($relax && $relax->{predicted}, 3 * 999, 'two units: relax runs 3 (N - 1) = 2997 times at N=1000');
+
 # ------------------------------------------------------------ robustness
 # C++, -flto (the plugin at compile time only, and on both lines)
 ($rc, undef, $err) = run_in($TMP, "g++ -O2 -fopenmp -fplugin=$B/perfpred.so -DN=64 -x c++ $TMP/smooth.c -x none "
