@@ -451,6 +451,26 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
         pp_session_close(s);
         return -1;
     }
+    /* what the builds could not settle (macro-sizes.h), said once */
+    {
+        int unchecked = 0;
+        const char *example = NULL;
+        for (int i = 0; i < s->macros.nrules; i++)
+            if (s->macros.rules[i].checked <= 0) {
+                unchecked += s->macros.rules[i].uses;
+                if (!example)
+                    example = s->macros.rules[i].rule;
+            }
+        if (unchecked)
+            pp_prog_warn(&s->prog, "%d constant%s of the builds follow%s a form of the size macros fitted to "
+                         "them and checked on no other build (%s): give a third build to check it",
+                         unchecked, unchecked == 1 ? "" : "s", unchecked == 1 ? "s" : "", example);
+        if (s->macros.nunmatched)
+            pp_prog_warn(&s->prog, "%d constant%s that differ%s between the builds follow%s no form of the size "
+                         "macros: kept at the first record's value (show lists them)", s->macros.nunmatched,
+                         s->macros.nunmatched == 1 ? "" : "s", s->macros.nunmatched == 1 ? "s" : "",
+                         s->macros.nunmatched == 1 ? "s" : "");
+    }
     /* the fit takes the memory traffic the recorded threads shared out of
      * the costs only with the memory model on (cost.c) */
     int refit = s->prog.cache_rule != c->cache_rule;

@@ -275,6 +275,33 @@ $j = json_in($TMP, "$PP show $u1 $u2 --set N=1000 --format json", 'two units: sh
 my ($relax) = grep { $_->{id} eq 'relax:L0' } @{ $j->{loops} || [] };
 is($relax && $relax->{predicted}, 3 * 999, 'two units: relax runs 3 (N - 1) = 2997 times at N=1000');
 
+# ----------------------------------------------- two builds, two coefficients
+# 3N + 7 from two builds is a line through two points: said, and a third
+# build checks it
+write_file("$TMP/lin.c", <<'C');
+#include <stdio.h>
+#ifndef N
+#define N 100
+#endif
+int main(void)
+{
+    double s = 0;
+    for (int i = 0; i < 3 * N + 7; i++)
+        s += i;
+    printf("%g\n", s);
+    return 0;
+}
+C
+my @lin = map { build_run("lin$_", "$TMP/lin.c", "-DN=$_", 1) } (100, 150, 200);
+($rc, $out, $err) = run_in($TMP, "$PP show $lin[0] $lin[1]");
+like($out, qr/^  rule 3\*N \+ 7: 1 constant, fitted to the builds, not checked/m, 'two builds: fitted, not checked');
+like($err, qr/warning: \d+ constants? of the builds follows? a form of the size macros fitted to them and checked on no other build/,
+     'and a warning') or diag($err);
+($rc, $out, $err) = run_in($TMP, "$PP show @lin --set N=1000 --format json");
+my ($l0) = grep { $_->{id} eq 'main:L0' } @{ (eval { decode_json($out) } || {})->{loops} || [] };
+is($l0 && $l0->{predicted}, 3007, 'three builds: 3N + 7 checked, 3007 at N=1000');
+unlike($err, qr/checked on no other build/, 'and no warning');
+
 # ------------------------------------------------------------ robustness
 # C++, -flto (the plugin at compile time only, and on both lines)
 ($rc, undef, $err) = run_in($TMP, "g++ -O2 -fopenmp -fplugin=$B/perfpred.so -DN=64 -x c++ $TMP/smooth.c -x none "
