@@ -14,10 +14,12 @@
  * parameter: a `(global N)` atom with a `gparam` per record, as a global
  * variable would be.  Coefficients come from the first build (two from
  * the first two that differ); the other builds check the rule.  With two
- * builds a two-coefficient rule is only fitted: the count check of the
- * model (every symbolic count against the run's counters) is what then
- * catches a wrong one.  A constant that follows no rule keeps the first
- * record's value and is listed (docs/model.md, "Compile-time sizes").
+ * builds a two-coefficient rule is only fitted (it reproduces both by
+ * construction): show says so and the commands warn.  A constant that
+ * follows no rule keeps the first record's value, is listed, and the
+ * model's count check (every symbolic count against every record's
+ * counters) catches the loops it breaks (docs/model.md, "Compile-time
+ * sizes").
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
