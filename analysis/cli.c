@@ -409,6 +409,13 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
             all[nall++] = &s->extra[i - 1];
         }
     }
+    /* builds at other values of their size macros: the constants that
+     * differ become expressions of the macros, problem parameters */
+    if (pp_macros_unify(all, nall, &s->macros, err, errlen)) {
+        free(all);
+        pp_session_close(s);
+        return -1;
+    }
     /* the machine first: its linear model, when it has one, is the prior
      * of the cost fit */
     if (need_machine) {
@@ -428,9 +435,42 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
     }
     int rc = pp_prog_build_with(&s->prog, all, nall, s->have_machine ? &s->mach : NULL, err, errlen);
     free(all);
+    if (rc && s->macros.nbuilds > 1 && strstr(err, "not a record of the same program")) {
+        /* builds at other macro values that GCC compiled differently */
+        char names[120] = "";
+        for (int i = 0; i < s->macros.nmacros && strlen(names) < 80; i++)
+            if (s->macros.macros[i].varies)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? ", " : "",
+                         s->macros.macros[i].name);
+        size_t len = strlen(err);
+        if (names[0])
+            snprintf(err + len, errlen > len ? errlen - len : 0,
+                     "; builds at other values of their size macros (%s) must differ only in the constants "
+                     "the macros give", names);
+    }
     if (rc) {
         pp_session_close(s);
         return -1;
+    }
+    /* what the builds could not settle (macro-sizes.h), said once */
+    {
+        int unchecked = 0;
+        const char *example = NULL;
+        for (int i = 0; i < s->macros.nrules; i++)
+            if (s->macros.rules[i].checked <= 0) {
+                unchecked += s->macros.rules[i].uses;
+                if (!example)
+                    example = s->macros.rules[i].rule;
+            }
+        if (unchecked)
+            pp_prog_warn(&s->prog, "%d constant%s of the builds follow%s a form of the size macros fitted to "
+                         "them and checked on no other build (%s): give a third build to check it",
+                         unchecked, unchecked == 1 ? "" : "s", unchecked == 1 ? "s" : "", example);
+        if (s->macros.nunmatched)
+            pp_prog_warn(&s->prog, "%d constant%s that differ%s between the builds follow%s no form of the size "
+                         "macros: kept at the first record's value (show lists them)", s->macros.nunmatched,
+                         s->macros.nunmatched == 1 ? "" : "s", s->macros.nunmatched == 1 ? "s" : "",
+                         s->macros.nunmatched == 1 ? "s" : "");
     }
     /* the fit takes the memory traffic the recorded threads shared out of
      * the costs only with the memory model on (cost.c) */
@@ -489,11 +529,24 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
             pp_prog_scale_compute(&s->prog, 1.0 / s->speed);
         }
     }
-    for (int i = 0; i < c->nset; i++)
+    for (int i = 0; i < c->nset; i++) {
+        /* a size macro of a single build: no parameter, and no other size
+         * without another build */
+        const pp_msize *ms = pp_macros_find(&s->macros, c->set_name[i]);
+        char hint[200];
+        if (ms && !ms->used && pp_macros_hint(&s->macros, hint, sizeof hint)) {
+            snprintf(err, errlen, "--set %s: %s is a macro of the program (%ld in this build), fixed at "
+                     "compile time%s%s%s: %s", c->set_name[i], c->set_name[i], ms->value[0],
+                     ms->array ? " (it sizes the static array " : "", ms->array ? ms->array : "",
+                     ms->array ? ")" : "", hint);
+            pp_session_close(s);
+            return -1;
+        }
         if (pp_prog_set(&s->prog, c->set_name[i], c->set_val[i], err, errlen)) {
             pp_session_close(s);
             return -1;
         }
+    }
     /* values outside the program's domain: refused; loops they empty:
      * said (domain.h) */
     if (c->nset > 0) {
@@ -554,6 +607,7 @@ void pp_session_close(pp_session *s)
 {
     free(s->base_cost);
     s->base_cost = NULL;
+    pp_macros_free(&s->macros);
     pp_prog_free(&s->prog);
     pp_record_free(&s->rec);
     for (int i = 0; i < s->nextra; i++)

@@ -13,6 +13,7 @@
 #include "model.h"
 #include "insitu.h"
 #include "whatif.h"
+#include "macro-sizes.h"
 
 typedef enum { PP_FMT_TEXT, PP_FMT_CSV, PP_FMT_JSON, PP_FMT_DOT, PP_FMT_SVG, PP_FMT_SYMPY, PP_FMT_MAXIMA } pp_format;
 
@@ -87,6 +88,7 @@ typedef struct {
     pp_machine base;
     double speed;
     double *base_cost;
+    pp_macros macros;     /* the size macros of the builds (macro-sizes.h)  */
 } pp_session;
 
 int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err, size_t errlen);

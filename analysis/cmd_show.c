@@ -289,7 +289,23 @@ int pp_cmd_show(int argc, char **argv)
         pp_json_num(stdout, m->cost_quantile);
         printf(",\"level\":");
         pp_json_num(stdout, m->cost_level);
-        printf("}}\n");
+        /* the size macros (macro-sizes.h): values per record, parameter or not */
+        printf("},\"macros\":[");
+        for (int i = 0; i < s.macros.nmacros; i++) {
+            const pp_msize *ms = &s.macros.macros[i];
+            printf("%s{\"name\":", i ? "," : "");
+            pp_json_str(stdout, ms->name);
+            printf(",\"values\":[");
+            for (int k = 0; k < s.macros.nrec; k++)
+                printf("%s%ld", k ? "," : "", ms->value[k]);
+            printf("],\"parameter\":%s,\"array\":", ms->used ? "true" : "false");
+            if (ms->array)
+                pp_json_str(stdout, ms->array);
+            else
+                printf("null");
+            printf("}");
+        }
+        printf("],\"unmatched_constants\":%d}\n", s.macros.nunmatched);
     } else if (c.format == PP_FMT_TEXT)
         printf("cost model: %.4g ns per segment between events (se %.2g), R^2 = %.4f%s\n", m->seg_ns, m->seg_se,
                m->cost_r2, m->cost_rank_deficient ? "; ns/iter marked * come from the static prior" : "");
@@ -307,6 +323,12 @@ int pp_cmd_show(int argc, char **argv)
         printf("slowdown taken out: %.3f on average\n", m->rec_deflate);
     if (c.format == PP_FMT_TEXT && in.approx)
         printf("(predicted totals of some loops were summed from samples, not enumerated)\n");
+    if (c.format == PP_FMT_TEXT) {
+        int own = 0;      /* problem parameters but the thread count's */
+        for (int i = 0; i < m->nparams; i++)
+            own += !(m->pkind == PP_P_PARAM && i == m->p_param);
+        pp_macros_text(&s.macros, own > 0, stdout);
+    }
     if (have_pred)
         pp_instance_free(&in);
     pp_session_close(&s);

@@ -437,6 +437,20 @@ int pp_cmd_validate(int argc, char **argv)
             fprintf(stderr, "perfpred validate: %s\n", err);
             rc = 2;
         }
+    /* a size macro (macro-sizes.h) at another value needs another build:
+     * the recorded binary cannot run it, only the user's --run can */
+    for (int i = 0; rc == 0 && !c.run && i < n; i++)
+        for (int k = 0; rc == 0 && k < m->nparams; k++) {
+            const pp_msize *ms = m->params[k].is_global ? pp_macros_find(&s.macros, m->params[k].src) : NULL;
+            if (ms && ms->used && in[i].val[k] != m->params[k].recorded) {
+                fprintf(stderr, "perfpred validate: --point %s: %s is a compile-time size (a macro): the "
+                                "recorded binary runs only %s=%ld; build the program at each point beforehand and "
+                                "give --run 'COMMAND' that runs the build for {%s} (e.g. --run './prog-{%s}', "
+                                "prog-400 built with -D%s=400: the command's whole time is measured)\n",
+                        in[i].label, ms->name, ms->name, m->params[k].recorded, ms->name, ms->name, ms->name);
+                rc = 2;
+            }
+        }
     /* the predictions first: cheap, and a model error stops before any run */
     double t_pred = 0;
     for (int i = 0; rc == 0 && i < n; i++) {

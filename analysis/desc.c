@@ -483,6 +483,24 @@ static int parse_param(const pp_line *l, pp_dfunc *f, pp_where *w)
     return 0;
 }
 
+static int parse_macro(const pp_line *l, pp_dfunc *f, pp_where *w)
+{
+    pp_dmacro m = {0};
+    if (pp_line_str(l, "name", &m.name, w) || pp_line_int(l, "value", &m.value, w)) {
+        free(m.name);
+        return -1;
+    }
+    int ok = (m.name[0] == '_' || (m.name[0] >= 'A' && m.name[0] <= 'Z') || (m.name[0] >= 'a' && m.name[0] <= 'z'));
+    for (const char *c = m.name; *c; c++)
+        ok &= *c == '_' || (*c >= '0' && *c <= '9') || (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z');
+    if (!ok) {
+        free(m.name);
+        return pp_where_error(w, "macro line: name= is not an identifier");
+    }
+    APPEND(f->macros, f->nmacros, m);
+    return 0;
+}
+
 int pp_desc_parse(char **lines, long n, long *used, pp_dfunc *f, pp_where *w)
 {
     memset(f, 0, sizeof *f);
@@ -526,6 +544,8 @@ int pp_desc_parse(char **lines, long n, long *used, pp_dfunc *f, pp_where *w)
             rc = parse_shape(&l, f, w);
         else if (!strcmp(k, "param"))
             rc = parse_param(&l, f, w);
+        else if (!strcmp(k, "macro"))
+            rc = parse_macro(&l, f, w);
         else if (!strcmp(k, "end"))
             ended = 1;
         /* unknown keywords are ignored (forward compatibility) */
@@ -609,6 +629,9 @@ void pp_desc_free(pp_dfunc *f)
     }
     free(f->loops); free(f->branches); free(f->events); free(f->calls);
     free(f->shapes); free(f->params);
+    for (int i = 0; i < f->nmacros; i++)
+        free(f->macros[i].name);
+    free(f->macros);
     free(f->name); free(f->file); free(f->kind);
     memset(f, 0, sizeof *f);
 }

@@ -126,6 +126,14 @@ typedef struct {
     char *var;                    /* source variable name ((var X) atoms) */
 } pp_dparam;
 
+/* `macro name=N value=V`: an object-like macro of the function's unit
+ * whose expansion is one integer literal (a size macro, docs/model.md
+ * "Compile-time sizes") */
+typedef struct {
+    char *name;
+    long value;
+} pp_dmacro;
+
 typedef struct {
     char *name, *file, *kind;
     int line, nslots;
@@ -139,6 +147,8 @@ typedef struct {
     pp_dcall *calls;
     pp_dshape *shapes;
     pp_dparam *params;
+    int nmacros;
+    pp_dmacro *macros;
 } pp_dfunc;
 
 /* Parse one descriptor from lines[0..n) ("func ..." to "end").  Sets

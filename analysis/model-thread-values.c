@@ -106,12 +106,15 @@ static pp_expr *try_rule(const pp_prog *m, const char *text, const kv *t, int n,
 static pp_expr *fit(const pp_prog *m, const kv *t, int n, long P)
 {
     char buf[400];
-    long k0 = t[0].k, v0 = t[0].v;
-    for (int i = 1; i < n; i++)
-        if (t[i].k < k0) {
-            k0 = t[i].k;
-            v0 = t[i].v;
-        }
+    /* the rules are compared as multisets and every form grows with k:
+     * the smallest value is the smallest k's */
+    long k0 = t[0].k, v0 = t[0].v, k1 = t[0].k, v1 = t[0].v;
+    for (int i = 1; i < n; i++) {
+        k0 = t[i].k < k0 ? t[i].k : k0;
+        v0 = t[i].v < v0 ? t[i].v : v0;
+        k1 = t[i].k > k1 ? t[i].k : k1;
+        v1 = t[i].v > v1 ? t[i].v : v1;
+    }
     if (v0 - k0)
         snprintf(buf, sizeof buf, "(+ (tid) %ld)", v0 - k0);
     else
@@ -161,16 +164,8 @@ static pp_expr *fit(const pp_prog *m, const kv *t, int n, long P)
                 if ((e = try_rule(m, buf, t, n, P)))
                     return e;
             }
-    if (n >= 2) {
-        long k1 = 0, v1 = 0;
-        int have = 0;
-        for (int i = 0; i < n && !have; i++)
-            if (t[i].k != k0) {
-                k1 = t[i].k;
-                v1 = t[i].v;
-                have = 1;
-            }
-        if (have && (v1 - v0) % (k1 - k0) == 0) {
+    if (n >= 2 && k1 > k0) {
+        if ((v1 - v0) % (k1 - k0) == 0) {
             long a = (v1 - v0) / (k1 - k0);
             snprintf(buf, sizeof buf, "(+ (* %ld (tid)) %ld)", a, v0 - a * k0);
             if ((e = try_rule(m, buf, t, n, P)))

@@ -231,6 +231,8 @@ pp_execute (function *fun)
       + pp_fmt (" line=%d kind=%s nslots=%d args=",
 		pp_line (DECL_SOURCE_LOCATION (fun->decl)), kind, f.nslots)
       + args + " ops=" + fops + "\n";
+  /* the unit's size macros, in its first function's descriptor */
+  text += pp_macro_lines ();
   for (size_t i = 0; i < f.params.size (); i++)
     text += pp_fmt ("param id=%d name=", (int) i)
 	    + pp_qname (f.params[i].name.c_str ())

@@ -290,6 +290,9 @@ void pp_keep_runtime (int which);
 void pp_keep_register_roots (const char *plugin_name);
 std::string pp_fmt (const char *fmt, ...) ATTRIBUTE_PRINTF_1;
 std::string pp_qname (const char *s);
+/* pp-macros.cc: the unit's `macro name=N value=V` lines (size macros),
+   once: for the first function described, "" afterwards.  */
+std::string pp_macro_lines (void);
 
 /* perfpred.cc: pragma names.  */
 const char *pp_pragma_name (tree fndecl, tree var);

@@ -135,6 +135,20 @@ for my $O ('-O0', '-O2') {
                         ticket => '(tid)' },
               "table_ranges $O: each thread's first, last and ticket by a rule in its index, n and P")
         or diag(explain($j->{thread_values}));
+    # the tickets in another order of arrival (the threads are
+    # interchangeable: the rule is checked against the values as a set)
+    my $rec = do { local $/; open my $fh, '<', "$TMP/tr$O.ppr" or die; <$fh> };
+    my ($tid) = $rec =~ /^param id=(\d+) name=ticket /m;
+    my $k = 0;
+    my @perm = (2, 0, 1);
+    $rec =~ s/^(tparam func=\d+ id=$tid thread=\d+ )value=\d+ count=(\d+) min=\d+ max=\d+/
+              my $v = $perm[$k++ % 3]; "${1}value=$v count=$2 min=$v max=$v"/mge;
+    open my $fh, '>', "$TMP/trperm$O.ppr" or die;
+    print $fh $rec;
+    close $fh;
+    my $jp = json_in($TMP, "$PP show $TMP/trperm$O.ppr --format json", "table_ranges $O: tickets 2, 0, 1");
+    my ($tk) = grep { $_->{name} eq 'ticket' } @{ $jp->{thread_values} || [] };
+    is($tk && $tk->{rule}, '(tid)', "table_ranges $O: tickets taken in the order 2, 0, 1: still the thread's index");
     my $n = 3200;
     for my $P (1, 4, 5) {
         record("table_ranges$O", "$n $P", "trbig$P$O.ppr");
