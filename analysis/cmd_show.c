@@ -9,6 +9,7 @@
 #include "cmds.h"
 #include "mpirun.h"
 #include "resolve.h"
+#include "show-params.h"
 #include "show_mpi.h"
 
 #include <math.h>
@@ -85,19 +86,9 @@ int pp_cmd_show(int argc, char **argv)
     if (!have_pred)
         fprintf(stderr, "perfpred show: cannot predict the totals: %s\n", err);
     if (c.format == PP_FMT_JSON) {
-        printf("{\"params\":{");
-        for (int i = 0; i < m->nparams; i++) {
-            printf("%s", i ? "," : "");
-            pp_json_str(stdout, m->params[i].name);
-            printf(":%ld", m->params[i].recorded);
-        }
-        printf("},\"set\":{");
-        for (int i = 0; i < m->nparams; i++) {
-            printf("%s", i ? "," : "");
-            pp_json_str(stdout, m->params[i].name);
-            printf(":%ld", m->params[i].value);
-        }
-        printf("},\"P\":{\"recorded\":%d,\"used\":%d},\"loops\":[", m->p_recorded, P);
+        printf("{");
+        pp_show_params_json(m);
+        printf(",\"P\":{\"recorded\":%d,\"used\":%d},\"loops\":[", m->p_recorded, P);
     } else if (c.format == PP_FMT_CSV) {
         printf("id,file,line,rule,expr,observed,model,match,predicted\n");
     } else {
@@ -110,19 +101,7 @@ int pp_cmd_show(int argc, char **argv)
             printf(")");
         }
         printf("\nparameters:\n");
-        for (int i = 0; i < m->nparams; i++) {
-            const pp_param *p = &m->params[i];
-            printf("  %-12s = %ld", p->name, p->recorded);
-            if (p->value != p->recorded)
-                printf("  -> %ld", p->value);
-            if (p->is_global)
-                printf("   (global %s", p->src);
-            else
-                printf("   (%s in %s", p->src, m->funcs[p->func].d->name);
-            if (m->pkind == PP_P_PARAM && i == m->p_param)
-                printf("; the thread count P");
-            printf(")\n");
-        }
+        pp_show_params_text(m);
         if (m->pkind != PP_P_PARAM) {
             printf("  %-12s = %d", "P", m->p_recorded);
             if (P != m->p_recorded)

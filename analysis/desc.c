@@ -483,6 +483,20 @@ static int parse_param(const pp_line *l, pp_dfunc *f, pp_where *w)
     return 0;
 }
 
+static int parse_gdef(const pp_line *l, pp_dfunc *f, pp_where *w)
+{
+    pp_dgdef g;
+    memset(&g, 0, sizeof g);
+    if (pp_line_str(l, "name", &g.name, w) || opt_int(l, "line", &g.line, w) ||
+        opt_known_expr(l, "expr", &g.expr, w)) {
+        free(g.name);
+        return -1;
+    }
+    pp_line_opt_str(l, "why", &g.why);
+    APPEND(f->gdefs, f->ngdefs, g);
+    return 0;
+}
+
 int pp_desc_parse(char **lines, long n, long *used, pp_dfunc *f, pp_where *w)
 {
     memset(f, 0, sizeof *f);
@@ -526,6 +540,8 @@ int pp_desc_parse(char **lines, long n, long *used, pp_dfunc *f, pp_where *w)
             rc = parse_shape(&l, f, w);
         else if (!strcmp(k, "param"))
             rc = parse_param(&l, f, w);
+        else if (!strcmp(k, "gdef"))
+            rc = parse_gdef(&l, f, w);
         else if (!strcmp(k, "end"))
             ended = 1;
         /* unknown keywords are ignored (forward compatibility) */
@@ -607,8 +623,13 @@ void pp_desc_free(pp_dfunc *f)
         free(f->params[i].name);
         free(f->params[i].kind);
     }
+    for (int i = 0; i < f->ngdefs; i++) {
+        free(f->gdefs[i].name);
+        free(f->gdefs[i].why);
+        pp_expr_free(f->gdefs[i].expr);
+    }
     free(f->loops); free(f->branches); free(f->events); free(f->calls);
-    free(f->shapes); free(f->params);
+    free(f->shapes); free(f->params); free(f->gdefs);
     free(f->name); free(f->file); free(f->kind);
     memset(f, 0, sizeof *f);
 }

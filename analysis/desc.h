@@ -126,19 +126,30 @@ typedef struct {
     char *var;                    /* source variable name ((var X) atoms) */
 } pp_dparam;
 
+/* A store to a global outside loops (a `gdef' line): the value stored as
+ * an expression of the inputs, or NULL with why (in-loop, parallel,
+ * unknown, constant, not-inputs). */
+typedef struct {
+    int line;
+    char *name;
+    pp_expr *expr;
+    char *why;
+} pp_dgdef;
+
 typedef struct {
     char *name, *file, *kind;
     int line, nslots;
     int nargs;
     char **argnames;              /* parameter names in order, "?" unknown */
     long ops[PP_NOPS];
-    int nloops, nbranches, nevents, ncalls, nshapes, nparams;
+    int nloops, nbranches, nevents, ncalls, nshapes, nparams, ngdefs;
     pp_dloop *loops;
     pp_dbranch *branches;
     pp_devent *events;
     pp_dcall *calls;
     pp_dshape *shapes;
     pp_dparam *params;
+    pp_dgdef *gdefs;
 } pp_dfunc;
 
 /* Parse one descriptor from lines[0..n) ("func ..." to "end").  Sets

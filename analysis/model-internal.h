@@ -13,6 +13,11 @@ int pp_model_scope_of(const pp_mfunc *mf, int lid);
  * enters (the loop around pthread_create, or the OpenMP team size) */
 int pp_model_build_params(pp_prog *m);
 void pp_model_bind_P(pp_prog *m);
+/* model-derived.c: move the globals that the program sets once from its
+ * inputs (gdef lines whose expression the records confirm) from the
+ * parameters to m->derived (0, or -1 out of memory).  Before anything
+ * holds a parameter's index but the functions' param_of. */
+int pp_model_derive_globals(pp_prog *m);
 /* model-mpi.c: mark the model as an MPI run's when its records are ranks
  * (all of them must be: 0, or -1 with a message); each MPI site's datatype
  * sizes and recorded bytes per call (0, or -1 out of memory). */

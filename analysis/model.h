@@ -25,7 +25,21 @@ typedef struct {
     long recorded;       /* value in the run                                */
     long value;          /* current value                                   */
     int varying;         /* set more than once with different values        */
+    char *note;          /* a global with a definition that is not used:
+                            why it stays an input (model-derived.c), or NULL */
 } pp_param;
+
+/* A derived global: set once from the inputs (a `gdef' line), its value
+ * checked against the record; no coordinate of chi, it moves with the
+ * inputs it is computed from (docs/model.md, "Derived globals"). */
+typedef struct {
+    char *name;          /* the global's name ((global NAME) atoms)         */
+    int func, line;      /* where the definition is                         */
+    pp_expr *def;        /* the definition, in the parameters' names        */
+    pp_expr *expr;       /* the same in the inputs only (derived globals in
+                            it replaced by their own expressions)          */
+    long recorded;       /* the value the record read at exit               */
+} pp_derived;
 
 /* How the processor count P enters the program. */
 typedef enum {
@@ -103,6 +117,8 @@ typedef struct pp_prog {
     int main_func;
     int nparams;
     pp_param *params;
+    int nderived;
+    pp_derived *derived;
     pp_pkind pkind;
     int p_param;         /* PP_P_PARAM: parameter index                     */
     long p_offset;       /* team size = params[p_param].value + p_offset    */
@@ -183,6 +199,11 @@ void pp_prog_free(pp_prog *m);
 /* Set a parameter by name (--set NAME=V).  "P" is not a parameter. */
 int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errlen);
 int pp_prog_param_index(const pp_prog *m, const char *name);
+/* The derived global NAME (index into m->derived), or -1. */
+int pp_prog_derived_index(const pp_prog *m, const char *name);
+/* A derived global's value at the parameters' current values (-1: it
+ * cannot be evaluated there). */
+int pp_prog_derived_value(const pp_prog *m, int d, long *out);
 void pp_prog_reset(pp_prog *m);    /* all parameters back to recorded    */
 /* The parameters' current values (NULL when out of memory), and back to
  * them (saved is freed). */
