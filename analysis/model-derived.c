@@ -234,9 +234,8 @@ int pp_model_derive_globals(pp_prog *m)
         }
         pp_expr *def = pp_resolve_roots(m, func, one->expr);
         if (!def || !only_params(m, def)) {
-            char *s = pp_expr_to_infix(one->expr);
-            set_note(p, "its definition %s reads values the record does not have", s ? s : "?");
-            free(s);
+            /* set from a value the plugin could not follow (init(atoi
+             * (argv[1])) with SCALE = scale): an input */
             pp_expr_free(def);
             continue;
         }

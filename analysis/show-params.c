@@ -35,13 +35,23 @@ static int reads(const pp_expr *e, const char *name)
     return 0;
 }
 
-/* The input derived global d is listed under: the first it reads. */
-static int anchor_of(const pp_prog *m, int d)
+/* The input derived global d is listed under: that of the first derived
+ * global its definition reads (nedge = edgefactor * nv goes with nv, under
+ * scale), else the first input it reads. */
+static int anchor_at(const pp_prog *m, int d, int depth)
 {
+    for (int k = 0; depth < 8 && k < m->nderived; k++)
+        if (k != d && reads(m->derived[d].def, m->derived[k].name))
+            return anchor_at(m, k, depth + 1);
     for (int i = 0; i < m->nparams; i++)
         if (first_of_name(m, i) == i && reads(m->derived[d].expr, m->params[i].name))
             return i;
     return -1;
+}
+
+static int anchor_of(const pp_prog *m, int d)
+{
+    return anchor_at(m, d, 0);
 }
 
 static void where_of(const pp_prog *m, const pp_param *p, char *buf, size_t n)
@@ -68,8 +78,31 @@ static void derived_line(const pp_prog *m, int d)
     free(s);
 }
 
+/* The derived globals in the order of their definitions (function, then
+ * line): SCALE, then nv = 1 << SCALE, then nedge = edgefactor * nv. */
+static int *in_order(const pp_prog *m)
+{
+    int *o = malloc(sizeof *o * (size_t)(m->nderived + 1));
+    for (int i = 0; o && i < m->nderived; i++) {
+        int j = i;
+        const pp_derived *a = &m->derived[i];
+        while (j > 0) {
+            const pp_derived *b = &m->derived[o[j - 1]];
+            if (b->func < a->func || (b->func == a->func && b->line <= a->line))
+                break;
+            o[j] = o[j - 1];
+            j--;
+        }
+        o[j] = i;
+    }
+    return o;
+}
+
 void pp_show_params_text(const pp_prog *m)
 {
+    int *order = in_order(m);
+    if (!order)
+        return;
     for (int i = 0; i < m->nparams; i++) {
         if (first_of_name(m, i) != i)
             continue;
@@ -93,13 +126,14 @@ void pp_show_params_text(const pp_prog *m)
         for (int j = i; j < m->nparams; j++)
             if (m->params[j].note && strcmp(m->params[j].name, p->name) == 0)
                 printf("    %-10s   not derived: %s\n", "", m->params[j].note);
-        for (int d = 0; d < m->nderived; d++)
-            if (anchor_of(m, d) == i)
-                derived_line(m, d);
+        for (int k = 0; k < m->nderived; k++)
+            if (anchor_of(m, order[k]) == i)
+                derived_line(m, order[k]);
     }
-    for (int d = 0; d < m->nderived; d++)
-        if (anchor_of(m, d) < 0)
-            derived_line(m, d);
+    for (int k = 0; k < m->nderived; k++)
+        if (anchor_of(m, order[k]) < 0)
+            derived_line(m, order[k]);
+    free(order);
 }
 
 static void values(const pp_prog *m, int recorded)
