@@ -184,8 +184,11 @@ static int check_round(pp_prog *m, cand *c, int nc)
                 set_note(p, "its definition %s cannot be evaluated at the recorded inputs", s ? s : "?");
                 c[i].ok = 0;
             } else if (v != rec) {
-                set_note(p, "its definition %s gives %ld, record %d read %ld at exit (reassigned?)", s ? s : "?",
-                         (long)v, k + 1, rec);
+                char in[40] = "";
+                if (k)
+                    snprintf(in, sizeof in, " in record %d", k + 1);
+                set_note(p, "its definition %s gives %ld, but it was %ld at exit%s (assigned elsewhere?)",
+                         s ? s : "?", (long)v, rec, in);
                 c[i].ok = 0;
             }
             free(s);

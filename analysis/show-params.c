@@ -65,6 +65,9 @@ static void where_of(const pp_prog *m, const pp_param *p, char *buf, size_t n)
 static void derived_line(const pp_prog *m, int d)
 {
     const pp_derived *dv = &m->derived[d];
+    /* a global that copies the local of its name: the input listed */
+    if (dv->def->kind == PP_E_SYM && strcmp(dv->def->name, dv->name) == 0)
+        return;
     char *s = pp_expr_to_infix(dv->def);
     long v;
     int have = pp_prog_derived_value(m, d, &v) == 0;
