@@ -116,6 +116,23 @@ static int only_params(const pp_prog *m, const pp_expr *e)
     return 1;
 }
 
+/* The name of a parameter e reads that the run set to several values. */
+static const char *varying_in(const pp_prog *m, const pp_expr *e)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == PP_E_SYM) {
+        int i = e->name ? pp_prog_param_index(m, e->name) : -1;
+        return i >= 0 && m->params[i].varying ? m->params[i].name : NULL;
+    }
+    for (int k = 0; k < e->nkids; k++) {
+        const char *v = varying_in(m, e->kids[k]);
+        if (v)
+            return v;
+    }
+    return NULL;
+}
+
 static int has_sym(const pp_expr *e)
 {
     if (!e)
@@ -239,6 +256,13 @@ int pp_model_derive_globals(pp_prog *m)
         if (!def || !only_params(m, def)) {
             /* set from a value the plugin could not follow (init(atoi
              * (argv[1])) with SCALE = scale): an input */
+            pp_expr_free(def);
+            continue;
+        }
+        const char *v = varying_in(m, def);
+        if (v) {
+            /* a value that changed during the run gives no one value */
+            set_note(p, "its definition reads %s, which the run set to several values", v);
             pp_expr_free(def);
             continue;
         }

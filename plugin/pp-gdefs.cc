@@ -42,9 +42,38 @@ why_not_inputs (const std::string &e)
   return NULL;
 }
 
+/* Main, or a function main alone calls, from one site (an init
+   function): the locals it reads from outside may become parameters
+   there.  Elsewhere a definition uses the parameters the function
+   already has and creates none: a __pp_param in a function called at
+   every step would cost there, and record a value that changes.  */
+static bool
+runs_once (pp_fn *f)
+{
+  const char *n = pp_decl_name (f->fndecl);
+  if (n && strcmp (n, "main") == 0)
+    return true;
+  cgraph_node *node = cgraph_node::get (f->fndecl);
+  if (!node || !node->callers || node->callers->next_caller
+      || node->address_taken || !node->callers->caller)
+    return false;
+  cgraph_edge *e = node->callers;
+  const char *c = pp_decl_name (e->caller->decl);
+  if (!c || strcmp (c, "main") != 0 || !e->call_stmt)
+    return false;
+  /* the call outside main's loops (when main's loops are known: it was
+     compiled first, as main usually is not; else no) */
+  function *mf = DECL_STRUCT_FUNCTION (e->caller->decl);
+  basic_block bb = gimple_bb (e->call_stmt);
+  return mf && loops_for_fn (mf) && bb && bb->loop_father
+	 && loop_outer (bb->loop_father) == NULL;
+}
+
 void
 pp_do_gdefs (pp_fn *f)
 {
+  bool saved = f->param_ok;
+  f->param_ok = runs_once (f);
   basic_block bb;
   FOR_EACH_BB_FN (bb, f->fun)
     for (gimple_stmt_iterator g = gsi_start_bb (bb); !gsi_end_p (g);
@@ -86,4 +115,5 @@ pp_do_gdefs (pp_fn *f)
 	      f->globals.push_back (lhs);
 	  }
       }
+  f->param_ok = saved;
 }
