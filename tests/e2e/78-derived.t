@@ -207,6 +207,35 @@ for my $O ('-O0', '-O2') {
     is($rc, 0, "graph $O: predict --set scale=$R8") or diag($err);
 }
 
+# ---- hand-edited records: the analyser's rules --------------------------
+{
+    my $good = do { local $/; open my $f, '<', "$TMP/g-O2.ppr" or die; <$f> };
+    my %edit = (
+        'two definitions' => $good =~ s/^(gdef name=nv .*\n)/$1gdef name=nv line=99 expr=(shl 2 (var scale))\n/mr,
+        'a cycle' => $good =~ s/^gdef name=nv line=(\d+) expr=.*$/gdef name=nv line=$1 expr=(global nedge)/mr,
+        'a malformed definition' => $good =~ s/^gdef name=nv line=(\d+) expr=.*$/gdef name=nv line=$1 expr=(shl 1/mr,
+    );
+    for my $k (sort keys %edit) {
+        isnt($edit{$k}, $good, "$k: the record was edited");
+        write_file("$TMP/edit.ppr", $edit{$k});
+        my ($rc, $out, $err) = run_in($TMP, "$PP show $TMP/edit.ppr");
+        if ($k eq 'a malformed definition') {
+            is($rc, 2, "$k: refused");
+            like($err, qr/edit\.ppr:\d+/, "$k: the message names the file and line") or diag($err);
+            next;
+        }
+        is($rc, 0, "$k: show") or diag($err);
+        my ($params) = $out =~ /^parameters:\n((?:  .*\n)+)/m;
+        $params //= '';
+        like($params, qr/^  nv +=\s+1024\s+\(global nv\)\n +not derived: /m, "$k: nv an input, with the reason")
+            or diag($params);
+        like($params, qr/assigned in 2 places \(lines \d+, 99\)/, "$k: the two lines") if $k eq 'two definitions';
+        like($params, qr/reads itself/, "$k: the cycle named") if $k eq 'a cycle';
+        ($rc, $out, $err) = run_in($TMP, "$PP show $TMP/edit.ppr --set nv=2048");
+        is($rc, 0, "$k: nv can be set") or diag($err);
+    }
+}
+
 # ---- clocks and random numbers -----------------------------------------
 write_file("$TMP/seeded.c", <<'C');
 /* A benchmark harness that seeds its generator from the clock, warms up
