@@ -326,3 +326,15 @@ int pp_prog_derived_value(const pp_prog *m, int d, long *out)
     *out = (long)v;
     return 0;
 }
+
+int pp_model_global_nondet(const pp_prog *m, const char *name)
+{
+    for (int f = 0; f < m->nfuncs; f++) {
+        const pp_dfunc *d = m->funcs[f].d;
+        for (int g = 0; g < d->ngdefs; g++)
+            if (d->gdefs[g].name && d->gdefs[g].why && strcmp(d->gdefs[g].name, name) == 0 &&
+                strcmp(d->gdefs[g].why, "nondet") == 0)
+                return 1;
+    }
+    return 0;
+}

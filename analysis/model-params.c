@@ -58,7 +58,7 @@ int pp_model_build_params(pp_prog *m)
                 mf->param_of[j] = m->nparams - 1;
     }
     for (int i = 0; i < r->ngparams; i++)
-        if (find_param(m, 1, -1, r->gparams[i].name) < 0 &&
+        if (find_param(m, 1, -1, r->gparams[i].name) < 0 && !pp_model_global_nondet(m, r->gparams[i].name) &&
             add_param(m, r->gparams[i].name, 1, -1, -1, r->gparams[i].name, NULL, r->gparams[i].value))
             return -1;
     return 0;

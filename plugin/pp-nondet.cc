@@ -148,3 +148,10 @@ pp_nondet_value (pp_fn *f, tree t)
   hash_set<tree> seen;
   return nondet (f->fun, t, 0, &seen);
 }
+
+/* Is S a call to a clock or a random generator?  */
+bool
+pp_nondet_call (gimple *s)
+{
+  return is_gimple_call (s) && nondet_fn (gimple_call_fndecl (s));
+}

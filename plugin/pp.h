@@ -202,6 +202,7 @@ std::string pp_make_param_before_loop (pp_fn *f, tree var, gimple *def);
 /* pp-nondet.cc: T (an SSA name, or memory a load reads) comes from a
    clock or a random generator: never a problem parameter.  */
 bool pp_nondet_value (pp_fn *f, tree t);
+bool pp_nondet_call (gimple *s);
 
 /* pp-gdefs.cc: a `gdef' line for each store to a global outside loops
    (docs/descriptor-format.md); after pp_do_sites.  */

@@ -8,7 +8,7 @@
 #    against hand-computed totals at P = 1, 4, 8, 16), --set nv= is refused
 #    naming scale, --set edgefactor= moves nedge only;
 #  - values from time(), gettimeofday, rand(), random(), drand48() are no
-#    parameters (their loops are not symbolic);
+#    parameters, in locals or in a global (their loops are not symbolic);
 #  - a local copied into a global of the same name and the same name in two
 #    functions are one parameter, listed once; a global whose definition
 #    the record contradicts (changed through a pointer) stays an input and
@@ -246,6 +246,8 @@ write_file("$TMP/seeded.c", <<'C');
 #include <sys/time.h>
 #include <time.h>
 
+static int passes;    /* extra passes, drawn at random */
+
 static double work(double *a, int n)
 {
     double s = 0;
@@ -268,7 +270,10 @@ int main(int argc, char **argv)
     double *a = malloc(n * sizeof *a);
     for (int i = 0; i < n; i++)
         a[i] = (double)rand() / RAND_MAX;
+    passes = rand() % 3 + 1;
     double s = 0;
+    for (int p = 0; p < passes; p++)
+        s += a[p];
     for (int r = 0; r < warmup; r++)
         s += work(a, n);
     for (int r = 0; r < extra; r++)
@@ -294,7 +299,8 @@ for my $O ('-O0', '-O2') {
     is(join(',', sort keys %{ $j->{params} || {} }), 'n', "seeded $O: JSON params");
     my @sym = grep { !$_->{compiler} && $_->{rule} eq 'symbolic' } @{ $j->{loops} || [] };
     my @lines = sort { $a <=> $b } map { $_->{line} } grep { $_->{rule} ne 'symbolic' && !$_->{compiler} } @{ $j->{loops} || [] };
-    is("@lines", '32 34 36 38', "seeded $O: the clock and random loops are not symbolic");
+    is("@lines", '35 37 39 41 43', "seeded $O: the clock and random loops are not symbolic");
+    like($rec, qr/^gdef name=passes line=33 expr=\? why=nondet$/m, "seeded $O: the global drawn at random is marked");
 }
 
 # ---- one name, several variables; a definition the record contradicts --
