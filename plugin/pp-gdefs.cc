@@ -85,13 +85,19 @@ pp_do_gdefs (pp_fn *f)
 	  continue;
 	const char *why = NULL;
 	std::string e = "?";
-	if (loop_outer (bb->loop_father) != NULL)
+	bool assign = is_gimple_assign (s) && gimple_assign_single_p (s);
+	/* seed = time (NULL), n = rand () % 100, wherever: no input
+	   (pp-nondet.cc) */
+	if (pp_nondet_call (s)
+	    || (assign && pp_nondet_value (f, gimple_assign_rhs1 (s))))
+	  why = "nondet";
+	else if (loop_outer (bb->loop_father) != NULL)
 	  why = "in-loop";
 	else if (f->omp_child)
 	  /* every thread of the team may store it */
 	  why = "parallel";
-	else if (!is_gimple_assign (s) || !gimple_assign_single_p (s))
-	  why = is_gimple_call (s) && pp_nondet_call (s) ? "nondet" : "unknown";
+	else if (!assign)
+	  why = "unknown";
 	else
 	  {
 	    e = pp_trace (f, gimple_assign_rhs1 (s));
@@ -99,10 +105,6 @@ pp_do_gdefs (pp_fn *f)
 	    if (why)
 	      e = "?";
 	  }
-	/* seed = time (NULL), n = rand () % 100: no input (pp-nondet.cc) */
-	if (why && strcmp (why, "unknown") == 0 && is_gimple_assign (s)
-	    && pp_nondet_value (f, gimple_assign_rhs1 (s)))
-	  why = "nondet";
 	f->body += "gdef name=" + pp_qname (pp_decl_name (lhs))
 		   + pp_fmt (" line=%d expr=", pp_stmt_line (s))
 		   + (e[0] == '(' || e == "?" ? e : "(" + e + ")")
