@@ -338,3 +338,36 @@ int pp_model_global_nondet(const pp_prog *m, const char *name)
     }
     return 0;
 }
+
+/* "scale" or "n or m": the parameters expression e reads, in buf. */
+static void syms_of(const pp_expr *e, char *buf, size_t n)
+{
+    if (!e)
+        return;
+    if (e->kind == PP_E_SYM && e->name) {
+        size_t len = strlen(buf);
+        /* each once: compare whole names in the list */
+        for (const char *s = buf; (s = strstr(s, e->name)) != NULL; s++)
+            if ((s == buf || s[-1] == ' ') && (s[strlen(e->name)] == 0 || s[strlen(e->name)] == ' '))
+                return;
+        snprintf(buf + len, n - len, "%s%s", len ? " or " : "", e->name);
+        return;
+    }
+    for (int i = 0; i < e->nkids; i++)
+        syms_of(e->kids[i], buf, n);
+}
+
+int pp_prog_derived_hint(const pp_prog *m, const char *name, char *buf, size_t n)
+{
+    int d = pp_prog_derived_index(m, name);
+    if (d < 0)
+        return -1;
+    char inputs[200] = "";
+    syms_of(m->derived[d].expr, inputs, sizeof inputs);
+    char *s = pp_expr_to_infix(m->derived[d].def);
+    snprintf(buf, n, "'%s' is computed by the program (%s = %s, line %d of %s): set %s instead", name, name,
+             s ? s : "?", m->derived[d].line, m->funcs[m->derived[d].func].d->name,
+             inputs[0] ? inputs : "its inputs");
+    free(s);
+    return 0;
+}

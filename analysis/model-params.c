@@ -181,22 +181,6 @@ int pp_prog_param_index(const pp_prog *m, const char *name)
     return -1;
 }
 
-/* "scale" or "n or m": the parameters expression e reads, in buf. */
-static void syms_of(const pp_expr *e, char *buf, size_t n)
-{
-    if (!e)
-        return;
-    if (e->kind == PP_E_SYM && e->name) {
-        if (strstr(buf, e->name))
-            return;   /* rough, but only for a message */
-        size_t len = strlen(buf);
-        snprintf(buf + len, n - len, "%s%s", len ? " or " : "", e->name);
-        return;
-    }
-    for (int i = 0; i < e->nkids; i++)
-        syms_of(e->kids[i], buf, n);
-}
-
 int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errlen)
 {
     int n = 0;
@@ -207,17 +191,10 @@ int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errl
             m->params[i].value = value;
             n++;
         }
-    int d = n == 0 ? pp_prog_derived_index(m, name) : -1;
-    if (d >= 0) {
+    if (n == 0 && pp_prog_derived_index(m, name) >= 0) {
         /* refused rather than set: the record confirmed that the program
          * computes it from its inputs, so it moves with them */
-        char inputs[200] = "";
-        syms_of(m->derived[d].expr, inputs, sizeof inputs);
-        char *s = pp_expr_to_infix(m->derived[d].def);
-        snprintf(err, errlen, "'%s' is computed by the program (%s = %s, line %d of %s): set %s instead", name,
-                 name, s ? s : "?", m->derived[d].line, m->funcs[m->derived[d].func].d->name,
-                 inputs[0] ? inputs : "its inputs");
-        free(s);
+        pp_prog_derived_hint(m, name, err, errlen);
         return -1;
     }
     if (n == 0) {

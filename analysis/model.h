@@ -204,6 +204,10 @@ int pp_prog_derived_index(const pp_prog *m, const char *name);
 /* A derived global's value at the parameters' current values (-1: it
  * cannot be evaluated there). */
 int pp_prog_derived_value(const pp_prog *m, int d, long *out);
+/* When NAME is a derived global: the message that says so and names the
+ * inputs to set instead ("'nv' is computed by the program (nv = 1 <<
+ * SCALE, line 17 of init_sizes): set scale instead"), 0; else -1. */
+int pp_prog_derived_hint(const pp_prog *m, const char *name, char *buf, size_t n);
 void pp_prog_reset(pp_prog *m);    /* all parameters back to recorded    */
 /* The parameters' current values (NULL when out of memory), and back to
  * them (saved is freed). */
