@@ -200,6 +200,10 @@ for my $O ('-O0', '-O2') {
     is($rc, 2, "graph $O: --set nv= refused");
     like($err, qr/'nv' is computed by the program \(nv = 1 << SCALE, line \d+ of init_sizes\): set scale instead/,
          "graph $O: the message names scale") or diag($err);
+    ($rc, $out, $err) = run_in($TMP, "$PP scale $TMP/g$O.ppr --scale nedge --P 2,4 --Ea 0.5");
+    is($rc, 2, "graph $O: scale --scale nedge refused");
+    like($err, qr/--scale nedge: 'nedge' is computed by the program \(nedge = edgefactor\*nv, .*\): set (scale or edgefactor|edgefactor or scale) instead/,
+         "graph $O: scale's message names the inputs") or diag($err);
     my $ef = eval { decode_json(scalar `$PP show $TMP/g$O.ppr --set edgefactor=8 --format json 2>/dev/null`) } || {};
     is($ef->{derived}{nedge}{set}, 8 << $R, "graph $O: --set edgefactor=8 moves nedge");
     is($ef->{derived}{nv}{set}, 1 << $R, "graph $O: --set edgefactor=8 leaves nv");
