@@ -258,7 +258,11 @@ int pp_cmd_scale(int argc, char **argv)
     }
     for (int i = 0; rc == 0 && i < c.nscale; i++) {
         sp[i] = pp_prog_param_index(m, c.scale[i]);
-        if (sp[i] < 0) {
+        char hint[512];
+        if (sp[i] < 0 && pp_prog_derived_hint(m, c.scale[i], hint, sizeof hint) == 0) {
+            fprintf(stderr, "perfpred scale: --scale %s: %s\n", c.scale[i], hint);
+            rc = 2;
+        } else if (sp[i] < 0) {
             fprintf(stderr, "perfpred scale: --scale %s: no such parameter in %s\n", c.scale[i], s.rec.path);
             rc = 2;
         } else if (m->pkind == PP_P_PARAM && sp[i] == m->p_param) {

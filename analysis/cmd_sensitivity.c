@@ -362,8 +362,12 @@ int pp_cmd_sensitivity(int argc, char **argv)
     }
     pp_prog *m = &s.prog;
     int rc = 0;
+    char hint[512];
     if (c.along && pp_prog_param_index(m, al.name) < 0) {
-        fprintf(stderr, "perfpred sensitivity: --along %s: no such parameter in %s\n", al.name, s.rec.path);
+        if (pp_prog_derived_hint(m, al.name, hint, sizeof hint) == 0)
+            fprintf(stderr, "perfpred sensitivity: --along %s: %s\n", al.name, hint);
+        else
+            fprintf(stderr, "perfpred sensitivity: --along %s: no such parameter in %s\n", al.name, s.rec.path);
         rc = 2;
     }
     pp_sens *sv = calloc((size_t)nw + 1, sizeof *sv);

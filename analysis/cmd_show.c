@@ -9,6 +9,7 @@
 #include "cmds.h"
 #include "mpirun.h"
 #include "resolve.h"
+#include "show-params.h"
 #include "show_mpi.h"
 
 #include <math.h>
@@ -130,44 +131,9 @@ int pp_cmd_show(int argc, char **argv)
     if (!have_pred)
         fprintf(stderr, "perfpred show: cannot predict the totals: %s\n", err);
     if (c.format == PP_FMT_JSON) {
-        /* a value that differs between the ranks is no parameter: it is
-         * listed in per_rank, with its rule or its values */
-        printf("{\"params\":{");
-        for (int i = 0, n = 0; i < m->nparams; i++) {
-            if (m->params[i].per_rank)
-                continue;
-            printf("%s", n++ ? "," : "");
-            pp_json_str(stdout, m->params[i].name);
-            printf(":%ld", m->params[i].recorded);
-        }
-        printf("},\"set\":{");
-        for (int i = 0, n = 0; i < m->nparams; i++) {
-            if (m->params[i].per_rank)
-                continue;
-            printf("%s", n++ ? "," : "");
-            pp_json_str(stdout, m->params[i].name);
-            printf(":%ld", m->params[i].value);
-        }
-        printf("},\"per_rank\":{");
-        for (int i = 0, n = 0; i < m->nparams; i++) {
-            const pp_param *p = &m->params[i];
-            if (!p->per_rank)
-                continue;
-            printf("%s", n++ ? "," : "");
-            pp_json_str(stdout, p->name);
-            printf(":{\"rule\":");
-            char *r = p->rank_rule ? pp_expr_to_infix(p->rank_rule) : NULL;
-            if (r)
-                pp_json_str(stdout, r);
-            else
-                printf("null");
-            free(r);
-            printf(",\"values\":[");
-            for (int k = 0; k < p->rank_n; k++)
-                printf("%s%ld", k ? "," : "", p->rank_val[k]);
-            printf("]}");
-        }
-        printf("},\"P\":{\"recorded\":%d,\"used\":%d}", m->p_recorded, P);
+        printf("{");
+        pp_show_params_json(m);
+        printf(",\"P\":{\"recorded\":%d,\"used\":%d}", m->p_recorded, P);
         thread_values_json(m);
         printf(",\"loops\":[");
     } else if (c.format == PP_FMT_CSV) {
@@ -182,35 +148,7 @@ int pp_cmd_show(int argc, char **argv)
             printf(")");
         }
         printf("\nparameters:\n");
-        for (int i = 0; i < m->nparams; i++) {
-            const pp_param *p = &m->params[i];
-            if (p->per_rank) {
-                char *r = p->rank_rule ? pp_expr_to_infix(p->rank_rule) : NULL;
-                printf("  %-12s per rank: %s", p->name, r ? r : "");
-                if (!r) {
-                    printf("no rule; recorded");
-                    for (int k = 0; k < p->rank_n && k < 16; k++)
-                        printf("%s%ld", k ? ", " : " ", p->rank_val[k]);
-                    printf("%s (only at P = %d)", p->rank_n > 16 ? ", ..." : "", p->rank_n);
-                }
-                free(r);
-                if (p->is_global)
-                    printf("   (global %s, differs between the ranks)\n", p->src);
-                else
-                    printf("   (%s in %s, differs between the ranks)\n", p->src, m->funcs[p->func].d->name);
-                continue;
-            }
-            printf("  %-12s = %ld", p->name, p->recorded);
-            if (p->value != p->recorded)
-                printf("  -> %ld", p->value);
-            if (p->is_global)
-                printf("   (global %s", p->src);
-            else
-                printf("   (%s in %s", p->src, m->funcs[p->func].d->name);
-            if (m->pkind == PP_P_PARAM && i == m->p_param)
-                printf("; the thread count P");
-            printf(")\n");
-        }
+        pp_show_params_text(m);
         if (m->pkind != PP_P_PARAM) {
             printf("  %-12s = %d", "P", m->p_recorded);
             if (P != m->p_recorded)

@@ -314,7 +314,11 @@ static int parse_point(const pp_prog *m, const char *spec, vpoint_in *p, char *e
                 p->val[k] = v;
                 found = 1;
             }
-        if (!found) {
+        char hint[400];
+        if (!found && pp_prog_derived_hint(m, tok, hint, sizeof hint) == 0) {
+            snprintf(err, errlen, "--point: %s", hint);
+            rc = -1;
+        } else if (!found) {
             snprintf(err, errlen, "--point: no parameter named '%s'", tok);
             rc = -1;
         }

@@ -501,6 +501,20 @@ static int parse_macro(const pp_line *l, pp_dfunc *f, pp_where *w)
     return 0;
 }
 
+static int parse_gdef(const pp_line *l, pp_dfunc *f, pp_where *w)
+{
+    pp_dgdef g;
+    memset(&g, 0, sizeof g);
+    if (pp_line_str(l, "name", &g.name, w) || opt_int(l, "line", &g.line, w) ||
+        opt_known_expr(l, "expr", &g.expr, w)) {
+        free(g.name);
+        return -1;
+    }
+    pp_line_opt_str(l, "why", &g.why);
+    APPEND(f->gdefs, f->ngdefs, g);
+    return 0;
+}
+
 int pp_desc_parse(char **lines, long n, long *used, pp_dfunc *f, pp_where *w)
 {
     memset(f, 0, sizeof *f);
@@ -546,6 +560,8 @@ int pp_desc_parse(char **lines, long n, long *used, pp_dfunc *f, pp_where *w)
             rc = parse_param(&l, f, w);
         else if (!strcmp(k, "macro"))
             rc = parse_macro(&l, f, w);
+        else if (!strcmp(k, "gdef"))
+            rc = parse_gdef(&l, f, w);
         else if (!strcmp(k, "end"))
             ended = 1;
         /* unknown keywords are ignored (forward compatibility) */
@@ -627,8 +643,13 @@ void pp_desc_free(pp_dfunc *f)
         free(f->params[i].name);
         free(f->params[i].kind);
     }
+    for (int i = 0; i < f->ngdefs; i++) {
+        free(f->gdefs[i].name);
+        free(f->gdefs[i].why);
+        pp_expr_free(f->gdefs[i].expr);
+    }
     free(f->loops); free(f->branches); free(f->events); free(f->calls);
-    free(f->shapes); free(f->params);
+    free(f->shapes); free(f->params); free(f->gdefs);
     for (int i = 0; i < f->nmacros; i++)
         free(f->macros[i].name);
     free(f->macros);

@@ -133,6 +133,15 @@ typedef struct {
     char *name;
     long value;
 } pp_dmacro;
+/* A store to a global outside loops (a `gdef' line): the value stored as
+ * an expression of the inputs, or NULL with why (in-loop, parallel,
+ * unknown, constant, not-inputs). */
+typedef struct {
+    int line;
+    char *name;
+    pp_expr *expr;
+    char *why;
+} pp_dgdef;
 
 typedef struct {
     char *name, *file, *kind;
@@ -140,7 +149,7 @@ typedef struct {
     int nargs;
     char **argnames;              /* parameter names in order, "?" unknown */
     long ops[PP_NOPS];
-    int nloops, nbranches, nevents, ncalls, nshapes, nparams;
+    int nloops, nbranches, nevents, ncalls, nshapes, nparams, ngdefs;
     pp_dloop *loops;
     pp_dbranch *branches;
     pp_devent *events;
@@ -149,6 +158,7 @@ typedef struct {
     pp_dparam *params;
     int nmacros;
     pp_dmacro *macros;
+    pp_dgdef *gdefs;
 } pp_dfunc;
 
 /* Parse one descriptor from lines[0..n) ("func ..." to "end").  Sets

@@ -85,6 +85,8 @@ static pp_expr *sub_atom(void *vp, const pp_expr *a)
         for (int i = 0; a->name && i < m->nparams; i++)
             if (m->params[i].is_global && strcmp(m->params[i].src, a->name) == 0)
                 return pp_expr_sym(m->params[i].name);
+        if (a->name && pp_prog_derived_index(m, a->name) >= 0)
+            return pp_expr_ref(m->derived[pp_prog_derived_index(m, a->name)].expr);
         break;
     case PP_E_SYM:
         if (a->name && pp_prog_param_index(m, a->name) >= 0)

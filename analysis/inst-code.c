@@ -124,6 +124,11 @@ static int emit_atom(ictx *c, const pp_mfunc *mf, const pp_expr *e)
                 return emit(c, I_FAIL, 0, 0, NULL);
             return emit(c, I_K, 0, v, NULL);
         }
+        long dv;
+        /* a derived global: its value at the inputs (model-derived.c) */
+        if (i < 0 && e->kind == PP_E_GLOBAL &&
+            pp_prog_derived_value(c->m, pp_prog_derived_index(c->m, e->name), &dv) == 0)
+            return emit(c, I_K, 0, dv, NULL);
         return i < 0 ? emit(c, I_FAIL, 0, 0, NULL) : emit(c, I_K, 0, c->m->params[i].value, NULL);
     }
     case PP_E_SHARED:

@@ -19,6 +19,15 @@ void pp_model_bind_P(pp_prog *m);
 int pp_model_thread_varying(const pp_record *r, const pp_rparam *rp);
 int pp_model_thread_values(pp_prog *m);
 void pp_model_thread_values_free(pp_prog *m);
+/* model-derived.c: move the globals that the program sets once from its
+ * inputs (gdef lines whose expression the records confirm) from the
+ * parameters to m->derived (0, or -1 out of memory).  Before anything
+ * holds a parameter's index but the functions' param_of. */
+int pp_model_derive_globals(pp_prog *m);
+/* A store to global NAME puts a clock reading or a random number in it
+ * (a gdef line with why=nondet): no parameter, the counts that read it are
+ * not symbolic. */
+int pp_model_global_nondet(const pp_prog *m, const char *name);
 /* model-mpi.c: mark the model as an MPI run's when its records are ranks
  * (all of them must be: 0, or -1 with a message); each MPI site's datatype
  * sizes and recorded bytes per call (0, or -1 out of memory). */

@@ -58,7 +58,7 @@ int pp_model_build_params(pp_prog *m)
                 mf->param_of[j] = m->nparams - 1;
     }
     for (int i = 0; i < r->ngparams; i++)
-        if (find_param(m, 1, -1, r->gparams[i].name) < 0 &&
+        if (find_param(m, 1, -1, r->gparams[i].name) < 0 && !pp_model_global_nondet(m, r->gparams[i].name) &&
             add_param(m, r->gparams[i].name, 1, -1, -1, r->gparams[i].name, NULL, r->gparams[i].value))
             return -1;
     return pp_model_thread_values(m);
@@ -198,6 +198,12 @@ int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errl
             m->params[i].value = value;
             n++;
         }
+    if (n == 0 && pp_prog_derived_index(m, name) >= 0) {
+        /* refused rather than set: the record confirmed that the program
+         * computes it from its inputs, so it moves with them */
+        pp_prog_derived_hint(m, name, err, errlen);
+        return -1;
+    }
     if (n == 0) {
         int len = 0;
         char list[400] = "";

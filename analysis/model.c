@@ -523,7 +523,7 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
     }
     if (pp_model_mpi_init(m, err, errlen))
         return -1;
-    if (pp_model_build_params(m) || pp_model_rank_values(m) || pp_model_mpi_sites(m)) {
+    if (pp_model_build_params(m) || pp_model_derive_globals(m) || pp_model_rank_values(m) || pp_model_mpi_sites(m)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -602,8 +602,15 @@ void pp_prog_free(pp_prog *m)
         pp_expr_free(m->params[i].rank_rule);
         free(m->params[i].rank_val);
         free(m->params[i].rank_why);
+        free(m->params[i].note);
     }
     free(m->params);
+    for (int i = 0; i < m->nderived; i++) {
+        free(m->derived[i].name);
+        pp_expr_free(m->derived[i].def);
+        pp_expr_free(m->derived[i].expr);
+    }
+    free(m->derived);
     for (int i = 0; i < m->nwarn; i++)
         free(m->warn[i]);
     free(m->warn);

@@ -36,7 +36,21 @@ typedef struct {
     long *rank_val;
     int rank_n;
     char *rank_why;
+    char *note;          /* a global with a definition that is not used:
+                            why it stays an input (model-derived.c), or NULL */
 } pp_param;
+
+/* A derived global: set once from the inputs (a `gdef' line), its value
+ * checked against the record; no coordinate of chi, it moves with the
+ * inputs it is computed from (docs/model.md, "Derived globals"). */
+typedef struct {
+    char *name;          /* the global's name ((global NAME) atoms)         */
+    int func, line;      /* where the definition is                         */
+    pp_expr *def;        /* the definition, in the parameters' names        */
+    pp_expr *expr;       /* the same in the inputs only (derived globals in
+                            it replaced by their own expressions)          */
+    long recorded;       /* the value the record read at exit               */
+} pp_derived;
 
 /* How the processor count P enters the program. */
 typedef enum {
@@ -136,6 +150,8 @@ typedef struct pp_prog {
     int main_func;
     int nparams;
     pp_param *params;
+    int nderived;
+    pp_derived *derived;
     pp_pkind pkind;
     int p_param;         /* PP_P_PARAM: parameter index                     */
     long p_offset;       /* team size = params[p_param].value + p_offset    */
@@ -231,6 +247,15 @@ void pp_prog_free(pp_prog *m);
 /* Set a parameter by name (--set NAME=V).  "P" is not a parameter. */
 int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errlen);
 int pp_prog_param_index(const pp_prog *m, const char *name);
+/* The derived global NAME (index into m->derived), or -1. */
+int pp_prog_derived_index(const pp_prog *m, const char *name);
+/* A derived global's value at the parameters' current values (-1: it
+ * cannot be evaluated there). */
+int pp_prog_derived_value(const pp_prog *m, int d, long *out);
+/* When NAME is a derived global: the message that says so and names the
+ * inputs to set instead ("'nv' is computed by the program (nv = 1 <<
+ * SCALE, line 17 of init_sizes): set scale instead"), 0; else -1. */
+int pp_prog_derived_hint(const pp_prog *m, const char *name, char *buf, size_t n);
 void pp_prog_reset(pp_prog *m);    /* all parameters back to recorded    */
 /* The parameters' current values (NULL when out of memory), and back to
  * them (saved is freed). */

@@ -59,8 +59,9 @@ int pp_replay_check(pp_prog *m, const pp_machine *mach, char *err, size_t errlen
     int rc = pp_predict_real(m, mach, m->p_recorded, &t, why, sizeof why);
     pp_prog_params_restore(m, saved);
     if (rc && strstr(why, "hangs")) {
-        snprintf(err, errlen, "the model does not reproduce the run: the run completed at its recorded size and "
-                              "P = %d, the model of it does not (%s)", m->p_recorded, why);
+        snprintf(err, errlen, "%s: the model does not reproduce the run: the run completed at its recorded size "
+                              "and P = %d, the model of it does not (%s)", m->rec->path ? m->rec->path : "?",
+                 m->p_recorded, why);
         return -1;
     }
     char div[600];

@@ -61,6 +61,20 @@ static void params_table(pp_rep_ctx *x)
             pp_rep_cell_set(t, 3, NULL, "`%s` in `%s`%s", p->src, m->funcs[p->func].d->name,
                             isP ? "; the thread count" : "");
     }
+    /* derived globals: computed from the inputs above (model-derived.c) */
+    for (int d = 0; d < m->nderived; d++) {
+        const pp_derived *dv = &m->derived[d];
+        char *s = pp_expr_to_infix(dv->def);
+        long v;
+        pp_rep_row(t);
+        pp_rep_cell_set(t, 0, NULL, "%s", dv->name);
+        pp_rep_cell_set(t, 1, NULL, "%ld", dv->recorded);
+        if (pp_prog_derived_value(m, d, &v) == 0)
+            pp_rep_cell_set(t, 2, NULL, "%ld", v);
+        pp_rep_cell_set(t, 3, NULL, "global `%s` = `%s` (derived, line %d of `%s`)", dv->name, s ? s : "?", dv->line,
+                        m->funcs[dv->func].d->name);
+        free(s);
+    }
     if (!m->nparams) {
         pp_rep_row(t);
         pp_rep_cell_set(t, 0, NULL, "(none: the problem size is fixed in the program)");

@@ -68,7 +68,9 @@ static pp_expr *subst_atom(void *vp, const pp_expr *a)
         for (int i = 0; i < m->nparams; i++)
             if (m->params[i].is_global && a->name && strcmp(m->params[i].src, a->name) == 0)
                 return pp_expr_sym(m->params[i].name);
-        return NULL;
+        /* a derived global: its definition in the inputs (model-derived.c) */
+        int d = pp_prog_derived_index(m, a->name);
+        return d >= 0 ? pp_expr_ref(m->derived[d].expr) : NULL;
     }
     if (c->depth >= MAX_RESOLVE_DEPTH)
         return NULL;

@@ -208,6 +208,7 @@ pp_execute (function *fun)
   pp_do_loops (&f);
   pp_do_shapes (&f);
   pp_do_sites (&f);
+  pp_do_gdefs (&f);
 
   const char *kind = f.omp_child ? "omp_child"
 		     : pp_is_thread_start (fun->decl) ? "thread_start"

@@ -134,6 +134,11 @@ pp_make_param (pp_fn *f, tree var, tree ssa, gimple *def, basic_block bb)
      depend on.  */
   if (!f->param_ok)
     return "";
+  /* A clock reading or a random number is no input (pp-nondet.cc); a
+     pragma naming the variable still makes it one.  */
+  if (!pp_pragma_name (f->fndecl, var)
+      && pp_nondet_value (f, ssa && TREE_CODE (ssa) == SSA_NAME ? ssa : var))
+    return "";
   pp_param_info p = {};
   p.ssa = ssa;
   p.def = def;
@@ -167,6 +172,8 @@ pp_make_param_before_loop (pp_fn *f, tree var, gimple *def)
   if (!known.empty ())
     return known;
   if (!f->param_ok)
+    return "";
+  if (!pp_pragma_name (f->fndecl, var) && pp_nondet_value (f, var))
     return "";
   pp_param_info p = {};
   p.e = pre;

@@ -206,6 +206,15 @@ std::string pp_make_param (pp_fn *f, tree var, tree ssa, gimple *def,
 			   basic_block bb);
 std::string pp_make_param_before_loop (pp_fn *f, tree var, gimple *def);
 
+/* pp-nondet.cc: T (an SSA name, or memory a load reads) comes from a
+   clock or a random generator: never a problem parameter.  */
+bool pp_nondet_value (pp_fn *f, tree t);
+bool pp_nondet_call (gimple *s);
+
+/* pp-gdefs.cc: a `gdef' line for each store to a global outside loops
+   (docs/descriptor-format.md); after pp_do_sites.  */
+void pp_do_gdefs (pp_fn *f);
+
 /* pp-mpi.cc */
 /* The MPI ABI of the unit's mpi.h: unknown (no MPI_Comm seen), Open MPI's,
    MPICH's (also Intel MPI's, MVAPICH's) or another one.  */

@@ -48,10 +48,10 @@ for my $cmd ('predict --P 3', 'predict --P 8', 'scale --scale n --P 2,4 --Ea 0.5
     unlike($err, qr/does not reproduce/, "good record: $cmd: no replay complaint");
     ($rc, $out, $err) = run_in($TMP, "$PP $cmd $TMP/bad.ppr");
     is($rc, 2, "a model that hangs at the recorded run: $cmd refuses (exit 2)");
-    like($err, qr/^perfpred \Q$verb\E: the model does not reproduce the run: the run completed at its recorded size and P = 3, the model of it does not \(the thread graph hangs \(deadlock\): .*waits in lock on .*table_ranges\.c:\d+ \(row_block\)/m,
+    like($err, qr/^perfpred \Q$verb\E: \S*bad\.ppr: the model does not reproduce the run: the run completed at its recorded size and P = 3, the model of it does not \(the thread graph hangs \(deadlock\): .*waits in lock on .*table_ranges\.c:\d+ \(row_block\)/m,
          "$cmd: says the model does not reproduce the run, and where it hangs");
 }
 ($rc, $out, $err) = run_in($TMP, "$PP show $TMP/bad.ppr");
 is($rc, 0, 'show reads the model that hangs');
-like($err, qr/warning: the model does not reproduce the run/, 'show warns that it does not reproduce the run');
+like($err, qr/warning: \S*bad\.ppr: the model does not reproduce the run/, 'show warns that it does not reproduce the run');
 done_testing();
