@@ -91,6 +91,12 @@ typedef struct {
      * unknown), and the mean bytes per call over the recorded ranks, used
      * when the count or the datatype cannot be evaluated (-1: never ran) */
     double *ev_elem, *ev_relem, *ev_bytes_obs;
+    /* hand-built barriers on a condition variable (model-cond.c): per
+     * event and per loop, the index of the barrier whose broadcast or
+     * waiting side it is (-1: none); per barrier, its cond_wait event */
+    int *cb_of_event, *cb_of_loop;
+    int ncb;
+    int *cb_wait;
 } pp_mfunc;
 
 typedef struct pp_prog {
