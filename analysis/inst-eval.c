@@ -33,7 +33,6 @@ int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi)
     fr->shared = NULL;
     fr->omp = 0;
     fr->nthreads = fr->tid = 0;
-    fr->inst = 0;
     int na = fr->mf->d->nargs + 1, nl = fr->mf->max_loop_id + 2;
     if (na <= 8) {
         fr->args = fr->args_buf;

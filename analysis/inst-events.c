@@ -63,13 +63,13 @@ long pp_inst_obj_key(ictx *c, const frame *fr, const pp_expr *o)
     if (k >= 0)
         return k;
     /* Not resolved: a guess that gives lock and unlock of the same
-     * expression in the same call of the function the same key (one key
-     * per site would never release the lock), and other calls other
-     * keys (so no false exclusion between threads). */
+     * expression in the same function on the same thread the same key
+     * (one key per site would never release the lock), and other threads
+     * other keys (so no false exclusion between them; a key per call
+     * would make as many keys as calls). */
     char *txt = o ? pp_expr_to_sexpr(o) : NULL;
-    snprintf(buf, sizeof buf, "guess:%s#%ld:%s", fr->mf->d->name, fr->inst, txt ? txt : "?");
+    snprintf(buf, sizeof buf, "guess:%s:%s@%d", fr->mf->d->name, txt ? txt : "?", c->cur_t);
     free(txt);
-    c->nguessed++;
     return pp_inst_intern(c, buf);
 }
 
@@ -112,6 +112,7 @@ static long cond_key(ictx *c, const frame *fr, const pp_expr *o)
 
 int pp_inst_condbar(ictx *c, int t, frame *fr, int k)
 {
+    c->cur_t = t;
     const pp_devent *w = &fr->mf->d->events[fr->mf->cb_wait[k]];
     long mu = pp_inst_obj_key(c, fr, w->mutex);
     long cv = cond_key(c, fr, w->obj);
@@ -289,6 +290,7 @@ static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
 
 int pp_inst_graph_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
 {
+    c->cur_t = t;
     switch (ev->kind) {
     case PP_EV_FORK:
         return exec_fork(c, t, fr, ev, idx);

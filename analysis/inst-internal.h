@@ -32,7 +32,6 @@ typedef struct frame {
      * caller passed ((addr NAME ...), or its own (arg NAME) passed on);
      * 0 unknown.  obj=(arg NAME) resolves through it (inst-events.c). */
     long *arg_obj;
-    long inst;                  /* this call's number (pp_inst_exec_func) */
     /* inline storage for the common small frames: a call per iteration
      * of an enumerated loop must not cost four allocations */
     int64_t args_buf[8], iv_buf[16];
@@ -99,8 +98,7 @@ typedef struct {
     long **keycache;            /* [func][event]: its object key + 1 when it
                                    does not depend on the frame (0: unknown) */
     long nbarriers;             /* barrier actions made                     */
-    long ninst;                 /* function calls unrolled so far           */
-    long nguessed;              /* lock keys guessed (obj not resolved)     */
+    int cur_t;                  /* the thread whose event is being made     */
     int mpi;                    /* the threads are MPI ranks                */
     int rank;                   /* the rank being unrolled                  */
     int capcomms;               /* of in->comms (inst-comm.c)               */
@@ -158,7 +156,7 @@ int pp_inst_exec_func(ictx *c, int t, frame *fr, long double mult, int emit, pp_
 int pp_inst_graph_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx);
 /* The key of the object whose address expression o is, in frame fr (an
  * argument's object, (addr NAME [INDEX]), else a key guessed from the
- * expression and the call: the same for lock and unlock); -1: out of
+ * expression and the thread: the same for lock and unlock); -1: out of
  * memory.  Hand-built barrier k of fr's function (model-cond.c): release
  * its mutex, a barrier on its condition variable, take the mutex again. */
 long pp_inst_obj_key(ictx *c, const frame *fr, const pp_expr *o);

@@ -201,8 +201,6 @@ int pp_inst_exec_func(ictx *c, int t, frame *fr, long double mult, int emit, pp_
         return pp_inst_fail(c, "calls nest deeper than %d (in %s): the model cannot unroll recursion",
                     MAX_DEPTH, fr->mf->d->name);
     }
-    if (!fr->inst)
-        fr->inst = ++c->ninst;
     int saved = c->node;
     if ((c->flags & PP_INST_SITES) && (c->node = pp_inst_ctx_child(c, saved, fr->fi, -1)) < 0) {
         c->node = saved;
@@ -401,6 +399,7 @@ static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int e
     if (cfi < 0)
         return 0;
     frame cf;
+    c->cur_t = t;
     if (call_frame(c, fr, dc, cfi, &cf))
         return -1;
     int rc;

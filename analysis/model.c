@@ -86,10 +86,14 @@ static void lock_notes(pp_prog *m)
             int lockish = ev->kind == PP_EV_LOCK || ev->kind == PP_EV_UNLOCK || ev->kind == PP_EV_COND_WAIT;
             if (!lockish || (ev->callee && strncmp(ev->callee, "GOMP_", 5) == 0))
                 continue;
-            if (!obj_known(m, f, ev->obj, 0))
-                pp_prog_warn(m, "%s: the object of the %s at line %d is not known (obj=%s): its identity is "
-                             "guessed, one per call of %s (the same for its lock and unlock)", d->name,
-                             pp_evkind_name(ev->kind), ev->line, ev->obj ? "an expression" : "?", d->name);
+            if (obj_known(m, f, ev->obj, 0))
+                continue;
+            char *txt = ev->obj ? pp_expr_to_sexpr(ev->obj) : NULL;
+            pp_prog_warn(m, "%s: the object of the %s at line %d is not known (obj=%s): its identity is "
+                         "guessed, one per thread (the same for a lock and an unlock of that expression in %s; "
+                         "no exclusion between threads is modelled)", d->name, pp_evkind_name(ev->kind),
+                         ev->line, txt ? txt : "?", d->name);
+            free(txt);
         }
     }
 }

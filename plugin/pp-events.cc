@@ -729,6 +729,8 @@ is_program_fn (tree fn)
 static std::string
 addr_arg (pp_fn *f, tree a)
 {
+  if (TREE_CODE (a) == INTEGER_CST)
+    return pp_trace (f, a);     /* (void *) 0, (void *) 3 */
   std::string s = pp_trace_addr (f, a);
   if (s.compare (0, 5, "(arg ") == 0 && s.find (' ', 5) == std::string::npos)
     return s;
