@@ -397,7 +397,12 @@ static int step(tctx *c, int t)
     }
     case PP_A_LOCK: {
         obj_st *o = &c->objs[a->key];
-        if (o->owner < 0) {
+        /* the owner again: a program that ran through did not hang here
+         * (two objects the model took for one): it goes on, and its
+         * unlocks release the lock when they match the locks */
+        if (o->owner == t)
+            o->depth++;
+        if (o->owner < 0 || o->owner == t) {
             o->owner = t;
             double lc = cost(c, c->mach ? pp_machine_lock_ns(c->mach) : 0, t);
             pp_trav_span(c, t, PP_TR_SYNC, now, now + lc);
@@ -411,6 +416,12 @@ static int step(tctx *c, int t)
     }
     case PP_A_UNLOCK: {
         obj_st *o = &c->objs[a->key];
+        if (o->owner == t && o->depth > 0) {
+            o->depth--;
+            c->pc[t]++;
+            pp_trav_ready(c, t);
+            return 0;
+        }
         o->owner = -1;
         if (o->qhead < o->queue.n) {
             int nx = o->queue.v[o->qhead++];

@@ -348,6 +348,67 @@ int main(int argc, char **argv)
 }
 C
 
+# Transfers between accounts picked by data: both locks are "accts[?]" to
+# the model, so the second lock is one the thread holds already.
+$src{bank} = <<'C';
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define NACCT 64
+struct account { pthread_mutex_t mu; long balance; };
+static struct account accts[NACCT];
+static int pick[1024];
+static long moves;
+
+static void transfer(struct account *from, struct account *to, long amount)
+{
+    if (from == to)
+        return;
+    /* lock in address order: no deadlock between two transfers */
+    struct account *first = from < to ? from : to, *second = from < to ? to : from;
+    pthread_mutex_lock(&first->mu);
+    pthread_mutex_lock(&second->mu);
+    from->balance -= amount;
+    to->balance += amount;
+    pthread_mutex_unlock(&second->mu);
+    pthread_mutex_unlock(&first->mu);
+}
+
+static void *teller(void *arg)
+{
+    long id = (long)arg;
+    for (long k = 0; k < moves; k++) {
+        int i = pick[(k + id) % 1024], j = pick[(k * 7 + id) % 1024];
+        transfer(&accts[i], &accts[j], 1);
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    moves = argc > 1 ? atol(argv[1]) : 1000;
+    int nt = argc > 2 ? atoi(argv[2]) : 2;
+    for (int a = 0; a < NACCT; a++) {
+        pthread_mutex_init(&accts[a].mu, NULL);
+        accts[a].balance = 100;
+    }
+    srand(7);
+    for (int k = 0; k < 1024; k++)
+        pick[k] = rand() % NACCT;
+    pthread_t t[16];
+    for (long i = 0; i < nt; i++)
+        pthread_create(&t[i], NULL, teller, (void *)i);
+    for (int i = 0; i < nt; i++)
+        pthread_join(t[i], NULL);
+    long sum = 0;
+    for (int a = 0; a < NACCT; a++)
+        sum += accts[a].balance;
+    printf("%ld\n", sum);
+    return 0;
+}
+C
+
 for my $p (sort keys %src) {
     open my $fh, '>', "$TMP/$p.c" or die;
     print $fh $src{$p};
@@ -448,5 +509,8 @@ my (undef, $herr) = no_deadlock($h, '', 'heaplock at its recorded size and P');
 like($herr, qr/bump: the object of the lock at line \d+ is not known \(obj=\(arg c\)\).*guessed/,
      'heaplock: the guessed lock identity is reported');
 no_deadlock($h, '--set reps=24000 --P 2,4', 'heaplock at 8x, P = 2, 4');
+my $bank = record('bank', '2000 2', 'bank');
+no_deadlock($bank, '', 'bank at its recorded size and P');
+no_deadlock($bank, '--set moves=16000 --P 1,2,4,8', 'bank at 8x, P = 1..8');
 
 done_testing();
