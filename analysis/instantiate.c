@@ -359,8 +359,10 @@ static int call_frame(ictx *c, const frame *fr, const pp_dcall *dc, int cfi, fra
         if (a && pp_inst_eval(c, fr, a, &v) == 0) {
             cf->args[i] = v;
             cf->args_known[i] = 1;
-        } else if (a && a->kind == PP_E_ADDR && a->name) {
-            /* an object's address: the callee's obj=(arg NAME) is it */
+        } else if (a && a->kind == PP_E_ADDR && a->name && cf->mf->sync) {
+            /* an object's address: the callee's obj=(arg NAME) is it
+             * (only a callee with thread-graph events has objects: a
+             * call per element of an array must not make a key each) */
             long k = pp_inst_obj_key(c, fr, a);
             if (k < 0)
                 return -1;
