@@ -97,16 +97,16 @@ static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int f
     return pp_inst_intern(c, buf);
 }
 
-/* A condition variable's key: its object's, in a name space of its own
- * (a struct's mutex and cond var have the same (addr NAME) when the
- * plugin drops the field). */
-static long cond_key(ictx *c, const frame *fr, const pp_expr *o)
+/* A condition variable's or semaphore's key: its object's, in a name
+ * space of its own, SPACE (a struct's mutex and cond var have the same
+ * (addr NAME) when the plugin drops the field). */
+static long cond_key(ictx *c, const frame *fr, const pp_expr *o, const char *space)
 {
     long k = pp_inst_obj_key(c, fr, o);
     if (k < 0)
         return -1;
     char buf[320];
-    snprintf(buf, sizeof buf, "cond:%s", c->in->keys[k]);
+    snprintf(buf, sizeof buf, "%s:%s", space, c->in->keys[k]);
     return pp_inst_intern(c, buf);
 }
 
@@ -115,7 +115,7 @@ int pp_inst_condbar(ictx *c, int t, frame *fr, int k)
     c->cur_t = t;
     const pp_devent *w = &fr->mf->d->events[fr->mf->cb_wait[k]];
     long mu = pp_inst_obj_key(c, fr, w->mutex);
-    long cv = cond_key(c, fr, w->obj);
+    long cv = cond_key(c, fr, w->obj, "cond");
     if (mu < 0 || cv < 0)
         return -1;
     c->nbarriers++;
@@ -322,6 +322,31 @@ int pp_inst_graph_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         if (key < 0)
             return -1;
         return pp_inst_sync_action(c, t, ev->kind == PP_EV_LOCK ? PP_A_LOCK : PP_A_UNLOCK, key, 0, fr->fi, ev->id);
+    }
+    case PP_EV_COND_WAIT: {
+        /* outside a hand-built barrier (those never get here): release
+         * the mutex, wait for a wake-up, take the mutex again */
+        long mu = pp_inst_obj_key(c, fr, ev->mutex);
+        long cv = cond_key(c, fr, ev->obj, "cond");
+        if (mu < 0 || cv < 0 || pp_inst_sync_action(c, t, PP_A_UNLOCK, mu, 0, fr->fi, ev->id) ||
+            pp_inst_sync_action(c, t, PP_A_COND_WAIT, cv, 0, fr->fi, ev->id))
+            return -1;
+        return pp_inst_sync_action(c, t, PP_A_LOCK, mu, 0, fr->fi, ev->id);
+    }
+    case PP_EV_COND_SIGNAL:
+    case PP_EV_COND_BROADCAST: {
+        long cv = cond_key(c, fr, ev->obj, "cond");
+        if (cv < 0)
+            return -1;
+        return pp_inst_sync_action(c, t, PP_A_COND_WAKE, cv, ev->kind == PP_EV_COND_SIGNAL, fr->fi, ev->id);
+    }
+    case PP_EV_SEM_WAIT:
+    case PP_EV_SEM_POST: {
+        long s = cond_key(c, fr, ev->obj, "sem");
+        if (s < 0)
+            return -1;
+        return pp_inst_sync_action(c, t, ev->kind == PP_EV_SEM_WAIT ? PP_A_SEM_WAIT : PP_A_SEM_POST, s, 0,
+                                   fr->fi, ev->id);
     }
     default:
         if (c->mpi && pp_evkind_is_mpi(ev->kind))

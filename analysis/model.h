@@ -227,8 +227,15 @@ typedef enum {
     PP_A_LOOP_OPEN,      /* a loop holding events: key = loop index in
                             func's descriptor, n = its count at this entry */
     PP_A_LOOP_CLOSE,     /* end of that loop's body (walked once)          */
-    PP_A_LOOP_WORK       /* a loop without events: key = loop index,
+    PP_A_LOOP_WORK,      /* a loop without events: key = loop index,
                             n = count, ns = its cost                       */
+    /* condition variables and semaphores outside a hand-built barrier
+     * (docs/model.md, "Condition variables"): key = the object */
+    PP_A_COND_WAIT,      /* wait for a wake on key after arriving          */
+    PP_A_COND_WAKE,      /* n = 1: wake the oldest waiter (signal); n = 0:
+                            all of them (broadcast)                        */
+    PP_A_SEM_WAIT,       /* take one from the count, or wait for a post    */
+    PP_A_SEM_POST        /* give one: to the oldest waiter, or the count   */
 } pp_akind;
 
 typedef struct {

@@ -278,6 +278,62 @@ static void test_cond_barrier_waits_for_the_last(void **state)
     free_in(&in);
 }
 
+/* t0 waits on a semaphore that t1 posts after 100: t0 runs 10 more,
+ * from 100 to 110, having waited 100.  A post before the wait is
+ * counted: t1 posting at 0 lets t0 through at once (time 100: t1's). */
+static void test_semaphore_counts(void **state)
+{
+    (void)state;
+    for (int early = 0; early < 2; early++) {
+        pp_instance in;
+        memset(&in, 0, sizeof in);
+        int s = key(&in, "sem:done", 0);
+        int t0 = thread(&in, PP_IT_MAIN), t1 = thread(&in, PP_IT_PTHREAD);
+        act(&in, t0, PP_A_SEM_WAIT, s, 0, 0);
+        act(&in, t0, PP_A_WORK, 0, 0, 10);
+        if (early)
+            act(&in, t1, PP_A_SEM_POST, s, 0, 0);
+        act(&in, t1, PP_A_WORK, 0, 0, 100);
+        if (!early)
+            act(&in, t1, PP_A_SEM_POST, s, 0, 0);
+        pp_trav tr;
+        char err[512];
+        assert_int_equal(pp_traverse(&prog, &in, NULL, &tr, err, sizeof err), 0);
+        assert_true(fabs(tr.time - (early ? 100 : 110)) < 1e-9);
+        assert_true(fabs(tr.wait[0] - (early ? 0 : 100)) < 1e-9);
+        assert_int_equal(tr.spurious, 0);
+        pp_trav_free(&tr);
+        free_in(&in);
+    }
+}
+
+/* A cond_wait is woken by a signal after it started waiting (t1 signals
+ * at 40: t0 ends at 50); one that no signal reaches is released when
+ * the walk would hang, at the latest clock (t1 done at 40 without a
+ * signal: t0 runs 40..50 and the release is counted). */
+static void test_cond_wait_woken_or_released(void **state)
+{
+    (void)state;
+    for (int signal = 0; signal < 2; signal++) {
+        pp_instance in;
+        memset(&in, 0, sizeof in);
+        int cv = key(&in, "cond:q", 0);
+        int t0 = thread(&in, PP_IT_MAIN), t1 = thread(&in, PP_IT_PTHREAD);
+        act(&in, t0, PP_A_COND_WAIT, cv, 0, 0);
+        act(&in, t0, PP_A_WORK, 0, 0, 10);
+        act(&in, t1, PP_A_WORK, 0, 0, 40);
+        if (signal)
+            act(&in, t1, PP_A_COND_WAKE, cv, 1, 0);
+        pp_trav tr;
+        char err[512];
+        assert_int_equal(pp_traverse(&prog, &in, NULL, &tr, err, sizeof err), 0);
+        assert_true(fabs(tr.time - 50) < 1e-9);
+        assert_int_equal(tr.spurious, signal ? 0 : 1);
+        pp_trav_free(&tr);
+        free_in(&in);
+    }
+}
+
 static void test_real_is_never_faster_than_pram(void **state)
 {
     (void)state;
@@ -319,6 +375,8 @@ int main(void)
         cmocka_unit_test(test_missing_barrier_party_is_a_hang),
         cmocka_unit_test(test_relock_by_owner_goes_on),
         cmocka_unit_test(test_cond_barrier_waits_for_the_last),
+        cmocka_unit_test(test_semaphore_counts),
+        cmocka_unit_test(test_cond_wait_woken_or_released),
         cmocka_unit_test(test_real_is_never_faster_than_pram),
         cmocka_unit_test(test_metric_formulas),
     };
