@@ -409,6 +409,45 @@ int main(int argc, char **argv)
 }
 C
 
+# A result handed over with a semaphore: main waits for the worker's
+# long computation, then does a short one of its own.
+$src{handoff} = <<'C';
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static sem_t ready;
+static long n;
+static double partial;
+
+static void *compute(void *unused)
+{
+    (void)unused;
+    double s = 0;
+    for (long i = 0; i < n; i++)
+        s += 1.0 / (double)(i + 1);
+    partial = s;
+    sem_post(&ready);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    n = argc > 1 ? atol(argv[1]) : 1000000;
+    sem_init(&ready, 0, 0);
+    pthread_t w;
+    pthread_create(&w, NULL, compute, NULL);
+    sem_wait(&ready);
+    double scaled = 0;
+    for (long i = 0; i < n / 20; i++)
+        scaled += partial / (double)(i + 1);
+    pthread_join(w, NULL);
+    printf("%.6f\n", scaled);
+    return 0;
+}
+C
+
 for my $p (sort keys %src) {
     open my $fh, '>', "$TMP/$p.c" or die;
     print $fh $src{$p};
@@ -501,6 +540,16 @@ for my $P (2, 4) {
 my $q = record('queue', '2000', 'queue');
 no_deadlock($q, '', 'queue at its recorded size and P');
 no_deadlock($q, '--set njobs=16000', 'queue at 8x');
+my $ho = record('handoff', '400000', 'handoff');
+{
+    my ($out) = no_deadlock($ho, '', 'handoff at its recorded size and P');
+    # main waits for the whole of compute (n iterations) before its n / 20:
+    # of the two threads' time, main's wait is about n / (2n + n/20) = 49%
+    my ($wait) = $out =~ /waiting ([\d.]+)%/;
+    ok(defined $wait && $wait > 30, 'handoff: main waits on the semaphore (' . ($wait // '?') . '% waiting)')
+        or diag($out);
+    no_deadlock($ho, '--set n=3200000', 'handoff at 8x');
+}
 my $s = record('spin', '20000', 'spin');
 no_deadlock($s, '', 'spin at its recorded size and P');
 no_deadlock($s, '--set len=160000', 'spin at 8x');
