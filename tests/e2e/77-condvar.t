@@ -16,8 +16,10 @@
 # Programs: a generation-counter barrier (thread ranges from the thread
 # index), a Splash-style BARRIER macro (counter and cycle flag) with
 # unbalanced work, a producer / consumer over a cond-var queue and a
-# semaphore, a spin-flag hand-off, and a lock inside a malloc'd object
-# handed to the threads.  Each: no deadlock at its recorded size and P;
+# semaphore, a result handed over with a semaphore (main's wait
+# predicted), a spin-flag hand-off, a lock inside a malloc'd object
+# handed to the threads (identity guessed), and transfers between
+# accounts picked by data (two locks the model takes for one).  Each: no deadlock at its recorded size and P;
 # the barriers also at 8x the size and P = 1..16, with the loop counts
 # exact (by hand, and against real runs at P = 2 and 4); the unbalanced
 # barrier's waiting is waiting, not computation.
