@@ -564,4 +564,29 @@ my $bank = record('bank', '2000 2', 'bank');
 no_deadlock($bank, '', 'bank at its recorded size and P');
 no_deadlock($bank, '--set moves=16000 --P 1,2,4,8', 'bank at 8x, P = 1..8');
 
+# ---- the wrappers under ThreadSanitizer (as 24-tsan.t) -------------------
+SKIP: {
+    my $rt = "$TMP/rt";
+    mkdir $rt;
+    my $log = '';
+    for my $c (glob('runtime/*.c')) {
+        my ($base) = $c =~ m{([^/]+)\.c$};
+        $log .= `gcc -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -c $c -o $rt/$base.o 2>&1`;
+        last if $?;
+    }
+    $log .= `ar rcs $rt/libperfpred-rt-tsan.a $rt/*.o 2>&1` unless $?;
+    ok($? == 0, 'the runtime builds with -fsanitize=thread') or do { diag($log); skip 'no TSan runtime', 1 };
+    for my $p (['genbar', '2000 3'], ['queue', '500'], ['handoff', '100000']) {
+        my ($name, $args) = @$p;
+        my ($rc, $out, $err) = run_in($TMP, "gcc -O1 -g -fsanitize=thread -pthread -fplugin=$B/perfpred.so "
+                                      . "$TMP/$name.c -o $TMP/$name-tsan $rt/libperfpred-rt-tsan.a -lm");
+        is($rc, 0, "$name: builds with -fsanitize=thread") or do { diag($err); next };
+        ($rc, $out, $err) = run_in($TMP, "PERFPRED_RECORD=$TMP/$name-tsan.ppr TSAN_OPTIONS=exitcode=66 "
+                                   . "timeout -k 5 120 $TMP/$name-tsan $args");
+        is($rc, 0, "$name under TSan: runs");
+        unlike($err, qr/WARNING: ThreadSanitizer/, "$name: no ThreadSanitizer report") or diag(substr($err, 0, 4000));
+        ok(-s "$TMP/$name-tsan.ppr", "$name under TSan: a record");
+    }
+}
+
 done_testing();
