@@ -13,6 +13,9 @@ static const char *const evnames[] = {
     [PP_EV_FORK] = "fork", [PP_EV_CREATE] = "create", [PP_EV_JOIN] = "join",
     [PP_EV_BARRIER] = "barrier", [PP_EV_LOCK] = "lock", [PP_EV_UNLOCK] = "unlock",
     [PP_EV_SINGLE] = "single", [PP_EV_LOOP_END] = "loop_end", [PP_EV_ATOMIC] = "atomic",
+    [PP_EV_COND_WAIT] = "cond_wait", [PP_EV_COND_SIGNAL] = "cond_signal",
+    [PP_EV_COND_BROADCAST] = "cond_broadcast", [PP_EV_SEM_WAIT] = "sem_wait",
+    [PP_EV_SEM_POST] = "sem_post",
     [PP_EV_BEGIN] = "begin", [PP_EV_TEAM_BEGIN] = "team_begin",
     [PP_EV_TEAM_END] = "team_end", [PP_EV_JOIN_TEAM] = "join",
     [PP_EV_MPI_INIT] = "mpi_init", [PP_EV_MPI_FINALIZE] = "mpi_finalize", [PP_EV_SEND] = "send",
@@ -377,6 +380,7 @@ static int parse_event(const pp_line *l, pp_dfunc *f, pp_where *w)
     long impl = 0;
     if (pp_line_opt_int(l, "implicit", &impl, w) || parse_guard(l, &ev.guard_branch, &ev.guard_true, w) ||
         opt_known_expr(l, "nthreads", &ev.nthreads, w) || opt_known_expr(l, "obj", &ev.obj, w) ||
+        opt_known_expr(l, "mutex", &ev.mutex, w) ||
         opt_known_expr(l, "arg", &ev.arg, w) || parse_data(l, &ev, w))
         return -1;
     ev.implicit = impl != 0;
@@ -613,7 +617,7 @@ void pp_desc_free(pp_dfunc *f)
     for (int i = 0; i < f->nevents; i++) {
         pp_devent *e = &f->events[i];
         free(e->callee); free(e->child);
-        pp_expr_free(e->nthreads); pp_expr_free(e->obj); pp_expr_free(e->arg);
+        pp_expr_free(e->nthreads); pp_expr_free(e->obj); pp_expr_free(e->mutex); pp_expr_free(e->arg);
         pp_expr_free(e->count); pp_expr_free(e->peer); pp_expr_free(e->tag); pp_expr_free(e->root);
         pp_expr_free(e->rcount); pp_expr_free(e->rpeer); pp_expr_free(e->rtag);
         free(e->type); free(e->rtype); free(e->comm_var); free(e->newcomm);

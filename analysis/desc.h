@@ -61,6 +61,9 @@ typedef struct {
 typedef enum {
     PP_EV_FORK, PP_EV_CREATE, PP_EV_JOIN, PP_EV_BARRIER, PP_EV_LOCK,
     PP_EV_UNLOCK, PP_EV_SINGLE, PP_EV_LOOP_END, PP_EV_ATOMIC,
+    /* condition variables and semaphores (docs/model.md, "Condition
+     * variables") */
+    PP_EV_COND_WAIT, PP_EV_COND_SIGNAL, PP_EV_COND_BROADCAST, PP_EV_SEM_WAIT, PP_EV_SEM_POST,
     /* kinds the runtime logs by itself */
     PP_EV_BEGIN, PP_EV_TEAM_BEGIN, PP_EV_TEAM_END, PP_EV_JOIN_TEAM,
     /* MPI (docs/descriptor-format.md, "MPI events") */
@@ -87,7 +90,9 @@ typedef struct {
     int guard_true;               /* 1: runs on the true edge             */
     char *child;                  /* fork, create                         */
     pp_expr *nthreads;            /* fork                                 */
-    pp_expr *obj;                 /* barrier, lock, unlock, join          */
+    pp_expr *obj;                 /* barrier, lock, unlock, join, cond_*,
+                                     sem_*                                */
+    pp_expr *mutex;               /* cond_wait: the mutex it releases     */
     pp_expr *arg;                 /* create                               */
     int ndata;                    /* fork: shared data block values       */
     char **data_name;

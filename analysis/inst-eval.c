@@ -39,10 +39,13 @@ int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi)
     if (na <= 8) {
         fr->args = fr->args_buf;
         fr->args_known = fr->args_known_buf;
+        fr->arg_obj = fr->arg_obj_buf;
         memset(fr->args_known_buf, 0, sizeof fr->args_known_buf);
+        memset(fr->arg_obj_buf, 0, sizeof fr->arg_obj_buf);
     } else {
         fr->args = calloc((size_t)na, sizeof *fr->args);
         fr->args_known = calloc((size_t)na, 1);
+        fr->arg_obj = calloc((size_t)na, sizeof *fr->arg_obj);
     }
     if (nl <= 16) {
         fr->iv = fr->iv_buf;
@@ -52,7 +55,7 @@ int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi)
         fr->iv = calloc((size_t)nl, sizeof *fr->iv);
         fr->iv_known = calloc((size_t)nl, 1);
     }
-    return fr->args && fr->args_known && fr->iv && fr->iv_known ? 0 : -1;
+    return fr->args && fr->args_known && fr->arg_obj && fr->iv && fr->iv_known ? 0 : -1;
 }
 
 void pp_inst_frame_free(frame *fr)
@@ -61,6 +64,8 @@ void pp_inst_frame_free(frame *fr)
         free(fr->args);
     if (fr->args_known != fr->args_known_buf)
         free(fr->args_known);
+    if (fr->arg_obj != fr->arg_obj_buf)
+        free(fr->arg_obj);
     if (fr->iv != fr->iv_buf)
         free(fr->iv);
     if (fr->iv_known != fr->iv_known_buf)

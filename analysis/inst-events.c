@@ -15,12 +15,15 @@
 /* Render an object expression as a key: "bar", "locks[3]", "critical". */
 static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int fi);
 
-/* A site's object key: cached when the object has no index (the common
- * "bar" or "critical"), which saves a format and a search per event. */
+/* A site's object key: cached when the object depends on no frame (the
+ * common "bar" or "critical"), which saves a format and a search per
+ * event.  An (arg NAME) object is the caller's: never cached. */
 static long object_key(ictx *c, const frame *fr, const pp_devent *ev, int fi)
 {
     const pp_expr *o = ev->obj;
-    int constant = !(o && o->kind == PP_E_ADDR && o->nkids > 0);
+    int gomp = ev->callee && (strstr(ev->callee, "GOMP_atomic") || strstr(ev->callee, "GOMP_critical"));
+    int constant = o && o->kind == PP_E_ADDR && o->name ? o->nkids == 0
+                                                        : (o && o->kind == PP_E_CRITICAL) || gomp;
     int idx = (int)(ev - c->m->funcs[fi].d->events);
     if (constant && c->keycache && c->keycache[fi] && c->keycache[fi][idx])
         return c->keycache[fi][idx] - 1;
@@ -30,10 +33,22 @@ static long object_key(ictx *c, const frame *fr, const pp_devent *ev, int fi)
     return k;
 }
 
-static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int fi)
+/* (arg NAME): the key of the object the caller passed (call_frame binds
+ * it), or -1. */
+static long arg_key(const frame *fr, const pp_expr *o)
 {
-    char buf[256];
-    const pp_expr *o = ev->obj;
+    if (!o || o->kind != PP_E_ARG || !o->name)
+        return -1;
+    const pp_dfunc *d = fr->mf->d;
+    for (int i = 0; i < d->nargs; i++)
+        if (strcmp(d->argnames[i], o->name) == 0 && fr->arg_obj[i] > 0)
+            return fr->arg_obj[i] - 1;
+    return -1;
+}
+
+long pp_inst_obj_key(ictx *c, const frame *fr, const pp_expr *o)
+{
+    char buf[320];
     if (o && o->kind == PP_E_ADDR && o->name) {
         int64_t ix;
         if (o->nkids > 0 && pp_inst_eval(c, fr, o->kids[0], &ix) == 0)
@@ -42,15 +57,72 @@ static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int f
             snprintf(buf, sizeof buf, "%s[?]", o->name);
         else
             snprintf(buf, sizeof buf, "%s", o->name);
-    } else if (o && o->kind == PP_E_CRITICAL)
+        return pp_inst_intern(c, buf);
+    }
+    long k = arg_key(fr, o);
+    if (k >= 0)
+        return k;
+    /* Not resolved: a guess that gives lock and unlock of the same
+     * expression in the same function on the same thread the same key
+     * (one key per site would never release the lock), and other threads
+     * other keys (so no false exclusion between them; a key per call
+     * would make as many keys as calls). */
+    char *txt = o ? pp_expr_to_sexpr(o) : NULL;
+    snprintf(buf, sizeof buf, "guess:%s:%s@%d", fr->mf->d->name, txt ? txt : "?", c->cur_t);
+    free(txt);
+    return pp_inst_intern(c, buf);
+}
+
+static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int fi)
+{
+    char buf[256];
+    const pp_expr *o = ev->obj;
+    if (o && o->kind == PP_E_ADDR && o->name)
+        return pp_inst_obj_key(c, fr, o);
+    if (o && o->kind == PP_E_CRITICAL)
         snprintf(buf, sizeof buf, "critical%s%s", o->name ? ":" : "", o->name ? o->name : "");
     else if (ev->callee && strstr(ev->callee, "GOMP_atomic"))
         snprintf(buf, sizeof buf, "omp-atomic");
     else if (ev->callee && strstr(ev->callee, "GOMP_critical"))
         snprintf(buf, sizeof buf, "critical");
-    else
+    else if (ev->kind == PP_EV_BARRIER) {
+        /* a barrier whose object is not known: every thread that reaches
+         * the site waits at the same one */
+        long k = arg_key(fr, o);
+        if (k >= 0)
+            return k;
         snprintf(buf, sizeof buf, "site:%s:%d", c->m->funcs[fi].d->name, ev->id);
+    } else
+        return pp_inst_obj_key(c, fr, o);
     return pp_inst_intern(c, buf);
+}
+
+/* A condition variable's or semaphore's key: its object's, in a name
+ * space of its own, SPACE (a struct's mutex and cond var have the same
+ * (addr NAME) when the plugin drops the field). */
+static long cond_key(ictx *c, const frame *fr, const pp_expr *o, const char *space)
+{
+    long k = pp_inst_obj_key(c, fr, o);
+    if (k < 0)
+        return -1;
+    char buf[320];
+    snprintf(buf, sizeof buf, "%s:%s", space, c->in->keys[k]);
+    return pp_inst_intern(c, buf);
+}
+
+int pp_inst_condbar(ictx *c, int t, frame *fr, int k)
+{
+    c->cur_t = t;
+    const pp_devent *w = &fr->mf->d->events[fr->mf->cb_wait[k]];
+    long mu = pp_inst_obj_key(c, fr, w->mutex);
+    long cv = cond_key(c, fr, w->obj, "cond");
+    if (mu < 0 || cv < 0)
+        return -1;
+    c->nbarriers++;
+    if (pp_inst_sync_action(c, t, PP_A_UNLOCK, mu, 0, fr->fi, w->id) ||
+        pp_inst_sync_action(c, t, PP_A_BARRIER, cv, 0, fr->fi, w->id))
+        return -1;
+    return pp_inst_sync_action(c, t, PP_A_LOCK, mu, 0, fr->fi, w->id);
 }
 
 static int pool_thread(ictx *c, int owner, int tid, int cfi)
@@ -250,6 +322,7 @@ static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
 
 int pp_inst_graph_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
 {
+    c->cur_t = t;
     switch (ev->kind) {
     case PP_EV_FORK:
         return exec_fork(c, t, fr, ev, idx);
@@ -281,6 +354,31 @@ int pp_inst_graph_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         if (key < 0)
             return -1;
         return pp_inst_sync_action(c, t, ev->kind == PP_EV_LOCK ? PP_A_LOCK : PP_A_UNLOCK, key, 0, fr->fi, ev->id);
+    }
+    case PP_EV_COND_WAIT: {
+        /* outside a hand-built barrier (those never get here): release
+         * the mutex, wait for a wake-up, take the mutex again */
+        long mu = pp_inst_obj_key(c, fr, ev->mutex);
+        long cv = cond_key(c, fr, ev->obj, "cond");
+        if (mu < 0 || cv < 0 || pp_inst_sync_action(c, t, PP_A_UNLOCK, mu, 0, fr->fi, ev->id) ||
+            pp_inst_sync_action(c, t, PP_A_COND_WAIT, cv, 0, fr->fi, ev->id))
+            return -1;
+        return pp_inst_sync_action(c, t, PP_A_LOCK, mu, 0, fr->fi, ev->id);
+    }
+    case PP_EV_COND_SIGNAL:
+    case PP_EV_COND_BROADCAST: {
+        long cv = cond_key(c, fr, ev->obj, "cond");
+        if (cv < 0)
+            return -1;
+        return pp_inst_sync_action(c, t, PP_A_COND_WAKE, cv, ev->kind == PP_EV_COND_SIGNAL, fr->fi, ev->id);
+    }
+    case PP_EV_SEM_WAIT:
+    case PP_EV_SEM_POST: {
+        long s = cond_key(c, fr, ev->obj, "sem");
+        if (s < 0)
+            return -1;
+        return pp_inst_sync_action(c, t, ev->kind == PP_EV_SEM_WAIT ? PP_A_SEM_WAIT : PP_A_SEM_POST, s, 0,
+                                   fr->fi, ev->id);
     }
     default:
         if (c->mpi && pp_evkind_is_mpi(ev->kind))

@@ -33,10 +33,15 @@ typedef struct frame {
      * value's rule reads */
     int thr_known;
     int64_t thr_k, thr_n;
+    /* per argument: the object key + 1 of the object whose address the
+     * caller passed ((addr NAME ...), or its own (arg NAME) passed on);
+     * 0 unknown.  obj=(arg NAME) resolves through it (inst-events.c). */
+    long *arg_obj;
     /* inline storage for the common small frames: a call per iteration
      * of an enumerated loop must not cost four allocations */
     int64_t args_buf[8], iv_buf[16];
     unsigned char args_known_buf[8], iv_known_buf[16];
+    long arg_obj_buf[8];
 } frame;
 
 /* One instruction of a compiled expression (inst-code.c). */
@@ -98,6 +103,7 @@ typedef struct {
     long **keycache;            /* [func][event]: its object key + 1 when it
                                    does not depend on the frame (0: unknown) */
     long nbarriers;             /* barrier actions made                     */
+    int cur_t;                  /* the thread whose event is being made     */
     int mpi;                    /* the threads are MPI ranks                */
     int rank;                   /* the rank being unrolled                  */
     int single_rank;            /* only that rank (a record's check)        */
@@ -158,6 +164,13 @@ int pp_inst_exec_func(ictx *c, int t, frame *fr, long double mult, int emit, pp_
  * makes in the thread graph (0, or -1); after the instantiation, every
  * barrier action's parties. */
 int pp_inst_graph_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx);
+/* The key of the object whose address expression o is, in frame fr (an
+ * argument's object, (addr NAME [INDEX]), else a key guessed from the
+ * expression and the thread: the same for lock and unlock); -1: out of
+ * memory.  Hand-built barrier k of fr's function (model-cond.c): release
+ * its mutex, a barrier on its condition variable, take the mutex again. */
+long pp_inst_obj_key(ictx *c, const frame *fr, const pp_expr *o);
+int pp_inst_condbar(ictx *c, int t, frame *fr, int k);
 void pp_inst_count_parties(ictx *c);
 
 /* inst-comm.c: communicators.  init: comms[0], the world; rank_start:

@@ -355,9 +355,23 @@ static int call_frame(ictx *c, const frame *fr, const pp_dcall *dc, int cfi, fra
         return pp_inst_fail(c, "out of memory");
     for (int i = 0; i < dc->nargs && i < cf->mf->d->nargs; i++) {
         int64_t v;
-        if (dc->args[i] && pp_inst_eval(c, fr, dc->args[i], &v) == 0) {
+        const pp_expr *a = dc->args[i];
+        if (a && pp_inst_eval(c, fr, a, &v) == 0) {
             cf->args[i] = v;
             cf->args_known[i] = 1;
+        } else if (a && a->kind == PP_E_ADDR && a->name && cf->mf->sync) {
+            /* an object's address: the callee's obj=(arg NAME) is it
+             * (only a callee with thread-graph events has objects: a
+             * call per element of an array must not make a key each) */
+            long k = pp_inst_obj_key(c, fr, a);
+            if (k < 0)
+                return -1;
+            cf->arg_obj[i] = k + 1;
+        } else if (a && a->kind == PP_E_ARG && a->name) {
+            const pp_dfunc *d = fr->mf->d;
+            for (int j = 0; j < d->nargs; j++)
+                if (strcmp(d->argnames[j], a->name) == 0)
+                    cf->arg_obj[i] = fr->arg_obj[j];
         }
     }
     cf->omp = fr->omp;
@@ -390,6 +404,7 @@ static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int e
     if (cfi < 0)
         return 0;
     frame cf;
+    c->cur_t = t;
     if (call_frame(c, fr, dc, cfi, &cf))
         return -1;
     int rc;
@@ -421,9 +436,22 @@ static int exec_scope(ictx *c, int t, frame *fr, int scope, long double mult, in
 {
     const pp_mfunc *mf = fr->mf;
     int s = scope + 1;
+    uint64_t cb_done = 0;       /* hand-built barriers passed in this pass */
     for (int i = 0; i < mf->nitems[s]; i++) {
         const pp_item *it = &mf->items[s][i];
         int rc = 0;
+        int cb = !emit || !mf->ncb ? -1
+                 : it->type == PP_I_EVENT ? mf->cb_of_event[it->idx]
+                 : it->type == PP_I_LOOP ? mf->cb_of_loop[it->idx] : -1;
+        if (cb >= 0 && cb < 64) {
+            /* its broadcast side and its waiting side are one barrier,
+             * whoever arrives last broadcasting (model-cond.c): made at
+             * the first of the two, the other skipped */
+            if (!(cb_done >> cb & 1) && pp_inst_condbar(c, t, fr, cb))
+                return -1;
+            cb_done |= (uint64_t)1 << cb;
+            continue;
+        }
         switch (it->type) {
         case PP_I_LOOP: {
             const pp_dloop *dl = &mf->d->loops[it->idx];

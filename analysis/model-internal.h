@@ -9,6 +9,9 @@
 
 /* the scope (-1: the body, else a loop index) of an item in loop lid */
 int pp_model_scope_of(const pp_mfunc *mf, int lid);
+/* model-cond.c: find the hand-built barriers on condition variables
+ * (pp_mfunc.cb_*); -1: out of memory. */
+int pp_model_condbars(pp_prog *m);
 /* model-params.c: the problem parameters from the record, and how P
  * enters (the loop around pthread_create, or the OpenMP team size) */
 int pp_model_build_params(pp_prog *m);

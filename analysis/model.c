@@ -42,7 +42,60 @@ static int is_sync_kind(pp_evkind k)
     /* MPI calls that communicate order the ranks; init, finalize and the
      * calls perfpred does not model do not */
     return k == PP_EV_FORK || k == PP_EV_CREATE || k == PP_EV_JOIN || k == PP_EV_BARRIER ||
-           k == PP_EV_LOCK || k == PP_EV_UNLOCK || (k >= PP_EV_SEND && k <= PP_EV_COMM_DUP);
+           k == PP_EV_LOCK || k == PP_EV_UNLOCK || (k >= PP_EV_COND_WAIT && k <= PP_EV_SEM_POST) ||
+           (k >= PP_EV_SEND && k <= PP_EV_COMM_DUP);
+}
+
+/* Can a lock's object be told at every call?  (addr NAME ...) and
+ * critical can; (arg NAME) can where every call site passes an object's
+ * address (or its own argument on); else the instantiation guesses
+ * (inst-events.c, pp_inst_obj_key): one lock per call of the function,
+ * the same for the lock and the unlock of one expression. */
+static int obj_known(const pp_prog *m, int fi, const pp_expr *o, int depth)
+{
+    if (!o)
+        return 0;
+    if (o->kind == PP_E_ADDR || o->kind == PP_E_CRITICAL)
+        return 1;
+    if (o->kind != PP_E_ARG || !o->name || depth > 8)
+        return 0;
+    const pp_dfunc *d = m->funcs[fi].d;
+    int pos = -1;
+    for (int i = 0; i < d->nargs && pos < 0; i++)
+        if (strcmp(d->argnames[i], o->name) == 0)
+            pos = i;
+    int calls = 0;
+    for (int f = 0; f < m->nfuncs; f++)
+        for (int c = 0; c < m->funcs[f].d->ncalls; c++) {
+            if (m->funcs[f].call_callee[c] != fi)
+                continue;
+            const pp_dcall *dc = &m->funcs[f].d->calls[c];
+            if (pos < 0 || pos >= dc->nargs || !obj_known(m, f, dc->args[pos], depth + 1))
+                return 0;
+            calls++;
+        }
+    return calls > 0;
+}
+
+static void lock_notes(pp_prog *m)
+{
+    for (int f = 0; f < m->nfuncs; f++) {
+        const pp_dfunc *d = m->funcs[f].d;
+        for (int i = 0; i < d->nevents; i++) {
+            const pp_devent *ev = &d->events[i];
+            int lockish = ev->kind == PP_EV_LOCK || ev->kind == PP_EV_UNLOCK || ev->kind == PP_EV_COND_WAIT;
+            if (!lockish || (ev->callee && strncmp(ev->callee, "GOMP_", 5) == 0))
+                continue;
+            if (obj_known(m, f, ev->obj, 0))
+                continue;
+            char *txt = ev->obj ? pp_expr_to_sexpr(ev->obj) : NULL;
+            pp_prog_warn(m, "%s: the object of the %s at line %d is not known (obj=%s): its identity is "
+                         "guessed, one per thread (the same for a lock and an unlock of that expression in %s; "
+                         "no exclusion between threads is modelled)", d->name, pp_evkind_name(ev->kind),
+                         ev->line, txt ? txt : "?", d->name);
+            free(txt);
+        }
+    }
 }
 
 static int item_cmp(const void *a, const void *b)
@@ -529,6 +582,11 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
     }
     pp_counts_observe(m);
     compute_sync(m);
+    if (pp_model_condbars(m)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    lock_notes(m);
     /* inner loops first (a loop is listed before the loops it holds) */
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = m->funcs[f].d->nloops - 1; k >= 0; k--)
@@ -593,6 +651,7 @@ void pp_prog_free(pp_prog *m)
         free(mf->branch_ratio); free(mf->site_ratio); free(mf->loop_ratio); free(mf->call_index_by_id);
         free(mf->event_index_by_id); free(mf->branch_index_by_id);
         free(mf->ev_elem); free(mf->ev_relem); free(mf->ev_bytes_obs);
+        free(mf->cb_of_event); free(mf->cb_of_loop); free(mf->cb_wait);
     }
     pp_model_thread_values_free(m);
     free(m->funcs);

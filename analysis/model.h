@@ -127,6 +127,12 @@ typedef struct {
      * unknown), and the mean bytes per call over the recorded ranks, used
      * when the count or the datatype cannot be evaluated (-1: never ran) */
     double *ev_elem, *ev_relem, *ev_bytes_obs;
+    /* hand-built barriers on a condition variable (model-cond.c): per
+     * event and per loop, the index of the barrier whose broadcast or
+     * waiting side it is (-1: none); per barrier, its cond_wait event */
+    int *cb_of_event, *cb_of_loop;
+    int ncb;
+    int *cb_wait;
 } pp_mfunc;
 
 /* A value the recorded threads set differently (model-thread-values.c). */
@@ -294,8 +300,15 @@ typedef enum {
     PP_A_LOOP_OPEN,      /* a loop holding events: key = loop index in
                             func's descriptor, n = its count at this entry */
     PP_A_LOOP_CLOSE,     /* end of that loop's body (walked once)          */
-    PP_A_LOOP_WORK       /* a loop without events: key = loop index,
+    PP_A_LOOP_WORK,      /* a loop without events: key = loop index,
                             n = count, ns = its cost                       */
+    /* condition variables and semaphores outside a hand-built barrier
+     * (docs/model.md, "Condition variables"): key = the object */
+    PP_A_COND_WAIT,      /* wait for a wake on key after arriving          */
+    PP_A_COND_WAKE,      /* n = 1: wake the oldest waiter (signal); n = 0:
+                            all of them (broadcast)                        */
+    PP_A_SEM_WAIT,       /* take one from the count, or wait for a post    */
+    PP_A_SEM_POST        /* give one: to the oldest waiter, or the count   */
 } pp_akind;
 
 typedef struct {

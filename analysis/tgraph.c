@@ -193,6 +193,7 @@ static void style_event(Agnode_t *n, pp_akind k)
     switch (k) {
     case PP_A_BARRIER: color = "lightpink"; break;
     case PP_A_LOCK: case PP_A_UNLOCK: color = "khaki"; break;
+    case PP_A_COND_WAIT: case PP_A_COND_WAKE: case PP_A_SEM_WAIT: case PP_A_SEM_POST: color = "wheat"; break;
     case PP_A_FORK: case PP_A_JOIN_TEAM: case PP_A_TEAM_WAIT: case PP_A_TEAM_DONE: color = "lightblue"; break;
     case PP_A_CREATE: case PP_A_JOIN_THREAD: case PP_A_START: color = "palegreen"; break;
     case PP_A_SEND: case PP_A_SSEND: case PP_A_ISEND: case PP_A_RECV: case PP_A_IRECV: case PP_A_WAIT:
@@ -245,6 +246,15 @@ static Agnode_t *action_node(tg *c, Agraph_t *sub, int t, int i)
     case PP_A_LOCK:
     case PP_A_UNLOCK:
         snprintf(lab, sizeof lab, "%s%s%s", a->kind == PP_A_LOCK ? "lock" : "unlock", nl, where);
+        break;
+    case PP_A_COND_WAIT:
+    case PP_A_COND_WAKE:
+    case PP_A_SEM_WAIT:
+    case PP_A_SEM_POST:
+        snprintf(lab, sizeof lab, "%s%s%s",
+                 a->kind == PP_A_COND_WAIT ? "cond_wait"
+                 : a->kind == PP_A_COND_WAKE ? (a->n ? "cond_signal" : "cond_broadcast")
+                 : a->kind == PP_A_SEM_WAIT ? "sem_wait" : "sem_post", nl, where);
         break;
     case PP_A_LOOP_OPEN:
         loop_where(c->m, a->func, a->site, where, sizeof where);

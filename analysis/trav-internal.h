@@ -49,6 +49,7 @@ typedef struct {
     double tmax;
     ilist waiters;        /* arrival times are the waiters' blocked_at */
     int owner;            /* locks */
+    int depth;            /* times the owner locked it again */
     ilist queue;
     int qhead;
 } obj_st;

@@ -179,7 +179,8 @@ static const char *akind_name(pp_akind k)
     static const char *const names[] = {"work", "fork", "team start", "team end", "join of the team",
                                         "create", "start", "pthread_join", "barrier", "lock", "unlock",
                                         "send", "synchronous send", "receive", "isend", "irecv", "wait",
-                                        "collective", "loop", "loop end", "loop"};
+                                        "collective", "loop", "loop end", "loop", "cond_wait", "cond wake",
+                                        "sem_wait", "sem_post"};
     return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
 }
 
@@ -397,7 +398,12 @@ static int step(tctx *c, int t)
     }
     case PP_A_LOCK: {
         obj_st *o = &c->objs[a->key];
-        if (o->owner < 0) {
+        /* the owner again: a program that ran through did not hang here
+         * (two objects the model took for one): it goes on, and its
+         * unlocks release the lock when they match the locks */
+        if (o->owner == t)
+            o->depth++;
+        if (o->owner < 0 || o->owner == t) {
             o->owner = t;
             double lc = cost(c, c->mach ? pp_machine_lock_ns(c->mach) : 0, t);
             pp_trav_span(c, t, PP_TR_SYNC, now, now + lc);
@@ -411,6 +417,12 @@ static int step(tctx *c, int t)
     }
     case PP_A_UNLOCK: {
         obj_st *o = &c->objs[a->key];
+        if (o->owner == t && o->depth > 0) {
+            o->depth--;
+            c->pc[t]++;
+            pp_trav_ready(c, t);
+            return 0;
+        }
         o->owner = -1;
         if (o->qhead < o->queue.n) {
             int nx = o->queue.v[o->qhead++];
@@ -422,10 +434,76 @@ static int step(tctx *c, int t)
         pp_trav_ready(c, t);
         return 0;
     }
+    case PP_A_COND_WAIT: {
+        /* the oldest waiter is the next a signal wakes (queue, qhead) */
+        pp_trav_block(c, t);
+        return ilist_push(&c->objs[a->key].queue, t);
+    }
+    case PP_A_COND_WAKE: {
+        obj_st *o = &c->objs[a->key];
+        double wk = c->mach ? pp_machine_handoff_ns(c->mach) : 0;
+        for (int woken = 0; o->qhead < o->queue.n && (a->n == 0 || woken < a->n); woken++)
+            pp_trav_resume(c, o->queue.v[o->qhead++], now + wk, wk, PP_TR_SYNC, PP_TR_WAIT);
+        c->pc[t]++;
+        pp_trav_ready(c, t);
+        return 0;
+    }
+    case PP_A_SEM_WAIT: {
+        obj_st *o = &c->objs[a->key];   /* arrived: the semaphore's count */
+        if (o->arrived > 0) {
+            o->arrived--;
+            c->pc[t]++;
+            pp_trav_ready(c, t);
+            return 0;
+        }
+        pp_trav_block(c, t);
+        return ilist_push(&o->queue, t);
+    }
+    case PP_A_SEM_POST: {
+        obj_st *o = &c->objs[a->key];
+        if (o->qhead < o->queue.n) {
+            double wk = c->mach ? pp_machine_handoff_ns(c->mach) : 0;
+            pp_trav_resume(c, o->queue.v[o->qhead++], now + wk, wk, PP_TR_SYNC, PP_TR_WAIT);
+        } else
+            o->arrived++;
+        c->pc[t]++;
+        pp_trav_ready(c, t);
+        return 0;
+    }
     default:
         break;
     }
     return 0;
+}
+
+/* The walk stopped with threads waiting on a cond var or a semaphore.
+ * Their counts come from the run, but where a data-dependent wait loop
+ * runs is the model's (dithered), not the run's: a wait the model put
+ * after the last signal, or one post too few, would hang a program that
+ * ran through.  They are released at the walk's time (a spurious wake-up,
+ * which POSIX allows); the number released is counted.  Returns how many
+ * threads it released. */
+static int release_stuck(tctx *c)
+{
+    int released = 0;
+    double at = 0;
+    for (int t = 0; t < c->in->nthreads; t++)
+        if (c->clock[t] > at)
+            at = c->clock[t];
+    for (int k = 0; k < c->in->nkeys; k++) {
+        obj_st *o = &c->objs[k];
+        while (o->qhead < o->queue.n) {
+            int t = o->queue.v[o->qhead];
+            const pp_action *a = &c->in->threads[t].act[c->pc[t]];
+            if (c->state[t] != TS_BLOCKED || (a->kind != PP_A_COND_WAIT && a->kind != PP_A_SEM_WAIT))
+                break;
+            o->qhead++;
+            pp_trav_resume(c, t, at, 0, PP_TR_SYNC, PP_TR_WAIT);
+            released++;
+        }
+    }
+    c->out->spurious += released;
+    return released;
 }
 
 int pp_traverse(const pp_prog *m, const pp_instance *in, const pp_machine *mach, pp_trav *out, char *err,
@@ -499,18 +577,20 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
         long nact = 0, steps = 0;
         for (int t = 0; t < n; t++)
             nact += in->threads[t].nact;
-        for (int t; rc == 0 && (t = pp_trav_first(&c)) >= 0;) {
-            c.cur = t;
-            c.now = c.clock[t];
-            rc = step(&c, t);
-            pp_trav_settle(&c, t);
-            if (__builtin_expect((++steps & (PP_LONG_EVERY - 1)) == 0, 0) && pp_long_due()) {
-                long done = 0;
-                for (int u = 0; u < n; u++)
-                    done += c.pc[u];
-                pp_long_tick(PP_LONG_WALK, done, nact);
+        do {
+            for (int t; rc == 0 && (t = pp_trav_first(&c)) >= 0;) {
+                c.cur = t;
+                c.now = c.clock[t];
+                rc = step(&c, t);
+                pp_trav_settle(&c, t);
+                if (__builtin_expect((++steps & (PP_LONG_EVERY - 1)) == 0, 0) && pp_long_due()) {
+                    long done = 0;
+                    for (int u = 0; u < n; u++)
+                        done += c.pc[u];
+                    pp_long_tick(PP_LONG_WALK, done, nact);
+                }
             }
-        }
+        } while (rc == 0 && !c.mpi && release_stuck(&c) > 0);
         if (rc) {
             if (!err[0])
                 snprintf(err, errlen, "out of memory");
@@ -525,6 +605,11 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     }
     if (rc == 0 && c.mpi)
         pp_trav_mpi_finish(&c);
+    if (rc == 0 && out->spurious > 0 && !out->note[0])
+        snprintf(out->note, sizeof out->note,
+                 "%ld wait%s on a condition variable or semaphore had no wake-up left in the model and %s "
+                 "released when the walk would have hung (where a data-dependent wait runs is the model's guess)",
+                 out->spurious, out->spurious == 1 ? "" : "s", out->spurious == 1 ? "was" : "were");
     if (rc == 0) {
         for (int t = 0; t < n; t++) {
             out->total_mpi += out->mpi[t];

@@ -28,6 +28,8 @@ typedef struct {
     double total_mpi;
     double mpi_kind[PP_EV_OTHER + 1];
     long unmatched;       /* messages sent and never received             */
+    long spurious;        /* cond var / semaphore waits released where the
+                             walk would have hung (traverse.c)             */
     char note[400];       /* what the user should know of them            */
 } pp_trav;
 

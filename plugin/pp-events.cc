@@ -23,6 +23,12 @@ static const pp_event_def events[] = {
   { "pthread_mutex_lock", "lock", IMPL_NO },
   { "pthread_mutex_trylock", "lock", IMPL_NO },
   { "pthread_mutex_unlock", "unlock", IMPL_NO },
+  { "pthread_cond_wait", "cond_wait", IMPL_NO },
+  { "pthread_cond_timedwait", "cond_wait", IMPL_NO },
+  { "pthread_cond_signal", "cond_signal", IMPL_NO },
+  { "pthread_cond_broadcast", "cond_broadcast", IMPL_NO },
+  { "sem_wait", "sem_wait", IMPL_NO },
+  { "sem_post", "sem_post", IMPL_NO },
   { "GOMP_parallel", "fork", IMPL_NO },
   { "GOMP_parallel_loop_static", "fork", IMPL_NO },
   { "GOMP_parallel_loop_dynamic", "fork", IMPL_NO },
@@ -634,8 +640,14 @@ do_event (pp_fn *f, gimple *stmt, int idx)
     extra += " obj=(critical)";
   else if (strncmp (name, "GOMP_atomic", 11) == 0)
     extra += " obj=(atomic)";
-  else if (strncmp (name, "pthread_", 8) == 0 && na >= 1)
-    extra += " obj=" + pp_trace_addr (f, gimple_call_arg (stmt, 0));
+  else if ((strncmp (name, "pthread_", 8) == 0 || strncmp (name, "sem_", 4) == 0)
+	   && na >= 1)
+    {
+      extra += " obj=" + pp_trace_addr (f, gimple_call_arg (stmt, 0));
+      /* the mutex a cond_wait releases while it waits */
+      if (strcmp (kind, "cond_wait") == 0 && na >= 2)
+	extra += " mutex=" + pp_trace_addr (f, gimple_call_arg (stmt, 1));
+    }
   else if (strncmp (name, "MPI_", 4) == 0)
     extra += pp_mpi_fields (f, stmt, name);
   bool implicit = events[idx].implicit == IMPL_YES
@@ -710,6 +722,37 @@ is_program_fn (tree fn)
 	 && strncmp (n, "MPI_", 4) != 0 && strncmp (n, "PMPI_", 5) != 0;
 }
 
+/* A pointer argument as an object's address, so that a callee's
+   obj=(arg p) names the caller's object (a barrier or lock passed as
+   &bar, &bars[k], or a pointer parameter passed on): (addr NAME),
+   (addr NAME INDEX) or (arg NAME); '?' for anything else (an offset,
+   several indices: the analyser reads one).  */
+static std::string
+addr_arg (pp_fn *f, tree a)
+{
+  if (TREE_CODE (a) == INTEGER_CST)
+    return pp_trace (f, a);     /* (void *) 0, (void *) 3 */
+  std::string s = pp_trace_addr (f, a);
+  if (s.compare (0, 5, "(arg ") == 0 && s.find (' ', 5) == std::string::npos)
+    return s;
+  if (s.compare (0, 6, "(addr ") != 0 || s == "(addr ?)"
+      || s.find ("(off ") != std::string::npos)
+    return "?";
+  /* count the elements after NAME at depth one */
+  int depth = 0, elems = 0;
+  for (size_t i = 1; i + 1 < s.size (); i++)
+    {
+      char ch = s[i];
+      if (ch == '(')
+	depth++;
+      else if (ch == ')')
+	depth--;
+      else if (ch == ' ' && depth == 0)
+	elems++;
+    }
+  return elems <= 2 ? s : std::string ("?");
+}
+
 static void
 do_call (pp_fn *f, gimple *stmt, tree fn)
 {
@@ -723,8 +766,12 @@ do_call (pp_fn *f, gimple *stmt, tree fn)
       tree a = gimple_call_arg (stmt, i);
       if (i)
 	args += " ";
-      args += INTEGRAL_TYPE_P (TREE_TYPE (a)) ? pp_trace (f, a)
-					       : std::string ("?");
+      if (INTEGRAL_TYPE_P (TREE_TYPE (a)))
+	args += pp_trace (f, a);
+      else if (POINTER_TYPE_P (TREE_TYPE (a)))
+	args += addr_arg (f, a);
+      else
+	args += "?";
     }
   f->body += pp_fmt ("call id=%d loop=%s pos=%d line=%d slot=%d", id,
 		     loop_text (f, bb).c_str (), pp_pos (f, bb),

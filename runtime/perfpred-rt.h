@@ -10,8 +10,10 @@
 #define PERFPRED_RT_H
 
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,6 +59,14 @@ int __pp_w_pthread_barrier_wait(const struct pp_fdesc *d, uint32_t site, pthread
 int __pp_w_pthread_mutex_lock(const struct pp_fdesc *d, uint32_t site, pthread_mutex_t *m);
 int __pp_w_pthread_mutex_trylock(const struct pp_fdesc *d, uint32_t site, pthread_mutex_t *m);
 int __pp_w_pthread_mutex_unlock(const struct pp_fdesc *d, uint32_t site, pthread_mutex_t *m);
+int __pp_w_pthread_cond_wait(const struct pp_fdesc *d, uint32_t site, pthread_cond_t *cv,
+                             pthread_mutex_t *m);
+int __pp_w_pthread_cond_timedwait(const struct pp_fdesc *d, uint32_t site, pthread_cond_t *cv,
+                                  pthread_mutex_t *m, const struct timespec *abstime);
+int __pp_w_pthread_cond_signal(const struct pp_fdesc *d, uint32_t site, pthread_cond_t *cv);
+int __pp_w_pthread_cond_broadcast(const struct pp_fdesc *d, uint32_t site, pthread_cond_t *cv);
+int __pp_w_sem_wait(const struct pp_fdesc *d, uint32_t site, sem_t *s);
+int __pp_w_sem_post(const struct pp_fdesc *d, uint32_t site, sem_t *s);
 
 void __pp_w_GOMP_parallel(const struct pp_fdesc *d, uint32_t site, void (*fn)(void *), void *data,
                           unsigned num_threads, unsigned flags);

@@ -194,6 +194,8 @@ enum pp_evkind {
     PP_EV_SENDRECV, PP_EV_WAIT, PP_EV_WAITALL, PP_EV_BCAST, PP_EV_REDUCE, PP_EV_ALLREDUCE,
     PP_EV_GATHER, PP_EV_SCATTER, PP_EV_ALLGATHER, PP_EV_ALLTOALL, PP_EV_MPI_BARRIER,
     PP_EV_COMM_SPLIT, PP_EV_COMM_DUP, PP_EV_COMM_FREE,
+    /* condition variables and semaphores (rt-wrap-pthread.c) */
+    PP_EV_COND_WAIT, PP_EV_COND_SIGNAL, PP_EV_COND_BROADCAST, PP_EV_SEM_WAIT, PP_EV_SEM_POST,
     PP_EV_NKINDS
 };
 /* which optional fields an event carries */

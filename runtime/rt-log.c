@@ -31,6 +31,9 @@ const char *const pp_evkind_names[PP_EV_NKINDS] = {
     [PP_EV_ALLGATHER] = "allgather", [PP_EV_ALLTOALL] = "alltoall",
     [PP_EV_MPI_BARRIER] = "mpi_barrier", [PP_EV_COMM_SPLIT] = "comm_split",
     [PP_EV_COMM_DUP] = "comm_dup", [PP_EV_COMM_FREE] = "comm_free",
+    [PP_EV_COND_WAIT] = "cond_wait", [PP_EV_COND_SIGNAL] = "cond_signal",
+    [PP_EV_COND_BROADCAST] = "cond_broadcast", [PP_EV_SEM_WAIT] = "sem_wait",
+    [PP_EV_SEM_POST] = "sem_post",
 };
 
 /* Most blocks are unchanged at most events (a program registers many

@@ -8,6 +8,7 @@
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "rt-internal.h"
@@ -209,4 +210,94 @@ PP_EXPORT int __pp_w_pthread_mutex_unlock(const struct pp_fdesc *d, uint32_t sit
                                           pthread_mutex_t *m)
 {
     return mutex_call(d, site, m, PP_EV_UNLOCK, pthread_mutex_unlock, 0);
+}
+
+/* Condition variables and semaphores: one event each, on the object the
+ * call waits on or wakes (the cond var, not cond_wait's mutex: the
+ * descriptor names that one).  A cond_wait's or sem_wait's time blocked
+ * is the event's (t0 to t1), not the computation's around it. */
+static int cond_end(struct pp_thread *self, struct pp_ev *e, const void *obj, int rc0)
+{
+    if (e) {
+        e->obj = (uint64_t)(uintptr_t)obj;
+        e->has |= PP_HAS_OBJ;
+        if (rc0 != 0) {
+            e->result = rc0;
+            e->has |= PP_HAS_RESULT;
+        }
+        pp_ev_commit(self, e);
+    }
+    return rc0;
+}
+
+PP_EXPORT int __pp_w_pthread_cond_wait(const struct pp_fdesc *d, uint32_t site, pthread_cond_t *cv,
+                                       pthread_mutex_t *m)
+{
+    struct pp_thread *self = pp_active() ? pp_get_self() : NULL;
+    if (!self)
+        return pthread_cond_wait(cv, m);
+    struct pp_ev *e = pp_ev_begin(self, d, site, PP_EV_COND_WAIT);
+    int rc = pthread_cond_wait(cv, m);
+    return cond_end(self, e, cv, rc);
+}
+
+PP_EXPORT int __pp_w_pthread_cond_timedwait(const struct pp_fdesc *d, uint32_t site,
+                                            pthread_cond_t *cv, pthread_mutex_t *m,
+                                            const struct timespec *abstime)
+{
+    struct pp_thread *self = pp_active() ? pp_get_self() : NULL;
+    if (!self)
+        return pthread_cond_timedwait(cv, m, abstime);
+    struct pp_ev *e = pp_ev_begin(self, d, site, PP_EV_COND_WAIT);
+    int rc = pthread_cond_timedwait(cv, m, abstime);
+    return cond_end(self, e, cv, rc);
+}
+
+PP_EXPORT int __pp_w_pthread_cond_signal(const struct pp_fdesc *d, uint32_t site, pthread_cond_t *cv)
+{
+    struct pp_thread *self = pp_active() ? pp_get_self() : NULL;
+    if (!self)
+        return pthread_cond_signal(cv);
+    struct pp_ev *e = pp_ev_begin(self, d, site, PP_EV_COND_SIGNAL);
+    int rc = pthread_cond_signal(cv);
+    return cond_end(self, e, cv, rc);
+}
+
+PP_EXPORT int __pp_w_pthread_cond_broadcast(const struct pp_fdesc *d, uint32_t site,
+                                            pthread_cond_t *cv)
+{
+    struct pp_thread *self = pp_active() ? pp_get_self() : NULL;
+    if (!self)
+        return pthread_cond_broadcast(cv);
+    struct pp_ev *e = pp_ev_begin(self, d, site, PP_EV_COND_BROADCAST);
+    int rc = pthread_cond_broadcast(cv);
+    return cond_end(self, e, cv, rc);
+}
+
+/* sem_wait and sem_post report errors in errno and return -1: the result
+ * logged is that -1, errno is left as the call set it. */
+PP_EXPORT int __pp_w_sem_wait(const struct pp_fdesc *d, uint32_t site, sem_t *s)
+{
+    struct pp_thread *self = pp_active() ? pp_get_self() : NULL;
+    if (!self)
+        return sem_wait(s);
+    struct pp_ev *e = pp_ev_begin(self, d, site, PP_EV_SEM_WAIT);
+    int rc = sem_wait(s);
+    int err = errno;
+    rc = cond_end(self, e, s, rc);
+    errno = err;
+    return rc;
+}
+
+PP_EXPORT int __pp_w_sem_post(const struct pp_fdesc *d, uint32_t site, sem_t *s)
+{
+    struct pp_thread *self = pp_active() ? pp_get_self() : NULL;
+    if (!self)
+        return sem_post(s);
+    struct pp_ev *e = pp_ev_begin(self, d, site, PP_EV_SEM_POST);
+    int rc = sem_post(s);
+    int err = errno;
+    rc = cond_end(self, e, s, rc);
+    errno = err;
+    return rc;
 }
