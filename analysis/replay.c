@@ -27,8 +27,12 @@ static int count_divergence(const pp_prog *m, char *out, size_t n)
         for (int k = 0; k < mf->d->nloops; k++) {
             const pp_mloop *ml = &mf->loops[k];
             const pp_dloop *dl = &mf->d->loops[k];
-            if (ml->matched || (dl->flags & PP_LF_OMP_SCHED) || ml->pow_param >= 0)
-                continue;   /* (a law fitted over records passes near them, not through) */
+            /* (a law fitted over records passes near them, not through;
+             * the waiting loop of a hand-built barrier is the barrier's
+             * wait, not walked: model-cond.c) */
+            if (ml->matched || (dl->flags & PP_LF_OMP_SCHED) || ml->pow_param >= 0 ||
+                (mf->cb_of_loop && mf->cb_of_loop[k] >= 0))
+                continue;
             const char *file = mf->d->file ? mf->d->file : "?";
             snprintf(out, n, "%s:L%d (%s:%d): the run %llu iterations, the model %.0Lf", mf->d->name, dl->id,
                      strrchr(file, '/') ? strrchr(file, '/') + 1 : file, dl->line,
