@@ -53,6 +53,13 @@ static int lookup(void *vp, const pp_expr *a, int64_t *out)
         *out = c->m->params[i].recorded;
         return 0;
     }
+    case PP_E_GLOBAL:
+        for (int i = 0; a->name && i < c->m->nparams; i++)
+            if (c->m->params[i].is_global && strcmp(c->m->params[i].src, a->name) == 0) {
+                *out = c->m->params[i].recorded;
+                return 0;
+            }
+        return 1;
     default:
         return 1;
     }
@@ -137,11 +144,18 @@ static pp_expr *fit(const pp_prog *m, const kv *t, int n, long P)
     for (size_t f = 0; f < sizeof forms / sizeof *forms; f++)
         for (int p = 0; p < m->nparams; p++)
             for (size_t s = 0; s < sizeof shifts / sizeof *shifts; s++) {
-                char x[160];
-                if (shifts[s])
-                    snprintf(x, sizeof x, "(+ %s %ld)", m->params[p].name, shifts[s]);
+                /* a global as (global NAME): it stays right if the
+                 * global turns out derived (model-derived.c), which
+                 * takes it out of the parameters */
+                char x[200], name[160];
+                if (m->params[p].is_global)
+                    snprintf(name, sizeof name, "(global %s)", m->params[p].src);
                 else
-                    snprintf(x, sizeof x, "%s", m->params[p].name);
+                    snprintf(name, sizeof name, "%s", m->params[p].name);
+                if (shifts[s])
+                    snprintf(x, sizeof x, "(+ %s %ld)", name, shifts[s]);
+                else
+                    snprintf(x, sizeof x, "%s", name);
                 char form[300];
                 snprintf(form, sizeof form, forms[f], x, x);
                 /* c from the smallest k */

@@ -131,8 +131,8 @@ for my $O ('-O0', '-O2') {
     is_deeply([sort keys %{ $j->{params} || {} }], [qw(n nthreads)],
               "table_ranges $O: the parameters are n and nthreads (no bound, no ticket, no ticket counter)");
     my %rule = map { $_->{name} => $_->{rule} } @{ $j->{thread_values} || [] };
-    is_deeply(\%rule, { first => '(fdiv (* n (tid)) (nthreads))', last => '(fdiv (* n (+ (tid) 1)) (nthreads))',
-                        ticket => '(tid)' },
+    is_deeply(\%rule, { first => '(fdiv (* (global n) (tid)) (nthreads))',
+                        last => '(fdiv (* (global n) (+ (tid) 1)) (nthreads))', ticket => '(tid)' },
               "table_ranges $O: each thread's first, last and ticket by a rule in its index, n and P")
         or diag(explain($j->{thread_values}));
     # the tickets in another order of arrival (the threads are
