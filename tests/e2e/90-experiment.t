@@ -67,7 +67,7 @@ for my $v (@vars) {
 sub predict_at {
     my ($var, $N, $P) = @_;
     my $sets = "--set N=$N";
-    if ($var eq 'blocks') { my ($pr, $pc) = grid($P); $sets .= " --set PR=$pr --set PC=$pc"; }
+    if ($var eq 'blocks') { my ($pr) = grid($P); $sets .= " --set PR=$pr"; }   # (PC = P / PR: derived)
     my ($rc, $o, $e) = run_in($tmp, "$pp predict $tmp/matmul_$var.ppr --machine $tmp/host.machine $sets --P $P --format json");
     return $rc == 0 ? eval { decode_json($o) } : undef;
 }
@@ -89,8 +89,8 @@ is($n, 42, 'every point is in the JSON');
 ok($one_ok, 'the speedup and the efficiency at P = 1 are 1 for every N, in both variants');
 ok($speed_ok, 'speedup = T_real(P = 1) / T_real(P) of the variant itself');
 ok($eff_ok, 'efficiency = speedup / P');
-my ($pr8, $pc8) = map { $pt{blocks}{512}{8}{problem}{$_} } qw(PR PC);
-is("$pr8 x $pc8", '2 x 4', 'blocks at P = 8: the grid of its sets (2 x 4)');
+# (PC = P / PR is derived: it follows PR and P, and is not set)
+is($pt{blocks}{512}{8}{problem}{PR}, 2, 'blocks at P = 8: the grid of its sets (PR = 2, so 2 x 4)');
 
 # the same numbers as predict
 for my $c (['rows', 512, 8], ['rows', 1024, 64], ['rows', 256, 1], ['blocks', 256, 2], ['blocks', 1024, 16],
@@ -122,7 +122,7 @@ for my $f ('experiment.txt', 'experiment.json', 'rows.csv', 'blocks.csv', 'cross
     ok(-s "$out/$f", "$f written");
 }
 my $csv = do { local $/; open my $c, '<', "$out/blocks.csv" or die; <$c> };
-like($csv, qr/^variant,N,P,PR,PC,t_real_s,t_real_lo_s,t_real_hi_s,t_miracle_s,t_pram_s,T1_s,speedup,efficiency,E\n/,
+like($csv, qr/^variant,N,P,PR,t_real_s,t_real_lo_s,t_real_hi_s,t_miracle_s,t_pram_s,T1_s,speedup,efficiency,E\n/,
      'blocks.csv: the columns the outputs ask for');
 is(scalar(() = $csv =~ /^blocks,/mg), 21, 'blocks.csv: 21 rows');
 my $svgs = 0;
@@ -135,7 +135,7 @@ for my $kind ('time', 'speedup', 'efficiency') {
 }
 is($svgs, 9, 'nine SVGs (time, speedup, efficiency for each N), non-empty and complete, with .gp and data');
 my $txt = do { local $/; open my $t, '<', "$out/experiment.txt" or die; <$t> };
-like($txt, qr/^variant blocks: .*\n\s+N\s+P\s+PR\s+PC\s+T_real/m, 'experiment.txt: the blocks table');
+like($txt, qr/^variant blocks: .*\n\s+N\s+P\s+PR\s+T_real/m, 'experiment.txt: the blocks table');
 like($txt, qr/^crossovers of T_real:\n(  rows and blocks along [PN] \(.*\): .*\n){10}/m,
      'experiment.txt: ten lines of crossovers (three along P, seven along N)');
 
