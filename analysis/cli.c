@@ -662,7 +662,7 @@ void pp_json_num(FILE *f, double v)
         fprintf(f, "%.9g", v);
 }
 
-void pp_json_interval(FILE *f, double lo, double hi, double costs, double host, double model)
+void pp_json_interval(FILE *f, double lo, double hi, double costs, double host, double model, double counts)
 {
     fputc('[', f);
     pp_json_num(f, lo);
@@ -674,6 +674,8 @@ void pp_json_interval(FILE *f, double lo, double hi, double costs, double host, 
     pp_json_num(f, host);
     fputs(",\"model\":", f);
     pp_json_num(f, model);
+    fputs(",\"counts\":", f);
+    pp_json_num(f, counts);
     fputc('}', f);
 }
 

@@ -121,7 +121,7 @@ void pp_cli_progress(void *ctx, const char *what, int done, int total);
 void pp_json_str(FILE *f, const char *s);
 void pp_json_num(FILE *f, double v);    /* null for NaN/inf */
 /* [lo,hi],"interval_parts":{"costs":..,"host":..,"model":..} */
-void pp_json_interval(FILE *f, double lo, double hi, double costs, double host, double model);
+void pp_json_interval(FILE *f, double lo, double hi, double costs, double host, double model, double counts);
 
 /* Seconds, human readable: "1.23 ms". */
 const char *pp_fmt_time(double ns, char *buf, size_t n);

@@ -228,7 +228,7 @@ int pp_cmd_predict(int argc, char **argv)
             }
             printf("\"interval\":");
             if (ilo <= ihi)
-                pp_json_interval(stdout, ilo / 1e9, ihi / 1e9, iv.fit, iv.host, iv.model);
+                pp_json_interval(stdout, ilo / 1e9, ihi / 1e9, iv.fit, iv.host, iv.model, iv.counts);
             else
                 printf("null");
             if (c.by) {
@@ -263,9 +263,14 @@ int pp_cmd_predict(int argc, char **argv)
             printf("  T_PRAM     %12s\n", pp_fmt_time(mt.t_pram, b2, sizeof b2));
             printf("  T_real     %12s", pp_fmt_time(mt.t_real, b3, sizeof b3));
             if (ilo <= ihi)
-                printf("   90%% interval [%s, %s] (costs +-%.1f%%, host +-%.1f%%, model +-%.1f%%)",
+            {
+                printf("   90%% interval [%s, %s] (costs +-%.1f%%, host +-%.1f%%, model +-%.1f%%",
                        pp_fmt_time(ilo, b1, sizeof b1), pp_fmt_time(ihi, b2, sizeof b2), 200 * iv.fit,
                        200 * iv.host, 200 * iv.model);
+                if (iv.counts > 0)
+                    printf(", counts +-%.1f%%", 200 * iv.counts);
+                printf(")");
+            }
             printf("\n");
             if (s.has_with)
                 printf("  what-if: T_real %s with %s, %s without (%+.1f%%)\n", pp_fmt_time(mt.t_real, b1, sizeof b1),

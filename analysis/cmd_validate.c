@@ -490,6 +490,7 @@ int pp_cmd_validate(int argc, char **argv)
             out[i].parts[0] = iv.fit;
             out[i].parts[1] = iv.host;
             out[i].parts[2] = iv.model;
+            out[i].parts[3] = iv.counts;
         }
         out[i].predicted = mt.t_real / 1e9;
         out[i].lo = ilo / 1e9;      /* lo > hi: no interval */
@@ -554,7 +555,7 @@ int pp_cmd_validate(int argc, char **argv)
                 if (out[i].lo <= out[i].hi) {
                     printf(",\"interval\":");
                     pp_json_interval(stdout, out[i].lo, out[i].hi, out[i].parts[0], out[i].parts[1],
-                                     out[i].parts[2]);
+                                     out[i].parts[2], out[i].parts[3]);
                     printf(",\"inside\":%s}", out[i].inside ? "true" : "false");
                 } else
                     printf(",\"interval\":null,\"inside\":null}");

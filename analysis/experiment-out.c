@@ -302,7 +302,7 @@ static void json_point(FILE *f, const pp_xrun *r, const pp_xvar *xv, int i)
     pp_json_num(f, pt->mt.E);
     fprintf(f, ",\"interval\":");
     if (pt->has_iv) {
-        pp_json_interval(f, pt->iv.lo / 1e9, pt->iv.hi / 1e9, pt->iv.fit, pt->iv.host, pt->iv.model);
+        pp_json_interval(f, pt->iv.lo / 1e9, pt->iv.hi / 1e9, pt->iv.fit, pt->iv.host, pt->iv.model, pt->iv.counts);
         fputc('}', f);
     } else
         fprintf(f, "null}");

@@ -249,6 +249,36 @@ int pp_interval_walks(const pp_prog *m, int draws)
     return delta && q + 1 < draws ? q : draws;
 }
 
+/* The part of the data-dependent counts fitted over records (model-
+ * counts.c): each such loop's trip raised by its relative standard error
+ * at this size, T_real's relative change, in quadrature (the loops'
+ * errors taken as independent).  A fit through two records has no
+ * residual to give an error and adds nothing (show says a third record
+ * would test it). */
+static int counts_sd(pp_prog *m, const pp_machine *mach, int P, double center, double *out, char *err,
+                     size_t errlen)
+{
+    double var = 0;
+    *out = 0;
+    for (int f = 0; f < m->nfuncs; f++)
+        for (int k = 0; k < m->funcs[f].d->nloops; k++) {
+            pp_mloop *ml = &m->funcs[f].loops[k];
+            double rel = pp_loop_trip_relse(m, ml);
+            if (rel <= 0 || center <= 0)
+                continue;
+            ml->pow_scale = 1 + rel;
+            double t;
+            int rc = pp_predict_real(m, mach, P, &t, err, errlen);
+            ml->pow_scale = 1;
+            if (rc)
+                return -1;
+            double g = (t - center) / center;
+            var += g * g;
+        }
+    *out = sqrt(var);
+    return 0;
+}
+
 int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metrics *mt, int draws,
                         pp_interval *out, char *err, size_t errlen)
 {
@@ -267,7 +297,10 @@ int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metr
         double doublings = t1r > 0 && mt->t1 > t1r ? log2(mt->t1 / t1r) : 0;
         out->model = m->model_error * doublings;
     }
-    double rel = sqrt(out->fit * out->fit + out->host * out->host + out->model * out->model);
+    if (counts_sd(m, mach, P, center, &out->counts, err, errlen))
+        return -1;
+    double rel = sqrt(out->fit * out->fit + out->host * out->host + out->model * out->model +
+                      out->counts * out->counts);
     out->lo = center * exp(-2 * rel);
     out->hi = center * exp(2 * rel);
     return 0;

@@ -73,6 +73,7 @@ int pp_with_instance(pp_prog *m, const pp_machine *mach, int P, int flags, pp_in
 typedef struct {
     double lo, hi;            /* ns */
     double fit, host, model;  /* the three relative standard errors */
+    double counts;            /* and the fitted data-dependent counts' */
 } pp_interval;
 
 /* mt: what pp_predict gave at these parameters and P. */

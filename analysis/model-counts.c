@@ -76,6 +76,7 @@ void pp_counts_observe(pp_prog *m)
             ml->obs_iters = dl->shape == PP_SHAPE_BOTTOM ? H : (H >= E ? H - E : 0);
             ml->trip = E ? (double)ml->obs_iters / (double)E : 0;
             ml->pow_param = -1;
+            ml->pow_scale = 1;
             ml->count = count_expr(dl);
             ml->rule = ml->count && !pp_expr_has_unknown(ml->count) ? PP_RULE_SYMBOLIC : PP_RULE_CONSTANT;
             if (ml->rule == PP_RULE_CONSTANT && ml->count) {
@@ -124,7 +125,25 @@ double pp_loop_trip(const pp_prog *m, const pp_mloop *ml)
         return ml->trip;
     double x = (double)m->params[ml->pow_param].value;
     double t = ml->pow_lin ? ml->pow_a * x + ml->pow_b : x > 0 ? ml->pow_a * pow(x, ml->pow_b) : 0;
-    return t > 0 ? t : 0;
+    return t > 0 ? t * ml->pow_scale : 0;
+}
+
+double pp_loop_trip_relse(const pp_prog *m, const pp_mloop *ml)
+{
+    if (ml->pow_param < 0 || ml->pow_param >= m->nparams || ml->pow_q <= 2 || ml->pow_sxx <= 0)
+        return -1;
+    double x = (double)m->params[ml->pow_param].value;
+    if (x <= 0)
+        return -1;
+    double u = ml->pow_lin ? x : log(x);
+    /* the regression's prediction error at u: the residuals' spread
+     * (how far the law misses the records) and the error of its mean,
+     * which grows with the distance from the records */
+    double se = ml->pow_s * sqrt(1.0 + 1.0 / ml->pow_q + (u - ml->pow_mx) * (u - ml->pow_mx) / ml->pow_sxx);
+    if (!ml->pow_lin)
+        return exp(se) - 1;     /* se of ln trip: relative */
+    double t = ml->pow_a * x + ml->pow_b;
+    return t > 0 ? se / t : -1;
 }
 
 /* Least squares y = a + b x over q points: 0, or -1 when x does not vary. */
@@ -157,8 +176,8 @@ static int power_fit(pp_prog *m, int f, int k, pp_mloop *ml, char *note, size_t 
     if (m->nrec < 2)
         return 0;
     double x[64], y[64], lx[64], ly[64];
-    int best = -1, best_lin = 0;
-    double best_a = 0, best_b = 0, best_err = 0;
+    int best = -1, best_lin = 0, best_q = 0;
+    double best_a = 0, best_b = 0, best_err = 0, best_mx = 0, best_sxx = 0, best_s = 0;
     for (int i = 0; i < m->nparams; i++) {
         int q = 0, differ = 0;
         for (int ri = 0; ri < m->nrec && ri < 64; ri++) {
@@ -192,6 +211,20 @@ static int power_fit(pp_prog *m, int f, int k, pp_mloop *ml, char *note, size_t 
                 best_a = a;
                 best_b = b;
                 best_err = err;
+                /* the regression, in the space it was fitted in */
+                const double *u = lin ? x : lx, *w = lin ? y : ly;
+                double mu = 0, sxx = 0, ssr = 0;
+                for (int j = 0; j < q; j++)
+                    mu += u[j] / q;
+                for (int j = 0; j < q; j++) {
+                    double fit = lin ? a * u[j] + b : log(a) + b * u[j];
+                    sxx += (u[j] - mu) * (u[j] - mu);
+                    ssr += (w[j] - fit) * (w[j] - fit);
+                }
+                best_q = q;
+                best_mx = mu;
+                best_sxx = sxx;
+                best_s = q > 2 ? sqrt(ssr / (q - 2)) : 0;
             }
         }
     }
@@ -202,6 +235,10 @@ static int power_fit(pp_prog *m, int f, int k, pp_mloop *ml, char *note, size_t 
     ml->pow_a = best_a;
     ml->pow_b = best_b;
     ml->pow_err = best_err;
+    ml->pow_q = best_q;
+    ml->pow_mx = best_mx;
+    ml->pow_sxx = best_sxx;
+    ml->pow_s = best_s;
     const char *name = m->params[best].name;
     if (m->nrec == 2)
         snprintf(note, n, "fitted over 2 records: %.4g x %s^%.3g per entry (a power law through two points: "

@@ -97,6 +97,13 @@ typedef struct {
      * records, which any such law fits) */
     int pow_param, pow_lin;
     double pow_a, pow_b, pow_err;
+    /* the fit's regression, for its standard error at other sizes: the
+     * points, their mean and spread in x (ln x for a power law), the
+     * residuals' standard deviation (in ln trip for a power law; 0 with
+     * two points, where it cannot be measured); pow_scale multiplies the
+     * trip (1; the interval's finite difference changes it) */
+    int pow_q;
+    double pow_mx, pow_sxx, pow_s, pow_scale;
 } pp_mloop;
 
 typedef struct {
@@ -239,6 +246,11 @@ int pp_prog_param_in(const pp_prog *m, int k, int param, long *value);
  * parameters' current values: its power law over several records, or
  * the recorded average (model-counts.c). */
 double pp_loop_trip(const pp_prog *m, const pp_mloop *ml);
+/* The relative standard error of that fitted trip at the current
+ * parameters (the regression's prediction error at x); -1 when the fit
+ * went through two points (no residual to measure it by) or there is no
+ * fit. */
+double pp_loop_trip_relse(const pp_prog *m, const pp_mloop *ml);
 /* The P of record k. */
 int pp_prog_P_in(const pp_prog *m, int k);
 /* A per-rank parameter's value at rank `rank` of P ranks: its rule, or

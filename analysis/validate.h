@@ -11,7 +11,8 @@ typedef struct {
     double predicted;     /* s */
     double actual;        /* s (median of the repeats)                   */
     double lo, hi;        /* interval (s); lo > hi when there is none     */
-    double parts[3];      /* its relative errors: costs, host, model      */
+    double parts[4];      /* its relative errors: costs, host, model,
+                             fitted counts                              */
     double error;         /* (predicted - actual) / actual                */
     int inside;           /* -1: no interval; 0/1                         */
 } pp_vpoint;

@@ -27,7 +27,7 @@ delete @ENV{qw(PERFPRED_RECORD PERFPRED_DISABLE)};
 my $PP = "$B/perfpred";
 
 my ($rc, $out, $err) = run_in($TMP, "gcc -O2$SAN -fplugin=$B/perfpred.so tests/values/scan_until.c "
-                                    . "-o $TMP/scan -L$B -l:libperfpred-rt.a");
+                                    . "-o $TMP/scan -L$B -l:libperfpred-rt.a -lm");
 is($rc, 0, 'scan_until builds') or BAIL_OUT($err);
 for my $n (1000, 2000, 4000, 32000) {
     ($rc, $out, $err) = run_in($TMP, "env PERFPRED_RECORD=$TMP/s$n.ppr $TMP/scan $n 30");
@@ -63,4 +63,24 @@ is($three->{expr}, '0.5*n + 1', 'three records: 0.5 n + 1 per entry, a line');
 is($three->{predicted}, $want, 'three records: n = 32000 exact');
 ($rc, $out, $err) = run_in($TMP, "$PP show $TMP/s1000.ppr $TMP/s2000.ppr $TMP/s4000.ppr");
 like($out, qr/fitted over 3 records: 0\.5 x n \+ 1 per entry \(a line, 0% RMS error\)/, 'three records: show names the fit');
+
+# the fit's error in the interval: none from an exact line, none from a
+# law through two records, some from records the law misses (SKEW: n/2 +
+# sqrt(n) steps), more the further from them
+sub counts_part {
+    my ($recs, $n) = @_;
+    my $j = json_in($TMP, "$PP predict $recs --set n=$n --P 1 --format json", "predict $recs at n = $n");
+    return ref $j eq 'ARRAY' ? $j->[0]{interval_parts}{counts} : $j->{interval_parts}{counts};
+}
+is(counts_part("$TMP/s1000.ppr $TMP/s2000.ppr $TMP/s4000.ppr", 32000), 0, 'an exact line: no counts part');
+is(counts_part("$TMP/s1000.ppr $TMP/s4000.ppr", 32000), 0, 'a law through two records: no counts part');
+my @skew;
+for my $n (1000, 2000, 4000, 8000) {
+    ($rc, $out, $err) = run_in($TMP, "env PERFPRED_RECORD=$TMP/k$n.ppr $TMP/scan $n 30 1");
+    is($rc, 0, "scan_until $n 30 1 runs") or BAIL_OUT($err);
+    push @skew, "$TMP/k$n.ppr";
+}
+my ($near, $far) = map { counts_part("@skew", $_) } 16000, 64000;
+ok(defined $near && $near > 0, "records the law misses: a counts part at n = 16000 (" . ($near // 'none') . ")");
+ok(defined $far && $far > $near, "and a larger one at n = 64000 (" . ($far // 'none') . ")");
 done_testing();
