@@ -286,7 +286,7 @@ static int thread_value(pp_prog *m, const pp_rparam *rp)
     memset(tv, 0, sizeof *tv);
     tv->name = strdup(dp->name);
     tv->where = strdup(where);
-    tv->rule = fitted ? rule : NULL;
+    tv->rule = fitted ? pp_expr_ref(rule) : NULL;
     tv->nthreads = n;
     tv->P = P;
     long lo = t[0].v, hi = t[0].v;

@@ -15,21 +15,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The first loop whose model total at the recorded size differs from the
- * run's (all records), as "FUNC:Lk (FILE:LINE): the run N, the model M";
- * loops of a dynamic or guided schedule are dealt by the model, not as the
- * run dealt them (docs/model.md, "OpenMP schedules"), and are not counted
- * as divergences. */
+/* The first loop whose model total at the recorded size and P differs
+ * from the run's, as "FUNC:Lk (FILE:LINE): the run N, the model M"; 0
+ * when none.  Compared: the primary record of a model built from one run
+ * of threads (an MPI run's model totals are per rank, and a model of
+ * several records is checked against each in show's match column).  Not
+ * divergences: loops of a dynamic or guided schedule, which the model
+ * deals itself (docs/model.md, "OpenMP schedules"), the waiting loop of a
+ * hand-built barrier, which is the barrier's wait (model-cond.c), and a
+ * count fitted over several records, which passes near them rather than
+ * through them. */
 static int count_divergence(const pp_prog *m, char *out, size_t n)
 {
+    if (m->pkind == PP_P_MPI || m->nrec != 1)
+        return 0;
     for (int f = 0; f < m->nfuncs; f++) {
         const pp_mfunc *mf = &m->funcs[f];
         for (int k = 0; k < mf->d->nloops; k++) {
             const pp_mloop *ml = &mf->loops[k];
             const pp_dloop *dl = &mf->d->loops[k];
-            /* (a law fitted over records passes near them, not through;
-             * the waiting loop of a hand-built barrier is the barrier's
-             * wait, not walked: model-cond.c) */
             if (ml->matched || (dl->flags & PP_LF_OMP_SCHED) || ml->pow_param >= 0 ||
                 (mf->cb_of_loop && mf->cb_of_loop[k] >= 0))
                 continue;
@@ -69,7 +73,11 @@ int pp_replay_check(pp_prog *m, const pp_machine *mach, char *err, size_t errlen
         return -1;
     }
     char div[600];
-    if (count_divergence(m, div, sizeof div))
-        pp_prog_warn(m, "the model does not reproduce the run's loop counts exactly; first: %s", div);
+    if (count_divergence(m, div, sizeof div)) {
+        snprintf(err, errlen, "%s: the model does not reproduce the run: a loop's count at the recorded size and "
+                              "P = %d differs from the run's (first: %s)", m->rec->path ? m->rec->path : "?",
+                 m->p_recorded, div);
+        return -1;
+    }
     return 0;
 }

@@ -12,10 +12,9 @@
 
 /* Walk the model at the recorded parameters and P (on mach, or the
  * built-in default machine when NULL).  -1 with the reason in err when
- * it hangs there although the run completed ("the model does not
- * reproduce the run: ..."); 0 otherwise, with a warning on the model when
- * a loop's count at the recorded size differs from the run's.  The
- * parameters are left as they were. */
+ * it hangs there although the run completed, or when a loop's count
+ * there differs from the run's ("the model does not reproduce the run:
+ * ..."); 0 otherwise.  The parameters are left as they were. */
 int pp_replay_check(pp_prog *m, const pp_machine *mach, char *err, size_t errlen);
 
 #endif

@@ -36,6 +36,7 @@ for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
 my $TMP = tempdir('pp-tvals-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 my $SAN = ($ENV{SANITIZE} // '') eq '1' ? ' -fsanitize=address,undefined -fno-sanitize-recover=undefined' : '';
 delete @ENV{qw(PERFPRED_RECORD PERFPRED_DISABLE)};
+$ENV{ASAN_OPTIONS} = 'detect_leaks=0' if $SAN;    # (the programs' own leaks are not tested)
 my $PP = "$B/perfpred";
 
 sub build {
@@ -197,7 +198,11 @@ is_deeply([map { [$_->{name}, $_->{rule}] } @{ $j->{thread_values} || [] }], [['
           'balanced_triangle: from and to belong to the threads, with no rule');
 my ($rc, $out, $err) = run_in($TMP, "$PP predict $TMP/bt.ppr --P 3");
 is($rc, 0, 'balanced_triangle: predicted in the recorded run (P = 3)') or diag($err);
-like($out, qr/E_a = 0\.9/, 'balanced_triangle: balanced blocks, E_a above 0.9 (T1: the recorded threads\' work)');
+# (0.96 here; about 0.85 under the sanitizers, whose costs per row differ:
+# a thread given another's block would show as 0.5 or less)
+my ($ea) = $out =~ /E_a = ([0-9.]+)/;
+ok(defined $ea && $ea > 0.7, 'balanced_triangle: balanced blocks, E_a above 0.7 (T1: the recorded threads\' work): '
+   . ($ea // 'none'));
 ($rc, $out, $err) = run_in($TMP, "$PP predict $TMP/bt.ppr --P 4");
 is($rc, 2, 'balanced_triangle: P = 4 refused');
 like($err, qr/from in sweep \(balanced_triangle\.c:\d+\) differs between threads .* only in the recorded run/,

@@ -28,7 +28,11 @@ for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
 my $TMP = tempdir('pp-macro-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 delete @ENV{qw(PERFPRED_RECORD PERFPRED_DISABLE OMP_SCHEDULE)};
 my $PP = "$B/perfpred";
-my $CC = "gcc -O2 -fopenmp -fplugin=$B/perfpred.so";
+# under SANITIZE=1 the runtime is built with the sanitizers: so are the
+# programs that link it (their own leaks are not what is tested)
+my $SAN = ($ENV{SANITIZE} // '') eq '1' ? ' -fsanitize=address,undefined -fno-sanitize-recover=undefined' : '';
+$ENV{ASAN_OPTIONS} = 'detect_leaks=0' if $SAN;
+my $CC = "gcc -O2$SAN -fopenmp -fplugin=$B/perfpred.so";
 my $LD = "-L$B -l:libperfpred-rt.a";
 
 sub write_file {
@@ -304,15 +308,15 @@ unlike($err, qr/checked on no other build/, 'and no warning');
 
 # ------------------------------------------------------------ robustness
 # C++, -flto (the plugin at compile time only, and on both lines)
-($rc, undef, $err) = run_in($TMP, "g++ -O2 -fopenmp -fplugin=$B/perfpred.so -DN=64 -x c++ $TMP/smooth.c -x none "
+($rc, undef, $err) = run_in($TMP, "g++ -O2$SAN -fopenmp -fplugin=$B/perfpred.so -DN=64 -x c++ $TMP/smooth.c -x none "
                                   . "-o $TMP/smoothxx $LD");
 is($rc, 0, 'C++ build') or diag($err);
 ($rc, undef, $err) = run_in($TMP, "env PERFPRED_RECORD=$TMP/xx.ppr $TMP/smoothxx");
 $rec = do { local $/; open my $f, '<', "$TMP/xx.ppr" or die; <$f> };
 like($rec, qr/^macro name=N value=64$/m, 'C++: N listed');
 ($rc, undef, $err) = run_in($TMP, "$CC -flto -DN=64 -c $TMP/smooth.c -o $TMP/lto.o && "
-                                  . "gcc -O2 -fopenmp -flto $TMP/lto.o -o $TMP/lto $LD && "
-                                  . "gcc -O2 -fopenmp -flto -fplugin=$B/perfpred.so $TMP/lto.o -o $TMP/lto2 $LD");
+                                  . "gcc -O2$SAN -fopenmp -flto $TMP/lto.o -o $TMP/lto $LD && "
+                                  . "gcc -O2$SAN -fopenmp -flto -fplugin=$B/perfpred.so $TMP/lto.o -o $TMP/lto2 $LD");
 is($rc, 0, '-flto builds') or diag($err);
 for my $l ('lto', 'lto2') {
     ($rc, undef, $err) = run_in($TMP, "env PERFPRED_RECORD=$TMP/$l.ppr $TMP/$l");

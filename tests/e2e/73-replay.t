@@ -51,6 +51,26 @@ for my $cmd ('predict --P 3', 'predict --P 8', 'scale --scale n --P 2,4 --Ea 0.5
     like($err, qr/^perfpred \Q$verb\E: \S*bad\.ppr: the model does not reproduce the run: the run completed at its recorded size and P = 3, the model of it does not \(the thread graph hangs \(deadlock\): .*waits in lock on .*table_ranges\.c:\d+ \(row_block\)/m,
          "$cmd: says the model does not reproduce the run, and where it hangs");
 }
+# counts: omp_table's row loop is entered when the team has at most 64
+# threads; a record whose branch says "at most 1" makes the model skip the
+# loop the run ran
+($rc, $out, $err) = run_in($TMP, "gcc -O2$SAN -fopenmp -fplugin=$B/perfpred.so tests/values/omp_table.c "
+                                 . "-o $TMP/ot -L$B -l:libperfpred-rt.a");
+is($rc, 0, 'omp_table builds') or BAIL_OUT($err);
+($rc, $out, $err) = run_in($TMP, "env OMP_NUM_THREADS=2 PERFPRED_RECORD=$TMP/ot.ppr $TMP/ot 900");
+is($rc, 0, 'omp_table runs') or BAIL_OUT($err);
+my $ot = do { local $/; open my $h, '<', "$TMP/ot.ppr" or die; <$h> };
+($rc, $out, $err) = run_in($TMP, "$PP predict $TMP/ot.ppr --P 4");
+is($rc, 0, 'omp_table as recorded: predicted') or diag($err);
+$ot =~ s/cond=\(le \(nthreads\) 64\)/cond=(le (nthreads) 1)/ or BAIL_OUT('no team-size branch in the record');
+open my $h, '>', "$TMP/ot-bad.ppr" or die;
+print $h $ot;
+close $h;
+($rc, $out, $err) = run_in($TMP, "$PP predict $TMP/ot-bad.ppr --P 4");
+is($rc, 2, 'a model whose loop count differs at the recorded run: predict refuses (exit 2)');
+like($err, qr/^perfpred predict: \S*ot-bad\.ppr: the model does not reproduce the run: a loop's count at the recorded size and P = 2 differs from the run's \(first: main\._omp_fn\.\d+:L\d+ \(omp_table\.c:\d+\): the run \d+ iterations, the model 0\)/m,
+     'and names the first loop, its line, and both counts');
+
 ($rc, $out, $err) = run_in($TMP, "$PP show $TMP/bad.ppr");
 is($rc, 0, 'show reads the model that hangs');
 like($err, qr/warning: \S*bad\.ppr: the model does not reproduce the run/, 'show warns that it does not reproduce the run');

@@ -42,6 +42,10 @@ for my $f ("$B/perfpred-gcc", "$B/perfpred") {
 my $TMP = tempdir('pp-condvar-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 delete @ENV{qw(PERFPRED_RECORD PERFPRED_DISABLE)};
 my $PP = "$B/perfpred";
+# under SANITIZE=1 the runtime is built with the sanitizers: so are the
+# programs that link it (their own leaks are not what is tested)
+my $SAN = ($ENV{SANITIZE} // '') eq '1' ? ' -fsanitize=address,undefined -fno-sanitize-recover=undefined' : '';
+$ENV{ASAN_OPTIONS} = 'detect_leaks=0' if $SAN;
 
 my %src;
 
@@ -454,7 +458,7 @@ for my $p (sort keys %src) {
     open my $fh, '>', "$TMP/$p.c" or die;
     print $fh $src{$p};
     close $fh;
-    my ($rc, $out, $err) = run_in($TMP, "$B/perfpred-gcc -O2 -pthread -o $TMP/$p $TMP/$p.c");
+    my ($rc, $out, $err) = run_in($TMP, "$B/perfpred-gcc -O2$SAN -pthread -o $TMP/$p $TMP/$p.c");
     is($rc, 0, "$p: builds") or diag($err);
 }
 
