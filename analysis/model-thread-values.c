@@ -24,8 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_THREADS 4096
-
 typedef struct {
     long k, v;
 } kv;
