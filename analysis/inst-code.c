@@ -217,6 +217,15 @@ static int comp(ictx *c, const pp_mfunc *mf, const pp_expr *e, int sp, int *dept
             c->in_rule = 0;
             return r;
         }
+        /* the thread that runs a `single': GOMP_single_start is true in
+         * one member of the team; the model's is thread 0, as for
+         * `master' (which one does it in a run depends on who arrives
+         * first, not on the counts) */
+        if (e->kind == PP_E_CALL && e->name && strcmp(e->name, "GOMP_single_start") == 0) {
+            if (emit(c, I_TID, 0, 0, NULL) < 0 || emit(c, I_BINK + PP_E_EQ - PP_E_ADD, 0, 0, NULL) < 0)
+                return -1;
+            return 0;
+        }
         at = emit_atom(c, mf, e);
     } else
         at = -2;

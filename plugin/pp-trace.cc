@@ -59,6 +59,9 @@ pp_cst (tree t)
 {
   if (TREE_CODE (t) != INTEGER_CST)
     return "?";
+  /* a _Bool's true is 1 (its one bit read as signed would be -1) */
+  if (TREE_CODE (TREE_TYPE (t)) == BOOLEAN_TYPE)
+    return integer_zerop (t) ? "0" : "1";
   char buf[WIDE_INT_PRINT_BUFFER_SIZE];
   wide_int w = wi::to_wide (t);
   if (TYPE_UNSIGNED (TREE_TYPE (t)) && !wi::neg_p (w, SIGNED))

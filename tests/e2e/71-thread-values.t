@@ -177,7 +177,7 @@ for my $O ('-O0', '-O2') {
     is_deeply(\%rule, { from => '(fdiv (* n (tid)) (nthreads))', to => '(fdiv (* n (+ (tid) 1)) (nthreads))' },
               "omp_table $O: each thread's bounds by a rule in its thread number, n and the team size")
         or diag(explain($j->{thread_values}));
-    for my $P (1, 4) {
+    for my $P (1, 4, 5) {
         $ENV{OMP_NUM_THREADS} = $P;
         record("omp_table$O", '7200', "otbig$P$O.ppr");
         my $c = predicted("ot$O.ppr", '--set n=7200', $P);
@@ -185,6 +185,12 @@ for my $O ('-O0', '-O2') {
         my %obs = map { $_->{id} => $_->{observed} } @{ $o->{loops} || [] };
         my ($sum) = grep { /omp_fn\.\d+:L\d+$/ && $obs{$_} == 7200 } sort keys %obs;
         ok($sum && $c->{$sum} == 7200, "omp_table $O: n = 7200, P = $P: the row loop's 7200 iterations predicted");
+        # the `single' thread's table loop: P + 1 iterations, once per
+        # team (it ran P + 1 in the run), not the recorded share of the
+        # team spread over P threads (7 at P = 4 before)
+        my ($tab) = grep { /omp_fn\.\d+:L\d+$/ && $obs{$_} == $P + 1 } sort keys %obs;
+        ok($tab && $c->{$tab} == $P + 1, "omp_table $O: P = $P: the single's loop runs P + 1 = " . ($P + 1)
+           . " times (" . ($tab ? $c->{$tab} // 'none' : 'no such loop') . ')');
     }
     delete $ENV{OMP_NUM_THREADS};
 }
