@@ -11,6 +11,7 @@
 #include "replay.h"
 #include "metrics.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,11 @@ static int count_divergence(const pp_prog *m, char *out, size_t n)
             const pp_dloop *dl = &mf->d->loops[k];
             if (ml->matched || (dl->flags & PP_LF_OMP_SCHED) || ml->pow_param >= 0 ||
                 (mf->cb_of_loop && mf->cb_of_loop[k] >= 0))
+                continue;
+            /* within 1 %: the rounding of a ratio spread over the
+             * iterations (a loop under a branch the model cannot
+             * evaluate), not a model of another program */
+            if (fabsl(ml->model_iters - (long double)ml->obs_iters) <= 0.01L * (long double)ml->obs_iters)
                 continue;
             const char *file = mf->d->file ? mf->d->file : "?";
             snprintf(out, n, "%s:L%d (%s:%d): the run %llu iterations, the model %.0Lf", mf->d->name, dl->id,
