@@ -38,14 +38,20 @@ for my $i (0 .. 59) {
                       $i, $t0, $t0 + 100, $c0t, $c0t + 100, $dh0, $e, $dh1, $f);
     ($t, $c) = ($t0 + 100, $c0t + 100);
 }
+# the synthetic program's record up to its threads: main, loops 0 and 1
+# at its top level, a lock site
+sub program_lines {
+    my ($fh) = @_;
+    print $fh "perfpred-record 1\n";
+    print $fh "program path=\"/synthetic\" pid=1 host=\"t\" clock=monotonic_ns abi=1 runtime=\"test\"\n";
+    print $fh "argv \"./synthetic\"\nfunc idx=0\n";
+    print $fh "func name=main file=s.c line=1 kind=normal nslots=6 args=() ops=(0 0 0 0 0 0)\n";
+    print $fh "loop id=0 parent=- pos=1 line=2 slot=1 shape=top count=? ops=(@ops0)\n";
+    print $fh "loop id=1 parent=- pos=2 line=3 slot=3 shape=top count=? ops=(@ops1)\n";
+    print $fh "event id=0 loop=- pos=3 line=4 slot=5 kind=lock callee=pthread_mutex_lock obj=(addr m)\nend\n";
+}
 open(my $fh, '>', "$tmp/syn.ppr") or die;
-print $fh "perfpred-record 1\n";
-print $fh "program path=\"/synthetic\" pid=1 host=\"t\" clock=monotonic_ns abi=1 runtime=\"test\"\n";
-print $fh "argv \"./synthetic\"\nfunc idx=0\n";
-print $fh "func name=main file=s.c line=1 kind=normal nslots=6 args=() ops=(0 0 0 0 0 0)\n";
-print $fh "loop id=0 parent=- pos=1 line=2 slot=1 shape=top count=? ops=(@ops0)\n";
-print $fh "loop id=1 parent=- pos=2 line=3 slot=3 shape=top count=? ops=(@ops1)\n";
-print $fh "event id=0 loop=- pos=3 line=4 slot=5 kind=lock callee=pthread_mutex_lock obj=(addr m)\nend\n";
+program_lines($fh);
 printf $fh "thread id=0 kind=main parent=- start=0 end=%.0f cstart=1000\n", $t + 10;
 print $fh "count thread=0 func=0 slots=(1 $H0 $E0 $H1 $E1 $n)\n";
 print $fh "$_\n" for @ev;
@@ -73,13 +79,7 @@ ok(abs($got{segment} - $beta{segment}) < 0.5, "cost per segment $got{segment} re
 # which no program does and the model does not replay (predict checks
 # that first); a run of the same main that enters each loop once does.
 open($fh, '>', "$tmp/run.ppr") or die;
-print $fh "perfpred-record 1\n";
-print $fh "program path=\"/synthetic\" pid=1 host=\"t\" clock=monotonic_ns abi=1 runtime=\"test\"\n";
-print $fh "argv \"./synthetic\"\nfunc idx=0\n";
-print $fh "func name=main file=s.c line=1 kind=normal nslots=6 args=() ops=(0 0 0 0 0 0)\n";
-print $fh "loop id=0 parent=- pos=1 line=2 slot=1 shape=top count=? ops=(@ops0)\n";
-print $fh "loop id=1 parent=- pos=2 line=3 slot=3 shape=top count=? ops=(@ops1)\n";
-print $fh "event id=0 loop=- pos=3 line=4 slot=5 kind=lock callee=pthread_mutex_lock obj=(addr m)\nend\n";
+program_lines($fh);
 my $d1 = $beta{segment} + 300 * $c0 + 200 * $c1 + 2 * $beta{entry};
 printf $fh "thread id=0 kind=main parent=- start=0 end=%.0f cstart=1000\n", 1000 + $d1 + 100 + $beta{segment} + 10;
 print $fh "count thread=0 func=0 slots=(1 301 1 201 1 1)\n";
