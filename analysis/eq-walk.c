@@ -64,6 +64,22 @@ static pp_expr *named(const char *prefix, const char *name)
     return pp_expr_sym(b);
 }
 
+static pp_expr *sub_atom(void *vp, const pp_expr *a);
+
+/* An atom of a thread value's rule (model-thread-values.c): (tid) and
+ * (nthreads) are the followed thread's index and its count (an OpenMP
+ * member's; the first thread of a pthread_create site and P), the rest
+ * as anywhere. */
+static pp_expr *sub_rule_atom(void *vp, const pp_expr *a)
+{
+    const sctx *s = vp;
+    if (a->kind == PP_E_TID)
+        return s->fr->omp ? known(s, s->fr->tid) : pp_expr_int(0);
+    if (a->kind == PP_E_NTHREADS)
+        return s->fr->omp ? known(s, s->fr->nthreads) : pp_expr_ref(s->w->P);
+    return sub_atom(vp, a);
+}
+
 static pp_expr *sub_atom(void *vp, const pp_expr *a)
 {
     const sctx *s = vp;
@@ -80,6 +96,10 @@ static pp_expr *sub_atom(void *vp, const pp_expr *a)
         for (int i = 0; a->name && i < d->nparams; i++)
             if (strcmp(d->params[i].var, a->name) == 0 && fr->mf->param_of[i] >= 0)
                 return pp_expr_sym(m->params[fr->mf->param_of[i]].name);
+        /* a value that belongs to each thread: its rule */
+        for (int i = 0; a->name && fr->mf->thread_rule && i < d->nparams; i++)
+            if (strcmp(d->params[i].var, a->name) == 0 && fr->mf->thread_rule[i])
+                return pp_expr_subst(fr->mf->thread_rule[i], sub_rule_atom, vp);
         break;
     case PP_E_GLOBAL:
         for (int i = 0; a->name && i < m->nparams; i++)

@@ -150,6 +150,10 @@ for my $O ('-O0', '-O2') {
     my $jp = json_in($TMP, "$PP show $TMP/trperm$O.ppr --format json", "table_ranges $O: tickets 2, 0, 1");
     my ($tk) = grep { $_->{name} eq 'ticket' } @{ $jp->{thread_values} || [] };
     is($tk && $tk->{rule}, '(tid)', "table_ranges $O: tickets taken in the order 2, 0, 1: still the thread's index");
+    # the equations follow the first thread: its rows by the rule at tid 0
+    my ($erc, $eq, $eerr) = run_in($TMP, "$PP equations $TMP/tr$O.ppr");
+    is($erc, 0, "table_ranges $O: equations") or diag($eerr);
+    like($eq, qr/floor\(n\/P\).*\[iterations of row_block:L0\]/, "table_ranges $O: equations: thread 0's rows, floor(n/P)");
     my $n = 3200;
     for my $P (1, 4, 5) {
         record("table_ranges$O", "$n $P", "trbig$P$O.ppr");
