@@ -145,8 +145,8 @@ static void point(const eqout *o, int pt, char *buf, size_t n)
         int dup = 0;
         for (int j = 0; j < i; j++)
             dup |= !strcmp(m->params[j].name, m->params[i].name);
-        if (dup || (m->pkind == PP_P_PARAM && i == m->p_param))
-            continue;
+        if (dup || (m->pkind == PP_P_PARAM && i == m->p_param) || m->params[i].per_rank)
+            continue;   /* (a value that differs between the ranks is no input) */
         long v = pt ? o->c->nset ? m->params[i].value : m->params[i].recorded : m->params[i].recorded;
         k += (size_t)snprintf(buf + k, n - k, "%s=%ld, ", m->params[i].name, v);
     }

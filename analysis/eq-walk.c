@@ -80,6 +80,20 @@ static pp_expr *sub_rule_atom(void *vp, const pp_expr *a)
     return sub_atom(vp, a);
 }
 
+/* A parameter for the equations: its symbol, or, for a value that differs
+ * between the ranks (model-rankvals.c), rank 0's: its rule at rank 0 (the
+ * rank the equations follow; sub_atom gives (rank) 0 and (nprocs) P), or
+ * rank 0's recorded value where no rule fits. */
+static pp_expr *param_sym(const sctx *s, int i)
+{
+    const pp_param *p = &s->w->m->params[i];
+    if (!p->per_rank)
+        return pp_expr_sym(p->name);
+    if (p->rank_rule)
+        return pp_expr_subst(p->rank_rule, sub_atom, (void *)s);
+    return p->rank_n > 0 ? pp_expr_int(p->rank_val[0]) : pp_expr_ref(s->w->unknown);
+}
+
 static pp_expr *sub_atom(void *vp, const pp_expr *a)
 {
     const sctx *s = vp;
@@ -95,7 +109,7 @@ static pp_expr *sub_atom(void *vp, const pp_expr *a)
     case PP_E_VAR:
         for (int i = 0; a->name && i < d->nparams; i++)
             if (strcmp(d->params[i].var, a->name) == 0 && fr->mf->param_of[i] >= 0)
-                return pp_expr_sym(m->params[fr->mf->param_of[i]].name);
+                return param_sym(s, fr->mf->param_of[i]);
         /* a value that belongs to each thread: its rule */
         for (int i = 0; a->name && fr->mf->thread_rule && i < d->nparams; i++)
             if (strcmp(d->params[i].var, a->name) == 0 && fr->mf->thread_rule[i])
@@ -104,13 +118,14 @@ static pp_expr *sub_atom(void *vp, const pp_expr *a)
     case PP_E_GLOBAL:
         for (int i = 0; a->name && i < m->nparams; i++)
             if (m->params[i].is_global && strcmp(m->params[i].src, a->name) == 0)
-                return pp_expr_sym(m->params[i].name);
+                return param_sym(s, i);
         if (a->name && pp_prog_derived_index(m, a->name) >= 0)
             return pp_expr_ref(m->derived[pp_prog_derived_index(m, a->name)].expr);
         break;
     case PP_E_SYM:
         if (a->name && pp_prog_param_index(m, a->name) >= 0)
-            return NULL;
+            return m->params[pp_prog_param_index(m, a->name)].per_rank
+                       ? param_sym(s, pp_prog_param_index(m, a->name)) : NULL;
         if (a->name && strcmp(a->name, "P") == 0)
             return pp_expr_ref(s->w->P);
         break;

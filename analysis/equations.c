@@ -229,13 +229,15 @@ static void make_syms(wctx *w)
     for (int i = 0; i < m->nparams; i++) {
         const pp_param *p = &m->params[i];
         int pf = p->func >= 0 && p->func < m->nfuncs ? p->func : -1;
+        w->names = xrealloc(w->names, sizeof *w->names * (size_t)(w->nnames + 1));
+        w->names[w->nnames++] = strdup(p->name);
+        if (p->per_rank)
+            continue;   /* rank 0's value, not a symbol (eq-walk.c) */
         if (p->is_global)
             snprintf(what, sizeof what, "parameter: global %s", p->src);
         else
             snprintf(what, sizeof what, "parameter: %s in %s", p->src, pf >= 0 ? m->funcs[pf].d->name : "?");
         add_sym(w->q, p->name, what, i);
-        w->names = xrealloc(w->names, sizeof *w->names * (size_t)(w->nnames + 1));
-        w->names[w->nnames++] = strdup(p->name);
     }
     int p_is_param = pp_prog_param_index(m, "P") >= 0;
     add_sym(w->q, "P", m->pkind == PP_P_MPI ? "processors: MPI ranks"

@@ -329,6 +329,12 @@ like($err, qr/partner \(partner in main\) differs between the ranks \(1, 0, 3, 2
 my $j = json_of("$PP show $helper --view model --format json", 'helper: show JSON');
 is_deeply($j->{per_rank}, {partner => {rule => 'rank ^ 1', values => [1, 0, 3, 2]}}, 'helper: JSON per_rank');
 ok(!exists $j->{params}{partner}, 'helper: partner is not among the parameters');
+# the equations follow rank 0: its partner, rank ^ 1 at rank 0, is 1
+# (the loop over partner + 1 runs 2 per step), not a symbol `partner'
+($rc, $out, $err) = run("$PP equations $helper");
+is($rc, 0, 'helper: equations') or diag($err);
+unlike($out, qr/\bpartner\b(?!_of)/, 'helper: equations: no symbol partner (rank 0\'s value, by the rule)');
+like($out, qr/\*10\s+\[iterations of main:L\d+\]/, 'helper: equations: rank 0 loops partner + 1 = 2 times in each of 5 steps');
 ($rc, $out, $err) = run("$PP predict $helper --P 4 --set partner=3");
 is($rc, 2, 'helper: --set partner is refused');
 like($err, qr/'partner' differs between the ranks: no problem parameter \(rank \^ 1\)/, 'helper: and says why');
