@@ -417,6 +417,16 @@ static void segments(wctx *w, long n)
     pp_eq_term(w, 0, w->m->seg_ns, "segment ends (events)", pp_cx_int(n));
 }
 
+/* The child frame cf sees the values of ev's data= (a fork's data block,
+ * the fields of a create's argument struct) as the parent fr gives them. */
+static void bind_data(wctx *w, eqframe *fr, const pp_devent *ev, eqframe *cf)
+{
+    cf->fork = ev;
+    cf->shared = calloc((size_t)ev->ndata + 1, sizeof *cf->shared);
+    for (int i = 0; cf->shared && i < ev->ndata; i++)
+        cf->shared[i] = subst(w, fr, ev->data_val[i]);
+}
+
 static int walk_fork(wctx *w, eqframe *fr, const pp_devent *ev, int idx)
 {
     const pp_prog *m = w->m;
@@ -444,10 +454,7 @@ static int walk_fork(wctx *w, eqframe *fr, const pp_devent *ev, int idx)
         eqframe cf;
         if (frame_init(&cf, m, cfi))
             rc = -1;
-        cf.fork = ev;
-        cf.shared = calloc((size_t)ev->ndata + 1, sizeof *cf.shared);
-        for (int i = 0; cf.shared && i < ev->ndata; i++)
-            cf.shared[i] = subst(w, fr, ev->data_val[i]);
+        bind_data(w, fr, ev, &cf);
         cf.omp = 1;
         cf.nthreads = pp_expr_ref(team);
         cf.tid = pp_expr_int(0);
@@ -487,12 +494,8 @@ static int walk_create(wctx *w, eqframe *fr, const pp_devent *ev, int idx)
     if (rc == 0 && cf.mf->d->nargs > 0)
         cf.args[0] = subst(w, fr, ev->arg);
     /* the fields of the thread's argument, as the parent stored them */
-    if (rc == 0 && ev->ndata > 0) {
-        cf.fork = ev;
-        cf.shared = calloc((size_t)ev->ndata, sizeof *cf.shared);
-        for (int i = 0; cf.shared && i < ev->ndata; i++)
-            cf.shared[i] = subst(w, fr, ev->data_val[i]);
-    }
+    if (rc == 0 && ev->ndata > 0)
+        bind_data(w, fr, ev, &cf);
     if (rc == 0)
         rc = walk_func(w, &cf);
     frame_free(&cf);

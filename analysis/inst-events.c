@@ -125,6 +125,26 @@ int pp_inst_condbar(ictx *c, int t, frame *fr, int k)
     return pp_inst_sync_action(c, t, PP_A_LOCK, mu, 0, fr->fi, w->id);
 }
 
+/* The values a fork's data block or a create's argument struct holds
+ * (data=), evaluated in the parent's frame fr into sv (its arrays freed
+ * by the caller).  0, or -1 out of memory. */
+static int data_block(ictx *c, const frame *fr, const pp_devent *ev, shared_val *sv)
+{
+    memset(sv, 0, sizeof *sv);
+    sv->n = ev->ndata;
+    sv->name = ev->data_name;
+    sv->val = calloc((size_t)sv->n + 1, sizeof *sv->val);
+    sv->known = calloc((size_t)sv->n + 1, 1);
+    if (!sv->val || !sv->known) {
+        free(sv->val);
+        free(sv->known);
+        return pp_inst_fail(c, "out of memory");
+    }
+    for (int i = 0; i < sv->n; i++)
+        sv->known[i] = ev->data_val[i] && pp_inst_eval(c, fr, ev->data_val[i], &sv->val[i]) == 0;
+    return 0;
+}
+
 static int pool_thread(ictx *c, int owner, int tid, int cfi)
 {
     /* a fork asks for its members in tid order, and the pool holds them
@@ -191,18 +211,9 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     if ((c->flags & PP_INST_SITES) && (body = pp_inst_ctx_child(c, c->node, cfi, -1)) < 0)
         return pp_inst_fail(c, "out of memory");
     /* the shared data block, evaluated in the parent */
-    shared_val sv = {0};
-    sv.n = ev->ndata;
-    sv.name = ev->data_name;
-    sv.val = calloc((size_t)sv.n + 1, sizeof *sv.val);
-    sv.known = calloc((size_t)sv.n + 1, 1);
-    if (!sv.val || !sv.known) {
-        free(sv.val);
-        free(sv.known);
-        return pp_inst_fail(c, "out of memory");
-    }
-    for (int i = 0; i < sv.n; i++)
-        sv.known[i] = ev->data_val[i] && pp_inst_eval(c, fr, ev->data_val[i], &sv.val[i]) == 0;
+    shared_val sv;
+    if (data_block(c, fr, ev, &sv))
+        return -1;
     int rc = 0;
     for (int64_t tid = 0; tid < n && rc == 0; tid++) {
         int wt = t;
@@ -295,22 +306,13 @@ static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     cf.thr_n = pp_prog_team_size(c->m, c->P);
     /* the fields of the object the argument points to, as the parent
      * stored them before the call (j->first: (shared first)) */
-    shared_val sv = {0};
-    if (ev->ndata > 0) {
-        sv.n = ev->ndata;
-        sv.name = ev->data_name;
-        sv.val = calloc((size_t)sv.n, sizeof *sv.val);
-        sv.known = calloc((size_t)sv.n, 1);
-        if (!sv.val || !sv.known) {
-            free(sv.val);
-            free(sv.known);
-            pp_inst_frame_free(&cf);
-            return pp_inst_fail(c, "out of memory");
-        }
-        for (int i = 0; i < sv.n; i++)
-            sv.known[i] = ev->data_val[i] && pp_inst_eval(c, fr, ev->data_val[i], &sv.val[i]) == 0;
-        cf.shared = &sv;
+    shared_val sv;
+    if (data_block(c, fr, ev, &sv)) {
+        pp_inst_frame_free(&cf);
+        return -1;
     }
+    if (sv.n > 0)
+        cf.shared = &sv;
     int rc = pp_inst_exec_func(c, nt, &cf, 1, 1, NULL);
     pp_inst_frame_free(&cf);
     free(sv.val);

@@ -738,19 +738,9 @@ addr_arg (pp_fn *f, tree a)
   if (s.compare (0, 6, "(addr ") != 0 || s == "(addr ?)"
       || s.find ("(off ") != std::string::npos)
     return "?";
-  /* count the elements after NAME at depth one */
-  int depth = 0, elems = 0;
-  for (size_t i = 1; i + 1 < s.size (); i++)
-    {
-      char ch = s[i];
-      if (ch == '(')
-	depth++;
-      else if (ch == ')')
-	depth--;
-      else if (ch == ' ' && depth == 0)
-	elems++;
-    }
-  return elems <= 2 ? s : std::string ("?");
+  /* NAME and at most one index */
+  std::vector<std::string> parts;
+  return pp_split_op (s, "addr", &parts) && parts.size () <= 2 ? s : std::string ("?");
 }
 
 static void

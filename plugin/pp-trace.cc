@@ -150,8 +150,8 @@ split_plus_const (const std::string &s, std::string *x, long long *c)
 }
 
 /* Operands of "(OP A B ...)" when S has that operator.  */
-static bool
-split_op (const std::string &s, const char *op, std::vector<std::string> *args)
+bool
+pp_split_op (const std::string &s, const char *op, std::vector<std::string> *args)
 {
   size_t ol = strlen (op);
   if (s.size () < ol + 3 || s[0] != '(' || s.compare (1, ol, op) != 0
@@ -199,7 +199,7 @@ binop (const char *op, const std::string &a, const std::string &b)
   /* (- (+ A B) A) -> B, (- (+ A B) B) -> A: the chunk of a static
      schedule is end - start = (start + q) - start.  */
   std::vector<std::string> xs;
-  if (minus && split_op (a, "+", &xs) && xs.size () == 2)
+  if (minus && pp_split_op (a, "+", &xs) && xs.size () == 2)
     {
       if (xs[0] == b)
 	return xs[1];

@@ -161,6 +161,7 @@ std::string pp_trace (pp_fn *f, tree t, int depth = 0);
 std::string pp_trace_addr (pp_fn *f, tree t, int depth = 0);
 std::string pp_cst (tree t);
 std::string pp_binop (const char *op, const std::string &a, const std::string &b);
+bool pp_split_op (const std::string &s, const char *op, std::vector<std::string> *args);
 const char *pp_cmp_name (enum tree_code code);
 bool pp_is_user_var (tree var);
 const char *pp_decl_name (tree decl);
