@@ -99,6 +99,13 @@ static void thread_values_json(const pp_prog *m)
     printf("]");
 }
 
+/* where a loop's cost came from: its own timing, the fit to the
+ * segments' times, or the static prior */
+static const char *cost_from(const pp_mloop *ml)
+{
+    return ml->cost_measured ? "measured" : ml->cost_fitted ? "run" : "prior";
+}
+
 int pp_cmd_show(int argc, char **argv)
 {
     pp_cli c;
@@ -188,7 +195,7 @@ int pp_cmd_show(int argc, char **argv)
                     printf("null");
                 printf(",\"compiler\":%s,\"cost_ns\":", (dl->flags & PP_LF_COMPILER) ? "true" : "false");
                 pp_json_num(stdout, ml->cost_ns);
-                printf(",\"cost_from\":\"%s\",\"entry_ns\":", ml->cost_fitted ? "run" : "prior");
+                printf(",\"cost_from\":\"%s\",\"entry_ns\":", cost_from(ml));
                 pp_json_num(stdout, ml->entry_ns);
                 printf(",\"entry_from\":\"%s\"", ml->entry_fitted ? "run" : "prior");
                 if (ml->fit_note) {
@@ -201,7 +208,8 @@ int pp_cmd_show(int argc, char **argv)
                        expr, (unsigned long long)ml->obs_iters, ml->model_iters, match, pred);
             } else {
                 char cost[32];
-                snprintf(cost, sizeof cost, "%.3g%s", ml->cost_ns, ml->cost_fitted ? "" : "*");
+                snprintf(cost, sizeof cost, "%.3g%s", ml->cost_ns,
+                         ml->cost_measured ? "" : ml->cost_fitted ? "~" : "*");
                 printf("  %-22s %-20s %-9s %14llu %14.0Lf %-5s %16.0Lf %11s  %s\n", id, where,
                        pp_rule_name(ml->rule), (unsigned long long)ml->obs_iters, ml->model_iters, match, pred,
                        cost, expr);
@@ -227,6 +235,11 @@ int pp_cmd_show(int argc, char **argv)
         pp_json_num(stdout, m->cost_quantile);
         printf(",\"level\":");
         pp_json_num(stdout, m->cost_level);
+        printf(",\"timed_share\":");
+        if (m->timed_share >= 0)
+            pp_json_num(stdout, m->timed_share);
+        else
+            printf("null");
         /* the size macros (macro-sizes.h): values per record, parameter or not */
         printf("},\"macros\":[");
         for (int i = 0; i < s.macros.nmacros; i++) {
@@ -245,8 +258,15 @@ int pp_cmd_show(int argc, char **argv)
         }
         printf("],\"unmatched_constants\":%d}\n", s.macros.nunmatched);
     } else if (c.format == PP_FMT_TEXT)
-        printf("cost model: %.4g ns per segment between events (se %.2g), R^2 = %.4f%s\n", m->seg_ns, m->seg_se,
-               m->cost_r2, m->cost_rank_deficient ? "; ns/iter marked * come from the static prior" : "");
+        printf("cost model: %.4g ns per segment between events (se %.2g), R^2 = %.4f; ns/iter from the loop's "
+               "own timing, marked ~ from the fit to the segments' times%s\n", m->seg_ns, m->seg_se, m->cost_r2,
+               m->cost_rank_deficient ? ", marked * from the static prior" : "");
+    if (c.format == PP_FMT_TEXT && m->timed_share >= 0)
+        printf("loop timing: the measured loops took %.0f%% of the work's time; the rest (code outside them, "
+               "calls, loops not timed) from the fit\n", 100 * m->timed_share);
+    else if (c.format == PP_FMT_TEXT)
+        printf("loop timing: none in the record (an older runtime, or built with "
+               "-fplugin-arg-perfpred-no-loop-timing): every cost is fitted to the segments\n");
     if (c.format == PP_FMT_TEXT && m->cost_quantile > 0)
         printf("costs at the %.2g quantile of the segments' slowdown against the least-squares fit: x%.3f%s\n",
                m->cost_quantile, m->cost_level,

@@ -29,25 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    int func, kind, idx;   /* kind 0: loop iterations (H part), 1: loop
-                              entries (subtracted for top-tested), 2: call */
-} slotmap;
-
-typedef struct {
-    double dur;
-    int n;
-    int *col;
-    double *val;
-} segment;
-
-/* Column of each unknown: 0 = c0, then loops, then calls. */
-typedef struct {
-    int ncols;
-    int *loop_col_base;    /* per func: first column of its loops */
-    int *call_col_base;
-    int *entry_col_base;   /* per func: first column of its loops' entries */
-} layout;
+#include "cost-internal.h"
 
 static double ops_weight(const long *ops)
 {
@@ -57,7 +39,7 @@ static double ops_weight(const long *ops)
            2.0 * (double)ops[PP_OPS_STORE] + (double)ops[PP_OPS_BRANCH] + 5.0 * (double)ops[PP_OPS_CALL];
 }
 
-static int add_entry(segment *s, int col, double v)
+int pp_cost_add_entry(segment *s, int col, double v)
 {
     for (int i = 0; i < s->n; i++)
         if (s->col[i] == col) {
@@ -88,14 +70,14 @@ static int add_deltas(const pp_prog *m, const layout *lay, slotmap **maps, segme
         if (sm->kind < 0)
             continue;
         const pp_mfunc *mf = &m->funcs[d->func];
-        if (sm->kind == 0 && add_entry(s, lay->loop_col_base[d->func] + sm->idx, (double)d->delta))
+        if (sm->kind == 0 && pp_cost_add_entry(s, lay->loop_col_base[d->func] + sm->idx, (double)d->delta))
             return -1;
         if (sm->kind == 1 && mf->d->loops[sm->idx].shape != PP_SHAPE_BOTTOM &&
-            add_entry(s, lay->loop_col_base[d->func] + sm->idx, -(double)d->delta))
+            pp_cost_add_entry(s, lay->loop_col_base[d->func] + sm->idx, -(double)d->delta))
             return -1;
-        if (sm->kind == 1 && add_entry(s, lay->entry_col_base[d->func] + sm->idx, (double)d->delta))
+        if (sm->kind == 1 && pp_cost_add_entry(s, lay->entry_col_base[d->func] + sm->idx, (double)d->delta))
             return -1;
-        if (sm->kind == 2 && add_entry(s, lay->call_col_base[d->func] + sm->idx, (double)d->delta))
+        if (sm->kind == 2 && pp_cost_add_entry(s, lay->call_col_base[d->func] + sm->idx, (double)d->delta))
             return -1;
     }
     return 0;
@@ -112,6 +94,9 @@ typedef struct {
     const double *shared;       /* per column: ns of a loop iteration's
                                    memory traffic beyond the last cache level
                                    at the recorded size (NULL: none) */
+    pp_timed *timed;            /* loop timing's rows (cost-timed.c) */
+    const pp_record *rec;
+    int ri;
 } seg_ctx;
 
 /* The machine's compute (or memory-streaming) slowdown at a fractional
@@ -128,7 +113,7 @@ static double slowdown(const pp_machine *mach, double conc, int memory)
     return a + f * (b - a);
 }
 
-static int add_segment(void *vp, double ns, double conc, const pp_rdelta *d, int nd)
+static int add_segment(void *vp, double ns, double wall, double conc, const pp_rdelta *d, int nd)
 {
     seg_ctx *c = vp;
     if (*c->nseg == *c->capseg) {
@@ -141,8 +126,14 @@ static int add_segment(void *vp, double ns, double conc, const pp_rdelta *d, int
     }
     segment *s = &(*c->seg)[(*c->nseg)++];
     memset(s, 0, sizeof *s);
-    if (add_entry(s, 0, 1.0) || add_deltas(c->m, c->lay, c->maps, s, d, nd, c->fmap))
+    if (pp_cost_add_entry(s, 0, 1.0) || add_deltas(c->m, c->lay, c->maps, s, d, nd, c->fmap))
         return -1;
+    /* the loop timing's own cost is not the program's */
+    /* the share of the segment's wall-clock time the thread ran (its CPU
+     * time over its wall time): loop timing reads a wall clock */
+    double running = wall > 0 && ns < wall ? ns / wall : 1.0;
+    if (c->timed)
+        ns = fmax(0, ns - pp_timed_overhead(c->timed, c->rec, d, nd, c->fmap));
     /* the segment ran beside conc - 1 others: one thread alone would have
      * taken ns / slowdown (the traversal multiplies by the slowdown of
      * the predicted concurrency, memory.h: its memory traffic beyond the
@@ -166,6 +157,8 @@ static int add_segment(void *vp, double ns, double conc, const pp_rdelta *d, int
     c->defl_w += ns * slow;
     c->w += ns;
     s->dur = ns / slow;
+    if (c->timed && pp_timed_segment(c->timed, c->ri, c->rec, d, nd, c->fmap, slow / running, s->dur))
+        return -1;
     return 0;
 }
 
@@ -173,6 +166,10 @@ static int add_segment(void *vp, double ns, double conc, const pp_rdelta *d, int
  * (cubic in the costs).  No sample comes near it, so their fits stay
  * those of lsq.c to the bit. */
 #define PP_COST_DENSE_MAX 300
+/* The weight of a measured loop's row against a segment's: a loop's own
+ * timing is a direct measure of its cost, a segment's time a sum with
+ * whatever else ran in it. */
+#define PP_COST_TIMED_WEIGHT 4.0
 /* ...and at most this many segments for the dual solve of lsq-big.c
  * (cubic in the segments); beyond, the costs keep their static priors. */
 #define PP_COST_DUAL_MAX_ROWS 600
@@ -309,6 +306,69 @@ out:
     return rc;
 }
 
+/* The fit with loop timing (dense): the rows of A from nseg on are the
+ * measured loops' (cost-timed.c).  First the costs those rows use, from
+ * them alone: a measured loop's cost is its own time, whatever else its
+ * segments held (a set-up outside every loop would otherwise be spread
+ * over the loops that ran beside it).  Then the other costs (the fixed
+ * cost per segment, calls, loops not timed) from the segments, less the
+ * measured loops' part of them.  A measured cost may go down to a
+ * hundredth of its prior (the prior's tenth is there for costs the data
+ * cannot see; a timed loop's is seen). */
+static int fit_measured_first(pp_prog *m, const double *A, const double *dur, long nseg, long nmeas, int ncols,
+                              const double *prior, const int *own, const double *lo, double *cst, double *cse)
+{
+    int rc = -1;
+    size_t nc = (size_t)ncols;
+    int *meas = calloc(nc, sizeof *meas);
+    double *lo1 = malloc(sizeof *lo1 * nc), *c1 = calloc(nc, sizeof *c1), *se1 = calloc(nc, sizeof *se1);
+    double *A2 = malloc(sizeof *A2 * (size_t)(nseg ? nseg : 1) * nc), *d2 = malloc(sizeof *d2 * (size_t)(nseg + 1));
+    double r2;
+    if (!meas || !lo1 || !c1 || !se1 || !A2 || !d2)
+        goto out;
+    const double *A1 = A + (size_t)nseg * nc;
+    for (long i = 0; i < nmeas; i++)
+        for (int c = 0; c < ncols; c++)
+            if (A1[(size_t)i * nc + (size_t)c] != 0)
+                meas[c] = 1;
+    for (int c = 0; c < ncols; c++)
+        lo1[c] = meas[c] ? 0.01 * prior[c] : lo[c];
+    if (pp_lsq_solve_bounded(A1, dur + nseg, (int)nmeas, ncols, prior, own, 0.01, lo1, c1, se1, &r2, NULL))
+        goto out;
+    memcpy(A2, A, sizeof *A2 * (size_t)nseg * nc);
+    for (long i = 0; i < nseg; i++) {
+        d2[i] = dur[i];
+        for (int c = 0; c < ncols; c++)
+            if (meas[c]) {
+                d2[i] -= A2[(size_t)i * nc + (size_t)c] * c1[c];
+                A2[(size_t)i * nc + (size_t)c] = 0;
+            }
+    }
+    if (pp_lsq_solve_bounded(A2, d2, (int)nseg, ncols, prior, own, 0.01, lo, cst, cse, &m->cost_r2, NULL))
+        goto out;
+    for (int c = 0; c < ncols; c++)
+        if (meas[c]) {
+            cst[c] = c1[c];
+            cse[c] = se1[c];
+        }
+    /* R^2 of the segments' times, all costs in (what show reports) */
+    double mean = 0, ss_tot = 0, ss_res = 0;
+    for (long i = 0; i < nseg; i++)
+        mean += dur[i] / (double)nseg;
+    for (long i = 0; i < nseg; i++) {
+        double p = 0;
+        for (int c = 0; c < ncols; c++)
+            p += A[(size_t)i * nc + (size_t)c] * cst[c];
+        ss_res += (dur[i] - p) * (dur[i] - p);
+        ss_tot += (dur[i] - mean) * (dur[i] - mean);
+    }
+    m->cost_r2 = ss_tot > 0 ? 1 - ss_res / ss_tot : 1;
+    rc = 0;
+out:
+    free(meas); free(lo1); free(c1); free(se1); free(A2); free(d2);
+    return rc;
+}
+
 /* Per column, the ns a loop iteration spends on memory traffic beyond
  * the last cache level at the recorded size (memory.h); *out stays NULL
  * when there is none (no measured machine, the memory model off, no
@@ -345,6 +405,7 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
     segment *seg = NULL;
     long nseg = 0, capseg = 0;
     double *shared = NULL;
+    pp_timed *timed = NULL;
     int rc = -1;
     if (!lay.loop_col_base || !lay.call_col_base || !lay.entry_col_base || !maps)
         goto oom;
@@ -367,6 +428,10 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
                 maps[f][d->loops[k].slot] = (slotmap){f, 0, k};
                 maps[f][d->loops[k].slot + 1] = (slotmap){f, 1, k};
             }
+            if (d->loops[k].tslot > 0 && d->loops[k].tslot + 1 < d->nslots) {
+                maps[f][d->loops[k].tslot] = (slotmap){f, 3, k};
+                maps[f][d->loops[k].tslot + 1] = (slotmap){f, 4, k};
+            }
         }
         for (int k = 0; k < d->ncalls; k++)
             if (d->calls[k].slot < d->nslots)
@@ -379,9 +444,14 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
         goto oom;
     /* segments, of every record */
     double conc_w = 0, defl_w = 0, w = 0;
+    timed = pp_timed_new(m, &lay, maps);
+    if (!timed)
+        goto oom;
     for (int ri = 0; ri < (m->nrec ? m->nrec : 1); ri++) {
-        seg_ctx sc = {m, &lay, maps, m->nrec ? m->fmap[ri] : NULL, &seg, &nseg, &capseg, 0, 0, 0, shared};
-        if (pp_segments_walk(m->nrec ? m->recs[ri] : m->rec, add_segment, &sc))
+        const pp_record *rec = m->nrec ? m->recs[ri] : m->rec;
+        seg_ctx sc = {m, &lay, maps, m->nrec ? m->fmap[ri] : NULL, &seg, &nseg, &capseg, 0, 0, 0, shared,
+                      timed, rec, ri};
+        if (pp_segments_walk(rec, add_segment, &sc))
             goto oom;
         conc_w += sc.conc_w;
         defl_w += sc.defl_w;
@@ -391,6 +461,11 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
     shared = NULL;
     m->rec_conc = w > 0 ? conc_w / w : 1.0;
     m->rec_deflate = w > 0 ? defl_w / w : 1.0;
+    /* the measured loops' rows; the prior's scale (below) is the
+     * segments' alone */
+    long nseg_runs = nseg;
+    if (pp_timed_rows(timed, &seg, &nseg, &capseg, PP_COST_TIMED_WEIGHT))
+        goto oom;
     /* prior scale: time per weighted operation over the whole run */
     double *prior = calloc((size_t)lay.ncols, sizeof *prior);
     if (!prior)
@@ -408,7 +483,7 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
             prior[lay.entry_col_base[f] + k] = 10.0;
     }
     double tot_time = 0, tot_w = 0;
-    for (long i = 0; i < nseg; i++) {
+    for (long i = 0; i < nseg_runs; i++) {
         tot_time += seg[i].dur;
         for (int j = 0; j < seg[i].n; j++)
             if (seg[i].col[j] > 0)
@@ -484,8 +559,10 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
                 A[(size_t)i * (size_t)lay.ncols + (size_t)seg[i].col[j]] += seg[i].val[j];
         double *tau = calloc((size_t)lay.ncols, sizeof *tau);
         lrc = !lo || !tau || !A || !own ? -1
-                               : pp_lsq_solve_bounded(A, dur, (int)nseg, lay.ncols, prior, own, 0.01, lo, cst,
-                                                      cse, &m->cost_r2, NULL);
+              : nseg > nseg_runs
+                  ? fit_measured_first(m, A, dur, nseg_runs, nseg - nseg_runs, lay.ncols, prior, own, lo, cst, cse)
+                  : pp_lsq_solve_bounded(A, dur, (int)nseg, lay.ncols, prior, own, 0.01, lo, cst, cse,
+                                         &m->cost_r2, NULL);
         /* The covariance for the intervals (lsq-cov.c): each cost's prior
          * is normal around its value with a standard deviation of half the
          * larger of its value and its static prior (a cost the run did not
@@ -522,6 +599,7 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
      * error is below half its prior; otherwise the prior decided it. */
 #define DETERMINED(c) (used[c] && isfinite(cse[c]) && cse[c] < 0.5 * prior[c])
 #define SE(c) (isfinite(cse[c]) ? cse[c] : prior[c])
+    pp_timed_finish(timed, m);
     m->seg_ns = cst[0];
     m->seg_se = isfinite(cse[0]) ? cse[0] : 0;
     for (int f = 0; f < m->nfuncs; f++) {
@@ -530,7 +608,7 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
             int c = lay.loop_col_base[f] + k;
             mf->loops[k].cost_ns = cst[c];   /* at least its bound (lo above) */
             mf->loops[k].cost_se = SE(c);
-            mf->loops[k].cost_fitted = DETERMINED(c);
+            mf->loops[k].cost_fitted = DETERMINED(c) || mf->loops[k].cost_measured;
             if (used[c] && !mf->loops[k].cost_fitted)
                 m->cost_rank_deficient = 1;
             c = lay.entry_col_base[f] + k;
@@ -589,6 +667,7 @@ done:
     }
     free(seg);
     free(shared);
+    pp_timed_free(timed);
     for (int f = 0; maps && f < m->nfuncs; f++)
         free(maps[f]);
     free(maps);

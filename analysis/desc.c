@@ -209,7 +209,9 @@ static void free_loop(pp_dloop *l)
 static int parse_loop_fields(const pp_line *l, pp_dloop *lp, pp_dfunc *f, pp_where *w)
 {
     lp->parent = -1;
+    lp->tslot = -1;
     if (get_int(l, "id", &lp->id, w) || get_int(l, "parent", &lp->parent, w) ||
+        opt_int(l, "tslot", &lp->tslot, w) ||
         get_int(l, "slot", &lp->slot, w) || opt_int(l, "pos", &lp->pos, w) ||
         opt_int(l, "line", &lp->line, w))
         return -1;
@@ -243,6 +245,10 @@ static int parse_loop_fields(const pp_line *l, pp_dloop *lp, pp_dfunc *f, pp_whe
         return -1;
     if (lp->slot < 1 || lp->slot + 1 >= f->nslots)
         return pp_where_error(w, "loop %d: slot %d outside 1..%d", lp->id, lp->slot, f->nslots - 2);
+    if (lp->tslot != -1 && (lp->tslot < 1 || lp->tslot + 1 >= f->nslots || lp->tslot == lp->slot ||
+                            lp->tslot == lp->slot + 1 || lp->tslot + 1 == lp->slot))
+        return pp_where_error(w, "loop %d: tslot %d outside 1..%d or on its counting slots", lp->id, lp->tslot,
+                              f->nslots - 2);
     return 0;
 }
 
@@ -574,11 +580,12 @@ int pp_desc_parse(char **lines, long n, long *used, pp_dfunc *f, pp_where *w)
     *used = i;
     if (rc == 0 && !ended)
         rc = pp_where_error(w, "descriptor of '%s' has no 'end' line", f->name ? f->name : "?");
-    /* the plugin's slots are its lines' (two for a loop or a branch, one
-     * for an event or a call, slot 0 the entries; hand-written descriptors
+    /* the plugin's slots are its lines' (two for a loop or a branch, two
+     * more for a timed loop, one for an event or a call, slot 0 the
+     * entries; hand-written descriptors
      * may keep a few more): a larger nslots, which costs nothing to write,
      * would make the reader allocate counters for nothing */
-    if (rc == 0 && f->nslots > 64 + 2 * i)
+    if (rc == 0 && f->nslots > 64 + 4 * i)
         rc = pp_where_error(w, "descriptor of '%s': nslots=%d is more than its %ld lines can use",
                             f->name ? f->name : "?", f->nslots, i);
     /* every reference to a loop must exist and parents precede children */

@@ -23,6 +23,8 @@ typedef enum { PP_SHAPE_TOP, PP_SHAPE_BOTTOM, PP_SHAPE_MULTI } pp_lshape;
 
 typedef struct {
     int id, parent, pos, line, slot;
+    int tslot;                    /* timing slots (ticks, timed entries:
+                                     plugin/pp-timing.cc), or -1          */
     pp_lshape shape;
     pp_expr *count;               /* per entry, or NULL when unknown      */
     char *iv;                     /* source name or NULL                  */

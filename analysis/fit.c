@@ -25,9 +25,10 @@ typedef struct {
 static const int op_class[PP_NOPS] = {PP_BETA_INT, PP_BETA_FP, PP_BETA_LOAD, PP_BETA_STORE, PP_BETA_BRANCH,
                                       PP_BETA_CALL};
 
-static int add_seg(void *vp, double ns, double conc, const pp_rdelta *d, int nd)
+static int add_seg(void *vp, double ns, double wall, double conc, const pp_rdelta *d, int nd)
 {
     (void)conc;  /* the linear model is fitted on the times as recorded */
+    (void)wall;
     fctx *c = vp;
     if (c->n == c->cap) {
         long cap = c->cap ? c->cap * 2 : 1024;

@@ -87,6 +87,7 @@ typedef struct {
     double entry_se;
     int entry_fitted;
     int cost_fitted;     /* 1: the run determined it; 0: prior from ops     */
+    int cost_measured;   /* 1: its own timing (loop timing) entered the fit */
     int sync;            /* the loop's subtree holds thread-graph events    */
     int nivs;            /* ids of enclosing-loop IVs its subtree reads     */
     int *ivs;
@@ -175,6 +176,8 @@ typedef struct pp_prog {
     int mpi_any_tag;     /* MPI_ANY_TAG and MPI_PROC_NULL (the records')    */
     int mpi_proc_null;
     double seg_ns;       /* fixed cost per segment (fitted intercept)       */
+    double timed_share;  /* the measured loops' time over the segments'
+                            (cost-timed.c); -1: no loop timing            */
     double seg_se;
     int ncost;           /* the fitted costs, for confidence intervals:     */
     double **cost_ptr;   /* where each lives in the model                   */

@@ -478,6 +478,20 @@ static int parse_mpi(pp_record *r, const pp_line *l, pp_where *w)
 
 /* `exe build_id=HEX` or `exe size=N hash=HEX` (rt-exe.c); one line.  A
  * line with neither (a later runtime's kind of identity) gives none. */
+/* `timing tick_ns=X cost_ns=Y` (docs/record-format.md) */
+static int parse_timing(pp_record *r, const pp_line *l, pp_where *w)
+{
+    const char *t = pp_line_get(l, "tick_ns"), *c = pp_line_get(l, "cost_ns");
+    char *e1 = NULL, *e2 = NULL;
+    double tn = t ? strtod(t, &e1) : 0, cn = c ? strtod(c, &e2) : 0;
+    if (!t || !c || *e1 || *e2 || !(tn > 0 && tn < 1e6) || !(cn >= 0 && cn < 1e9))
+        return pp_where_error(w, "timing line: tick_ns and cost_ns must be numbers (tick_ns > 0, cost_ns >= 0)");
+    r->has_timing = 1;
+    r->tick_ns = tn;
+    r->timing_cost_ns = cn;
+    return 0;
+}
+
 static int parse_exe(pp_record *r, const pp_line *l, pp_where *w)
 {
     if (r->exe_build_id || r->exe_hashed)
@@ -559,6 +573,8 @@ static int parse_body(pp_record *r, char **lines, long n, pp_where *w)
                                        "record the program again with this perfpred's runtime)", abi);
         } else if (!strcmp(k, "exe")) {
             rc = parse_exe(r, &l, w);
+        } else if (!strcmp(k, "timing")) {
+            rc = parse_timing(r, &l, w);
         } else if (!strcmp(k, "mpi")) {
             rc = parse_mpi(r, &l, w);
         } else if (!strcmp(k, "incomplete")) {

@@ -113,6 +113,11 @@ typedef struct {
      * finished (0: a complete record) and its name */
     int incomplete_sig;
     char *incomplete_name;
+    /* the `timing` line (loop timing, runtime/rt-timing.c): ns per tick
+     * of the loops' timing slots and the cost of timing one entry, in ns
+     * (has_timing 0: a record without loop timing) */
+    int has_timing;
+    double tick_ns, timing_cost_ns;
 } pp_record;
 
 /* Set by `--allow-incomplete` (any command, analysis/main.c): load records

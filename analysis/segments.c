@@ -120,7 +120,7 @@ int pp_segments_walk(const pp_record *r, pp_segment_fn fn, void *ctx)
     if (rc == 0)
         rc = concurrency(s, n);
     for (long i = 0; rc == 0 && i < n; i++)
-        rc = fn(ctx, s[i].ns, s[i].conc, s[i].d, s[i].nd);
+        rc = fn(ctx, s[i].ns, (double)(s[i].w1 - s[i].w0), s[i].conc, s[i].d, s[i].nd);
     free(s);
     return rc;
 }

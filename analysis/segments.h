@@ -20,7 +20,9 @@
 
 /* Called once per segment; a non-zero return stops the walk and is
  * returned (-1 is also returned when memory runs out). */
-typedef int (*pp_segment_fn)(void *ctx, double ns, double conc, const pp_rdelta *d, int nd);
+/* ns is the segment's time (CPU time where the record has it), wall its
+ * wall-clock time. */
+typedef int (*pp_segment_fn)(void *ctx, double ns, double wall, double conc, const pp_rdelta *d, int nd);
 
 int pp_segments_walk(const pp_record *r, pp_segment_fn fn, void *ctx);
 

@@ -188,6 +188,7 @@ pp_execute (function *fun)
   f.fndecl = fun->decl;
   f.asm_name = fname;
   f.nslots = 1;
+  f.nscratch = 0;
   f.omp_child = strstr (fname, "._omp_fn.") != NULL;
   f.nbranches = f.nevents = f.ncalls = f.nshapes = 0;
   f.cnt_decl = f.desc_decl = NULL_TREE;
@@ -209,6 +210,7 @@ pp_execute (function *fun)
   pp_do_shapes (&f);
   pp_do_sites (&f);
   pp_do_gdefs (&f);
+  pp_do_timing (&f);
 
   const char *kind = f.omp_child ? "omp_child"
 		     : pp_is_thread_start (fun->decl) ? "thread_start"
@@ -343,6 +345,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *ver)
 	pp_disabled = true;
       else if (strcmp (k, "keep-maybe-uninitialized") == 0)
 	keep_maybe_uninit = true;
+      else if (strcmp (k, "no-loop-timing") == 0)
+	pp_loop_timing = false;
       else
 	{
 	  error ("perfpred: unknown option %<-fplugin-arg-%s-%s%>",

@@ -16,6 +16,8 @@ static GTY(()) tree fdesc_type;
 static GTY(()) tree gdesc_type;
 static GTY(()) tree register_decl;
 static GTY(()) tree param_decl;
+static GTY(()) tree tbegin_decl;
+static GTY(()) tree tend_decl;
 static GTY(()) tree wrap_decls[PP_MAX_WRAP];
 static GTY(()) tree emitted_globals;   /* TREE_LIST of globals described */
 
@@ -24,6 +26,8 @@ static const struct ggc_root_tab pp_roots[] = {
   { &gdesc_type, 1, sizeof (gdesc_type), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
   { &register_decl, 1, sizeof (register_decl), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
   { &param_decl, 1, sizeof (param_decl), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  { &tbegin_decl, 1, sizeof (tbegin_decl), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  { &tend_decl, 1, sizeof (tend_decl), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
   { &wrap_decls[0], PP_MAX_WRAP, sizeof (wrap_decls[0]), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
   { &emitted_globals, 1, sizeof (emitted_globals), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
@@ -228,6 +232,24 @@ build_runtime_decls (void)
 						  long_long_integer_type_node,
 						  NULL_TREE),
 			true);
+  tbegin_decl = make_fn ("__pp_tbegin",
+			 build_function_type_list (void_type_node, cnt_ptr,
+						   unsigned_type_node, NULL_TREE),
+			 true);
+  tend_decl = make_fn ("__pp_tend",
+		       build_function_type_list (void_type_node, cnt_ptr,
+						 unsigned_type_node,
+						 unsigned_type_node, NULL_TREE),
+		       true);
+}
+
+/* __pp_tbegin and __pp_tend (pp-timing.cc).  */
+void
+pp_timing_decls (tree *begin, tree *end)
+{
+  build_runtime_decls ();
+  *begin = tbegin_decl;
+  *end = tend_decl;
 }
 
 /* __pp_w_NAME (const struct pp_fdesc *, uint32_t site, ORIGINAL ARGS...),
@@ -286,7 +308,7 @@ pp_create_decls (pp_fn *f)
   unsigned n = pp_decl_counter++;
 
   tree atype = build_array_type_nelts (long_long_unsigned_type_node,
-				       f->nslots);
+				       f->nslots + f->nscratch);
   ASM_FORMAT_PRIVATE_NAME (name, "__pp_cnt", n);
   f->cnt_decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
 			    get_identifier (name), atype);
@@ -1107,6 +1129,7 @@ pp_apply (pp_fn *f)
   acc_finish (f);
   gsi_commit_edge_inserts ();
   pp_bare_merge (f);
+  pp_apply_timing (f);
   insert_registration (f);
   for (size_t i = 0; i < f->globals.size (); i++)
     pp_emit_global (f->globals[i]);

@@ -558,6 +558,7 @@ describe_loop (pp_fn *f, class loop *loop, int parent)
   li.iv = NULL_TREE;
   li.hcount = NULL_TREE;
   li.act_h = li.act_e = -1;
+  li.tslot = li.tscratch = -1;
   f->loop_id[loop->num] = li.id;
   f->loops.push_back (li);
 

@@ -126,6 +126,8 @@ struct pp_loop_info
 		       unsigned long long tree valid on the preheader edge */
   int act_h, act_e; /* indices in acts of its H increment at entry and of
 		       its E increment (-1: none) */
+  int tslot;        /* timing slots (ticks, timed entries), or -1 */
+  int tscratch;     /* its three scratch slots, from nslots (pp-timing.cc) */
 };
 
 /* Per-function state.  */
@@ -135,6 +137,7 @@ struct pp_fn
   tree fndecl;
   const char *asm_name;
   int nslots;
+  int nscratch;                        /* slots past nslots (pp-timing.cc) */
   bool omp_child;
   std::string body;                    /* descriptor lines after `func' */
   std::vector<pp_act> acts;
@@ -178,6 +181,12 @@ bool pp_available_at (class loop *loop, edge pre, tree expr);
 /* pp-ivbranch.cc: branches on an induction variable (== or != a value
    from before the loop) counted at loop entry; before pp_apply.  */
 void pp_entry_branches (pp_fn *f);
+
+/* pp-timing.cc: loop timing (on unless -fplugin-arg-perfpred-no-loop-timing) */
+extern bool pp_loop_timing;
+void pp_do_timing (pp_fn *f);      /* after pp_do_sites: slots, tslot= */
+void pp_apply_timing (pp_fn *f);   /* after the counters are committed */
+void pp_timing_decls (tree *begin, tree *end);   /* pp-emit.cc */
 
 /* pp-hoist.cc: loop counters moved out of the loops around them */
 void pp_hoist_loop_counters (pp_fn *f);

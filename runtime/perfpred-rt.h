@@ -51,6 +51,11 @@ void __pp_register(const struct pp_fdesc *d, uint64_t *cnt);
 /* Value of problem parameter `id` (a `param` line of d's descriptor). */
 void __pp_param(const struct pp_fdesc *d, uint32_t id, int64_t value);
 
+/* Loop timing (docs/runtime-abi.md): K is the first of the loop's three
+ * scratch slots past nslots, S its two timing slots (ticks, timed entries). */
+void __pp_tbegin(uint64_t *cnt, uint32_t k);
+void __pp_tend(uint64_t *cnt, uint32_t k, uint32_t s);
+
 /* Event wrappers: (descriptor, event site id, original arguments...). */
 int __pp_w_pthread_create(const struct pp_fdesc *d, uint32_t site, pthread_t *thread,
                           const pthread_attr_t *attr, void *(*start)(void *), void *arg);

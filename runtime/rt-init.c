@@ -79,6 +79,7 @@ static void init_once(void)
 {
     int saved = errno;
     pp_t_start = abs_ns();
+    pp_timing_init();
     pp_init_pid = getpid();
     if (env_disabled() || pp_thread_init() != 0) {
         atomic_store_explicit(&pp_state, PP_ST_DISABLED, memory_order_release);

@@ -44,7 +44,7 @@ PP_DEFINE_LINK_MARKER(PP_LINK_MARKER_RUNTIME);
 
 #define E(f) (pp_any_fn)(f)
 __attribute__((used)) const pp_any_fn pp_rt_entry_points[] = {
-    E(__pp_register), E(__pp_param),
+    E(__pp_register), E(__pp_param), E(__pp_tbegin), E(__pp_tend),
     E(__pp_w_pthread_create), E(__pp_w_pthread_join), E(__pp_w_pthread_barrier_wait),
     E(__pp_w_pthread_mutex_lock), E(__pp_w_pthread_mutex_trylock),
     E(__pp_w_pthread_mutex_unlock), E(__pp_w_pthread_cond_wait), E(__pp_w_pthread_cond_timedwait),

@@ -59,6 +59,9 @@ static inline int pp_active(void)
 }
 /* Nanoseconds of CLOCK_MONOTONIC since the runtime started. */
 uint64_t pp_now(void);
+/* rt-timing.c: loop timing's start-up measure and its record line */
+void pp_timing_init(void);
+void pp_timing_write(FILE *f);
 /* CPU time (ns) a thread has used, from its CPU clock; 0 when unknown.
  * Segments are fitted on CPU time, so that preemption on a loaded or
  * oversubscribed machine does not count as work. */

@@ -83,7 +83,7 @@ sub parse_out {
 # functions of body iterations and entries.
 sub loop_counts {
     my ($r, $line, $flag) = @_;
-    my ($body, $entries, $found) = (0, 0, 0);
+    my ($body, $entries, $found, $tfound, $timed) = (0, 0, 0, 0, 0);
     for my $fn (keys %{$r->{desc}}) {
         for my $l (split /\n/, $r->{desc}{$fn}) {
             next unless $l =~ /^loop / && $l =~ / line=$line\b/;
@@ -96,9 +96,15 @@ sub loop_counts {
             $body += $shape eq 'bottom' ? $h : $h - $e;
             $entries += $e;
             $found++;
+            # loop timing (plugin/pp-timing.cc): the stub times every
+            # entry, one tick each, when the entry reaches an exit
+            if ($l =~ / tslot=(\d+)/) {
+                $tfound++;
+                $timed += $c->[$1 + 1] if $c->[$1] == $c->[$1 + 1];
+            }
         }
     }
-    return ($found, $body, $entries);
+    return ($found, $body, $entries, $tfound, $timed);
 }
 
 sub loop_line {                # descriptor line of the loop at LINE
@@ -158,10 +164,12 @@ sub field {                    # value of KEY= in a descriptor line (balanced)
 
 sub check_loop {
     my ($r, $tag, $m, $marker, $body, $entries, $flag) = @_;
-    my ($found, $b, $e) = loop_counts($r, $m->{$marker}, $flag);
+    my ($found, $b, $e, $tfound, $timed) = loop_counts($r, $m->{$marker}, $flag);
     ok($found >= 1 && $b == $body && (!defined $entries || $e == $entries),
        "$tag: loop $marker: $body body iterations" . (defined $entries ? ", $entries entries" : ''))
         or diag("found=$found body=$b entries=$e");
+    ok($timed == $e, "$tag: loop $marker: each of its $e entries timed once, begun and ended")
+        or diag("timed=$timed entries=$e") if $tfound && $tfound == $found;
 }
 
 sub check_desc {
@@ -255,8 +263,27 @@ for my $cf ('-masm=intel -fPIC', '-masm=intel') {
     # its base register is %r11, clobbered: not where the unit reserves it
     my ($s4, $o4) = run("gcc -O2 -ffixed-r11 $PL -S $src -o $tmp/bare-r11.s");
     $asm = slurp("$tmp/bare-r11.s");
-    ok($s4 == 0 && $asm !~ /leaq\t__pp_cnt\.\d+\@tpoff, / && $asm =~ /__pp_cnt/ && $asm !~ /%r11/,
+    # (a leaq of a counter array's offset into another register is the
+    # loop timing's &cnt[0], plugin/pp-timing.cc)
+    ok($s4 == 0 && $asm !~ /leaq\t__pp_cnt\.\d+\@tpoff, %r11/ && $asm =~ /__pp_cnt/ && $asm !~ /%r11/,
        'bare form: not under -ffixed-r11 (the other forms count)') or diag($o4);
+}
+
+# Loop timing (plugin/pp-timing.cc): on by default, the calls and tslot=
+# absent with no-loop-timing; the loops are counted the same either way.
+{
+    my ($s1, $o1) = run("gcc -O2 $PL -fplugin-arg-perfpred-verbose -S $src -o $tmp/timed.s");
+    my $asm = slurp("$tmp/timed.s");
+    ok($s1 == 0 && $asm =~ /call\t__pp_tbegin/ && $asm =~ /call\t__pp_tend/ && $o1 =~ /^loop .* tslot=\d+/m,
+       'loop timing: __pp_tbegin and __pp_tend called, tslot= in the descriptors') or diag($o1);
+    my ($s2, $o2) = run("gcc -O2 $PL -fplugin-arg-perfpred-no-loop-timing -fplugin-arg-perfpred-verbose -S $src -o $tmp/untimed.s");
+    $asm = slurp("$tmp/untimed.s");
+    ok($s2 == 0 && $asm !~ /__pp_t(begin|end)/ && $o2 !~ /tslot=/ && $o2 =~ /^loop /m,
+       'loop timing: none with -fplugin-arg-perfpred-no-loop-timing') or diag($o2);
+    (my $d1 = $o1) =~ s/ tslot=\d+//g;
+    $d1 =~ s/nslots=\d+//g;
+    (my $d2 = $o2) =~ s/nslots=\d+//g;
+    ok($d1 eq $d2, "loop timing: the descriptors are otherwise the same");
 }
 
 # ---------------------------------------------------------------- OpenMP

@@ -230,6 +230,9 @@ my @more = (      # docs/samples.md for the arguments; small sizes
     ['balanced_triangle', 'tests/values/balanced_triangle.c', 'pthread', '500 {P}'],
     ['omp_table',     'tests/values/omp_table.c',     'omp', '2000'],
     ['scan_until',    'tests/values/scan_until.c',    'serial', '2000 20'],
+    # tests/timing (44-loop-timing.t): measured loop costs
+    ['timing_sweeps', 'tests/timing/sweeps.c',   'pthread', ['20000 {P} 0', '20000 {P} 1']],
+    ['timing_one',    'tests/timing/one_loop.c', 'serial',  '100000'],
     # tests/wrapper (92-wrapper.t builds them through perfpred-gcc)
     ['wrapper_omp',   'tests/wrapper/omp.c',   'omp', '1000'],
     ['wrapper_mpi',   'tests/wrapper/mpi.c',   'mpi', '100'],

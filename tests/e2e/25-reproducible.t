@@ -48,7 +48,9 @@ sub counts {
         for my $f (keys %{$t->{counts}}) {
             my $name = $r->{funcs}[$f]{name};
             my @s = @{$t->{counts}{$f}};
-            $c{"slot $name/$_"} += $s[$_] for 0 .. $#s;
+            # a timed loop's ticks and timed entries (tslot=) are times
+            my %time = map { ($_ => 1, $_ + 1 => 1) } $r->{funcs}[$f]{text} =~ /^loop .* tslot=(\d+)/mg;
+            $c{"slot $name/$_"} += $s[$_] for grep { !$time{$_} } 0 .. $#s;
         }
     }
     for my $ev (@{$r->{evs}}) {

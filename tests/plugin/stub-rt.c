@@ -106,6 +106,22 @@ void __pp_register(const struct pp_fdesc *d, uint64_t *cnt)
     cnt[0] = 1;
 }
 
+/* Loop timing, deterministic: every entry is timed (the countdown stays
+ * at 0) and counts one tick, so a timed loop's two slots both equal its
+ * entries when every entry reaches an exit (tests/e2e/10-plugin.t). */
+void __pp_tbegin(uint64_t *cnt, uint32_t k)
+{
+    cnt[k] = 0;
+    cnt[k + 1] = 1;
+}
+
+void __pp_tend(uint64_t *cnt, uint32_t k, uint32_t s)
+{
+    cnt[k + 1] = 0;
+    cnt[s] += 1;
+    cnt[s + 1] += 1;
+}
+
 void __pp_param(const struct pp_fdesc *d, uint32_t id, int64_t v)
 {
     pthread_mutex_lock(&mu);

@@ -19,8 +19,9 @@ typedef struct {
     double ns[8], conc[8];
 } seen;
 
-static int collect(void *vp, double ns, double conc, const pp_rdelta *d, int nd)
+static int collect(void *vp, double ns, double wall, double conc, const pp_rdelta *d, int nd)
 {
+    (void)wall;
     (void)d;
     (void)nd;
     seen *s = vp;

@@ -1,0 +1,151 @@
+#!/usr/bin/perl
+# 44-loop-timing.t - loop costs measured where the loops run (the plugin's
+# tslot=, runtime/rt-timing.c, analysis/cost-timed.c; docs/model.md,
+# "Measured loop costs").
+#
+# tests/timing/one_loop.c: one loop in main.  Its record's timing slots
+# are rewritten (2 ns a tick, 200 000 ticks over its one entry, timing
+# free) and the thread's CPU time set to half its wall time: the loop's
+# cost must be 200 000 x 2 x 0.5 / 1 000 000 = 0.2 ns an iteration, by
+# the formula of docs/model.md, whatever the segment's other time.
+#
+# tests/timing/sweeps.c: pthreads workers with their rows in a struct, a
+# heavy and a light loop that always run together (the segments alone
+# cannot separate them), a barrier of a mutex and a condition variable,
+# a checksum loop in main; with a third argument of 1, main also sorts a
+# fixed table (a set-up outside every loop).  Every loop without an event
+# is measured; the heavy loop costs several times the light one; and the
+# set-up does not move the measured loops' costs (before, the segments'
+# fit spread it over the loops beside it).  Built with
+# -fplugin-arg-perfpred-no-loop-timing: no timing line, no measured cost,
+# and show says so.
+#
+# Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+use strict;
+use warnings;
+use Test::More;
+use FindBin;
+use File::Temp qw(tempdir);
+use lib "$FindBin::Bin/lib";
+use JSON::PP;
+
+chdir "$FindBin::Bin/../.." or die "chdir: $!";
+my $B = $ENV{PERFPRED_BUILD} || 'build';
+for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
+    plan skip_all => "$f is not built (make all)" unless -e $f;
+}
+my $TMP = tempdir('pp-timing-XXXXXX', TMPDIR => 1, CLEANUP => 1);
+my $SAN = ($ENV{SANITIZE} // '') eq '1' ? ' -fsanitize=address,undefined' : '';
+delete @ENV{qw(PERFPRED_RECORD PERFPRED_DISABLE)};
+$ENV{ASAN_OPTIONS} = 'detect_leaks=0' if $SAN;
+my $PP = "$B/perfpred";
+my $CC = "$ENV{PWD}/$B/perfpred-gcc";
+$B = "$ENV{PWD}/$B" if $B !~ m{^/};
+$PP = "$B/perfpred";
+$CC = "$B/perfpred-gcc";
+
+# (status, stdout and stderr) of a command run in DIR
+sub run_in {
+    my ($dir, $cmd) = @_;
+    my $out = `cd $dir && $cmd 2>&1`;
+    return ($? >> 8, $out);
+}
+sub json_of {
+    my ($cmd) = @_;
+    my $out = `$cmd 2>/dev/null`;
+    return eval { decode_json($out) } || {};
+}
+sub slurp { my ($f) = @_; open my $h, '<', $f or return ''; local $/; my $s = <$h>; close $h; $s }
+sub spew { my ($f, $s) = @_; open my $h, '>', $f or die "$f: $!"; print $h $s; close $h }
+sub build {
+    my ($src, $bin, $extra) = @_;
+    my ($rc, $out) = run_in('.', "$CC -O2 -pthread$SAN $extra -o $bin $src");
+    ok($rc == 0, "build $bin") or diag($out);
+    return $rc == 0;
+}
+sub loops_by_line {
+    my ($json) = @_;
+    my %l;
+    $l{$_->{line}} = $_ for @{ $json->{loops} || [] };
+    return \%l;
+}
+
+# ---------------------------------------------------------------- by hand
+SKIP: {
+    build('tests/timing/one_loop.c', "$TMP/one", '') or skip('no build', 6);
+    my ($rc, $out) = run_in($TMP, "PERFPRED_RECORD=$TMP/one.ppr ./one 1000000");
+    ok($rc == 0 && -s "$TMP/one.ppr", 'one_loop: recorded') or diag($out);
+    my $rec = slurp("$TMP/one.ppr");
+    like($rec, qr/^timing tick_ns=\S+ cost_ns=\S+$/m, 'one_loop: the record has its timing line');
+    my ($loop) = $rec =~ /^(loop id=0 .*)$/m;
+    my ($slot) = ($loop // '') =~ / slot=(\d+)/;
+    my ($tslot) = ($loop // '') =~ / tslot=(\d+)/;
+    ok(defined $tslot, 'one_loop: its loop is timed (tslot=)') or skip('no tslot', 3);
+    # 2 ns a tick, 200 000 ticks over 1 timed entry, nothing for timing
+    $rec =~ s/^timing .*$/timing tick_ns=2 cost_ns=0/m;
+    my ($start, $cstart) = $rec =~ /^thread id=0 .* start=(\d+) .*cstart=(\d+)/m;
+    my ($t) = $rec =~ /^tail thread=0 t=(\d+)/m;
+    my $c = $cstart + int(($t - $start) / 2);          # CPU time: half the wall time
+    $rec =~ s/^(tail thread=0 t=\d+ c=)\d+/$1$c/m;
+    # the count line: slots tslot, tslot + 1
+    $rec =~ s{^(count thread=0 func=0 slots=\()([^)]*)\)}{
+        my ($head, @v) = ($1, split / /, $2); $v[$tslot] = 200000; $v[$tslot + 1] = 1; "$head@v)" }me;
+    # the tail's deltas
+    my $t1 = $tslot + 1;
+    $rec =~ s{^(tail thread=0 .*delta=\()(.*)\)$}{
+        my ($head, $d) = ($1, $2); $d =~ s/\(0 $tslot \d+\)/(0 $tslot 200000)/; $d =~ s/\(0 $t1 \d+\)/(0 $t1 1)/;
+        "$head$d)" }me;
+    spew("$TMP/hand.ppr", $rec);
+    my $j = json_of("$PP show --format json $TMP/hand.ppr");
+    my ($l) = grep { $_->{line} == ($loop =~ / line=(\d+)/)[0] } @{ $j->{loops} || [] };
+    ok($l && $l->{cost_from} eq 'measured', 'one_loop: its cost is measured') or diag(explain($l));
+    my $want = 200000 * 2 * 0.5 / 1000000;    # half the wall time ran: 0.2 ns
+    ok($l && abs($l->{cost_ns} - $want) < 0.002 * $want,
+       sprintf('one_loop: %.4f ns an iteration, by hand %.4f', $l ? $l->{cost_ns} : -1, $want));
+}
+
+# ---------------------------------------------------------------- sweeps
+SKIP: {
+    build('tests/timing/sweeps.c', "$TMP/sweeps", '') or skip('no build', 12);
+    my %cost;
+    for my $setup (0, 1) {
+        my ($rc, $out) = run_in($TMP, "PERFPRED_RECORD=$TMP/sw$setup.ppr ./sweeps 200000 2 $setup");
+        ok($rc == 0, "sweeps (set-up $setup): ran") or diag($out);
+        my $j = json_of("$PP show --format json $TMP/sw$setup.ppr");
+        my $l = loops_by_line($j);
+        # heavy (the divides), light, checksum: timed, with their own cost
+        for my $line (50, 57, 110) {
+            is($l->{$line}{cost_from} // '', 'measured', "sweeps (set-up $setup): the loop at line $line is measured");
+        }
+        # the step loop calls barrier_wait (events): not timed
+        isnt($l->{49}{cost_from} // '', 'measured', "sweeps (set-up $setup): the step loop (a call with events) is not");
+        my ($h, $lt) = ($l->{50}{cost_ns} // 0, $l->{57}{cost_ns} // 1);
+        ok($h > 3 * $lt, sprintf('sweeps (set-up %d): the heavy loop costs %.3g ns, more than 3x the light one (%.3g)',
+                                 $setup, $h, $lt));
+        $cost{$setup}{$_} = $l->{$_}{cost_ns} // 0 for (50, 57, 110);
+        ok(defined $j->{cost}{timed_share} && $j->{cost}{timed_share} > 0,
+           "sweeps (set-up $setup): show gives the measured loops' share of the work");
+    }
+    # the set-up's time stays out of the loops (2x: the host's noise)
+    for my $line (50, 57, 110) {
+        my ($a, $b) = ($cost{0}{$line} || 1e-9, $cost{1}{$line} || 1e-9);
+        my $r = $a > $b ? $a / $b : $b / $a;
+        ok($r < 2, sprintf('sweeps: line %d costs %.3g ns without the set-up, %.3g with it', $line, $a, $b));
+    }
+}
+
+# ---------------------------------------------------------------- off
+SKIP: {
+    build('tests/timing/sweeps.c', "$TMP/sweeps-nt", '-fplugin-arg-perfpred-no-loop-timing') or skip('no build', 4);
+    my ($rc, $out) = run_in($TMP, "PERFPRED_RECORD=$TMP/nt.ppr ./sweeps-nt 20000 2 0");
+    ok($rc == 0, 'no-loop-timing: ran') or diag($out);
+    my $rec = slurp("$TMP/nt.ppr");
+    ok($rec !~ /^timing / && $rec !~ / tslot=/, 'no-loop-timing: the record has no timing line and no tslot=');
+    my $j = json_of("$PP show --format json $TMP/nt.ppr");
+    ok(!grep({ ($_->{cost_from} // '') eq 'measured' } @{ $j->{loops} || [] }) && !defined $j->{cost}{timed_share},
+       'no-loop-timing: no cost is measured');
+    my ($rc2, $text) = run_in('.', "$PP show $TMP/nt.ppr");
+    like($text, qr/^loop timing: none in the record/m, 'no-loop-timing: show says every cost is fitted');
+}
+
+done_testing();
