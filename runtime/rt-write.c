@@ -315,7 +315,6 @@ static void print_program(FILE *f)
     fprintf(f, " pid=%ld host=", (long)(pp_record_pid ? pp_record_pid : getpid()));
     pp_out_quoted(f, host);
     fprintf(f, " clock=monotonic_ns abi=%d runtime=\"%s\"\n", PP_ABI_VERSION, PP_RUNTIME_NAME);
-    pp_timing_write(f);
     if (pp_mpi_rank >= 0) {
         fprintf(f, "mpi rank=%d size=%d run=%016" PRIx64 " pid0=%" PRIu64 " any_source=%d any_tag=%d proc_null=%d",
                 pp_mpi_rank, pp_mpi_size, pp_mpi_run, pp_mpi_pid0, pp_mpi_any_source, pp_mpi_any_tag,
@@ -330,6 +329,7 @@ static void print_program(FILE *f)
         fprintf(f, "incomplete signal=%d name=SIG%s\n", pp_incomplete_sig,
                 pp_signal_name(pp_incomplete_sig));
     pp_exe_print(f);
+    pp_timing_write(f);
 
     /* argv as the kernel has it (the program may have changed its argv[]) */
     fprintf(f, "argv");
