@@ -411,10 +411,13 @@ static void machine_cost(wctx *w, pp_cost_id id, const pp_expr *x)
 }
 
 /* Each event the instantiation makes an action of ends a segment: its
- * fixed cost (pp_inst_sync_action). */
+ * fixed cost (pp_inst_sync_action) is the real machine's synchronisation,
+ * charged before the event (traverse.c), never computation: T (T1, the
+ * PRAM's path) holds the work only. */
 static void segments(wctx *w, long n)
 {
-    pp_eq_term(w, 0, w->m->seg_ns, "segment ends (events)", pp_cx_int(n));
+    if (w->mach && n > 0)
+        pp_eq_term(w, 1, w->m->seg_ns, "segment ends (events)", pp_cx_int(n));
 }
 
 /* The child frame cf sees the values of ev's data= (a fork's data block,
