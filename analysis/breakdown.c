@@ -351,7 +351,9 @@ static void bd_span(pp_trav_sink *base, int t, int act, pp_trcat cat, double t0,
         add(s, t, mp->idle_row, cat, d);
         return;
     }
-    if (a->kind >= PP_A_SEND && a->kind <= PP_A_COLL)
+    /* inside an MPI call: its communication and waiting; the segment's
+     * fixed cost before it (sync, traverse.c) is not in the call */
+    if (a->kind >= PP_A_SEND && a->kind <= PP_A_COLL && cat != PP_TR_SYNC)
         s->mpi[t] += d;
     if (cat == PP_TR_WORK && a->kind == PP_A_WORK && a->n > 0) {
         const pp_wpart *p = in->wparts[t] + a->key;

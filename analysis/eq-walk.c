@@ -411,10 +411,13 @@ static void machine_cost(wctx *w, pp_cost_id id, const pp_expr *x)
 }
 
 /* Each event the instantiation makes an action of ends a segment: its
- * fixed cost (pp_inst_sync_action). */
+ * fixed cost (pp_inst_sync_action) is the real machine's synchronisation,
+ * charged before the event (traverse.c), never computation: T (T1, the
+ * PRAM's path) holds the work only. */
 static void segments(wctx *w, long n)
 {
-    pp_eq_term(w, 0, w->m->seg_ns, "segment ends (events)", pp_cx_int(n));
+    if (w->mach && n > 0)
+        pp_eq_term(w, 1, w->m->seg_ns, "segment ends (events)", pp_cx_int(n));
 }
 
 /* The child frame cf sees the values of ev's data= (a fork's data block,
@@ -430,7 +433,6 @@ static void bind_data(wctx *w, eqframe *fr, const pp_devent *ev, eqframe *cf)
 static int walk_fork(wctx *w, eqframe *fr, const pp_devent *ev, int idx)
 {
     const pp_prog *m = w->m;
-    segments(w, 2);   /* the fork and the join */
     pp_expr *team = m->pkind == PP_P_MPI ? pp_expr_int(m->omp_team_rec) : pp_expr_ref(w->P);
     pp_expr *nt = subst(w, fr, ev->nthreads);
     long v;
@@ -449,6 +451,7 @@ static int walk_fork(wctx *w, eqframe *fr, const pp_devent *ev, int idx)
     }
     pp_expr_free(nt);
     machine_cost(w, PP_COST_FORKJOIN_OMP, team);
+    segments(w, 2);   /* the fork and the join */
     int cfi = fr->mf->ev_child[idx], rc = 0;
     if (cfi >= 0) {
         eqframe cf;
@@ -470,8 +473,8 @@ static int walk_fork(wctx *w, eqframe *fr, const pp_devent *ev, int idx)
  * execution in the enclosing loop starts (the loop counts once for it). */
 static int walk_create(wctx *w, eqframe *fr, const pp_devent *ev, int idx)
 {
-    segments(w, 1);
     machine_cost(w, PP_COST_CREATE, NULL);
+    segments(w, 1);
     int cfi = fr->mf->ev_child[idx];
     if (cfi < 0)
         return 0;
@@ -531,27 +534,27 @@ static int walk_event(wctx *w, eqframe *fr, int idx)
     case PP_EV_CREATE:
         return walk_create(w, fr, ev, idx);
     case PP_EV_JOIN:
-        segments(w, 1);
         machine_cost(w, PP_COST_JOIN, NULL);
+        segments(w, 1);
         return 0;
     case PP_EV_BARRIER: {
-        segments(w, 1);
         int omp = fr->omp && (!ev->obj || (ev->callee && strncmp(ev->callee, "GOMP_", 5) == 0));
         machine_cost(w, omp ? PP_COST_BARRIER_OMP : PP_COST_BARRIER_PTHREAD, omp ? fr->nthreads : w->P);
+        segments(w, 1);
         return 0;
     }
     case PP_EV_LOCK:
-        segments(w, 1);
         machine_cost(w, PP_COST_LOCK, NULL);
+        segments(w, 1);
         return 0;
     case PP_EV_UNLOCK:
         segments(w, 1);
         return 0;
     default:
         if (w->m->pkind == PP_P_MPI && pp_evkind_is_mpi(ev->kind)) {
-            segments(w, mpi_segments(ev->kind));
             if (w->mach && mpi_segments(ev->kind))
                 pp_eq_mpi_net(w, ev, fr->mf->d->name, subst(w, fr, ev->count));
+            segments(w, mpi_segments(ev->kind));
         }
         return 0;
     }

@@ -105,11 +105,11 @@ int pp_inst_flush(ictx *c, int t)
 
 int pp_inst_sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int site)
 {
-    /* every event ends a segment: its fixed cost (fitted intercept) */
-    c->pending[t].ns += c->m->seg_ns;
-    if (__builtin_expect(c->flags & PP_INST_SITES, 0) &&
-        pp_inst_part(c, t, c->seg_node > 0 ? c->seg_node : c->node, c->m->seg_ns))
-        return -1;
+    /* Every event ends a segment, and the fit gave each segment a fixed
+     * cost (m->seg_ns).  It is not computation: the runtime's own time at
+     * the event and the synchronisation's, which the real machine charges
+     * with the event itself (traverse.c, pay_segment) and the PRAM does
+     * not.  So no WORK holds it: T1 and the PRAM are the work alone. */
     if (pp_inst_flush(c, t))
         return -1;
     return pp_inst_push_action(c, t, (pp_action){.kind = k, .key = key, .n = n, .func = fi, .site = site});

@@ -205,11 +205,6 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         return -1;
     if (cfi < 0)
         return pp_inst_sync_action(c, t, PP_A_JOIN_TEAM, team, (int)n, fr->fi, ev->id);
-    /* PP_INST_SITES: the members' segments that end at the team's start
-     * and end are the outlined body's (their waits stay the fork's) */
-    int body = 0;
-    if ((c->flags & PP_INST_SITES) && (body = pp_inst_ctx_child(c, c->node, cfi, -1)) < 0)
-        return pp_inst_fail(c, "out of memory");
     /* the shared data block, evaluated in the parent */
     shared_val sv;
     if (data_block(c, fr, ev, &sv))
@@ -223,9 +218,7 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
                 rc = -1;
                 break;
             }
-            c->seg_node = body;
             rc = pp_inst_sync_action(c, wt, PP_A_TEAM_WAIT, team, (int)n, fr->fi, ev->id);
-            c->seg_node = 0;
             if (rc)
                 break;
         }
@@ -244,19 +237,14 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         cf.team = team;
         rc = pp_inst_exec_func(c, wt, &cf, 1, 1, NULL);
         pp_inst_frame_free(&cf);
-        c->seg_node = body;
         if (rc == 0 && tid > 0)
             rc = pp_inst_sync_action(c, wt, PP_A_TEAM_DONE, team, (int)n, fr->fi, ev->id);
-        c->seg_node = 0;
     }
     free(sv.val);
     free(sv.known);
     if (rc)
         return rc;
-    c->seg_node = body;
-    rc = pp_inst_sync_action(c, t, PP_A_JOIN_TEAM, team, (int)n, fr->fi, ev->id);
-    c->seg_node = 0;
-    return rc;
+    return pp_inst_sync_action(c, t, PP_A_JOIN_TEAM, team, (int)n, fr->fi, ev->id);
 }
 
 static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)

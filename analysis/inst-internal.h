@@ -116,9 +116,6 @@ typedef struct {
     /* PP_INST_SITES (inst-sites.c): the current context, and per thread
      * the parts of its pending work */
     int node;
-    int seg_node;               /* > 0: the context of the next event's
-                                   segment cost, if not node (the end of a
-                                   team's body, at its fork)               */
     int capsites;               /* of pend and the instance's tables      */
     struct pp_partlist *pend;
     long *capwparts;

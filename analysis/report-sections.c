@@ -147,8 +147,9 @@ int pp_rep_sec_predictions(pp_rep_ctx *x)
     pp_rep_doc *d = x->doc;
     const pp_prog *m = &x->s->prog;
     pp_rep_h2(d, "predictions", "Predictions per P");
-    pp_rep_para(d, "T_MIRACLE = T_1/P (linear speedup), T_PRAM: the thread graph walked with no synchronisation or "
-                   "communication cost, T_real: walked on the machine. L_a = T_PRAM - T_MIR and L = T_real - T_MIR "
+    pp_rep_para(d, "T_MIRACLE = T_1/P (linear speedup; T_1 the work of one thread), T_PRAM: the thread graph walked "
+                   "with the work's costs only (no synchronisation or communication cost, no fixed cost per "
+                   "segment), T_real: walked on the machine. L_a = T_PRAM - T_MIR and L = T_real - T_MIR "
                    "are the algorithmic and parallel latencies, E_a = T_MIR/T_PRAM and E = T_MIR/T_real the "
                    "efficiencies (Zhang & Xu, eqs. 2-6).%s",
                 pp_interval_wanted(x->draws)

@@ -94,6 +94,11 @@ typedef struct {
     pp_trav *out;
     pp_trav_sink *sink;       /* NULL: nobody is told the spans (traverse.h) */
     struct mpi_st *mpi;       /* MPI runs: messages, requests, collectives */
+    /* the real machine: the fitted fixed cost of a segment, charged as
+     * synchronisation before each event (0 on the PRAM; traverse.c,
+     * pay_segment), and per thread whether its next event's is paid */
+    double seg_ns;
+    unsigned char *seg_paid;
     char *err;                /* where step() writes a model error         */
     size_t errlen;
 } tctx;

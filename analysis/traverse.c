@@ -37,9 +37,39 @@ static int do_work(tctx *c, int t, const pp_action *a)
     return 0;
 }
 
+/* Does an action end a segment?  Every action pp_inst_sync_action made
+ * does (the events, and the loop marks of a drawn graph): all but the
+ * computations and a created thread's start. */
+static inline int ends_segment(pp_akind k)
+{
+    return k != PP_A_WORK && k != PP_A_LOOP_WORK && k != PP_A_START;
+}
+
+/* The real machine: thread t, at an event, spends the fitted fixed cost
+ * of the segment the event ends (the runtime's work at the event and what
+ * the synchronisation costs the thread beyond the machine file's figure)
+ * before the event itself.  It is synchronisation, not computation: no
+ * slowdown, and the PRAM (c->seg_ns = 0) never charges it. */
+static void pay_segment(tctx *c, int t)
+{
+    double now = c->clock[t];
+    pp_trav_span(c, t, PP_TR_SYNC, now, now + c->seg_ns);
+    c->clock[t] = now + c->seg_ns;
+    c->out->sync[t] += c->seg_ns;
+    c->seg_paid[t] = 1;
+}
+
 void pp_trav_ready(tctx *c, int t)
 {
     const pp_ithread *th = &c->in->threads[t];
+    /* Without processor sharing (MPI ranks) the segment's cost is paid as
+     * soon as the thread stands before the event: nothing else of it can
+     * move its clock until then.  With it, an open computation's end
+     * still moves with the running threads: step() pays it when the
+     * thread comes up, and puts it back in the queue. */
+    if (c->seg_ns > 0 && !c->work && c->pc[t] < th->nact && !c->seg_paid[t] &&
+        ends_segment(th->act[c->pc[t]].kind))
+        pay_segment(c, t);
     if (!c->mach) {
         /* the PRAM: computation does not depend on the other threads (no
          * slowdown) and they do not see it, so doing it now rather than
@@ -235,6 +265,16 @@ static int step(tctx *c, int t)
         return 0;
     }
     const pp_action *a = &th->act[c->pc[t]];
+    if (c->seg_ns > 0 && ends_segment(a->kind)) {
+        if (!c->seg_paid[t]) {
+            /* its own step, so that the event is taken at its time, in
+             * order with the other threads' */
+            pay_segment(c, t);
+            pp_trav_ready(c, t);
+            return 0;
+        }
+        c->seg_paid[t] = 0;
+    }
     double now = c->clock[t];
     if (a->kind >= PP_A_SEND && a->kind <= PP_A_COLL)
         return pp_trav_mpi_step(c, t, a);
@@ -548,6 +588,8 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     c.omp_key = calloc((size_t)in->nkeys + 1, 1);
     c.scale_of = calloc((size_t)n + 2, sizeof *c.scale_of);
     c.mscale_of = calloc((size_t)n + 2, sizeof *c.mscale_of);
+    c.seg_ns = mach && m->seg_ns > 0 ? m->seg_ns : 0;
+    c.seg_paid = calloc((size_t)n + 1, 1);
     for (int i = 0; c.omp_key && i < in->nkeys; i++)
         c.omp_key[i] = strncmp(in->keys[i], "team:", 5) == 0;
     int rc = 0;
@@ -555,7 +597,7 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
         err[0] = '\0';
     if (!out->busy || !out->wait || !out->sync || !out->finish || !c.clock || !c.blocked_at ||
         !c.create_time || !c.done_time || !c.pc || !c.state || !c.created || !c.last_team || !c.joiners ||
-        !c.teams || !c.objs || !c.omp_key || !c.scale_of || !c.mscale_of ||
+        !c.teams || !c.objs || !c.omp_key || !c.scale_of || !c.mscale_of || !c.seg_paid ||
         (mach && m->pkind != PP_P_MPI && pp_trav_work_init(&c, n)) || !out->mpi || pp_trav_queue_init(&c) ||
         (m->pkind == PP_P_MPI && pp_trav_mpi_init(&c))) {
         snprintf(err, errlen, "out of memory");
@@ -641,6 +683,7 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     free(c.omp_key);
     free(c.scale_of);
     free(c.mscale_of);
+    free(c.seg_paid);
     pp_trav_work_free(&c);
     pp_trav_mpi_free(&c);
     if (rc)

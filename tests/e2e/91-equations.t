@@ -5,7 +5,8 @@
 # the recorded size and P = 1 is the model's T1 (as predict prints it);
 # the SymPy output evaluated by SymPy and the Maxima output by Maxima give
 # the text and JSON values; the machine's synchronisation terms are a +
-# b*log2(P) per fork; --block by name and by FILE:LINE, and its errors; an
+# b*log2(P) per fork, and the fitted cost of a segment is T_sync's, never
+# T's; --block by name and by FILE:LINE, and its errors; an
 # MPI program (mpi_ge): its equation at P = 1 is T1, the network left out.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
@@ -122,8 +123,16 @@ my $gm = json(`$pp equations $tmp/ge.ppr --machine $mach --P 4 --format json 2>/
 my $sync = block($gm, 'program')->{sync} || {};
 like($sync->{sympy} // '', qr{log\(P, 2\)}, 'machine: the fork/join cost is a + b*log(P, 2)');
 my $forks = 64;   # one initialising region and N - 1 elimination steps
-ok(close_to($sync->{asked_ns}, $forks * (400 + 500 * 2), 1e-9),
-   "machine: $forks forks at P=4 cost $forks x (400 + 500 log2 4) ns (" . ($sync->{asked_ns} // 'none') . ')');
+# and each fork and join ends a segment of main: the fitted fixed cost of a
+# segment is the real machine's synchronisation (T_sync), not computation
+my $seg = json(`$pp show $tmp/ge.ppr --machine $mach --format json 2>/dev/null`)->{cost}{segment_ns};
+ok(defined $seg && $seg > 0, "ge_omp: a fitted cost per segment (" . ($seg // 'none') . ' ns)');
+ok(close_to($sync->{asked_ns}, $forks * (400 + 500 * 2 + 2 * ($seg // 0)), 1e-8),
+   "machine: $forks forks at P=4 cost $forks x (400 + 500 log2 4 + 2 x $seg) ns (" . ($sync->{asked_ns} // 'none') . ')');
+like(`$pp equations $tmp/ge.ppr --machine $mach --block program`, qr{^\s+\+ [0-9.]+\*.*\[segment ends \(events\)\]$}m,
+     'machine: the segments\' fixed cost is a term of T_sync');
+unlike(`$pp equations $tmp/ge.ppr --block program`, qr{segment ends},
+       'no machine: no segment cost in T (the PRAM has none)');
 
 # 7. --block and bad input
 my $one = json(`$pp equations $tmp/ge.ppr --block ge_omp.c:88 --format json 2>/dev/null`);
@@ -168,10 +177,13 @@ SKIP: {
     # bytes) once, the pivot row with its right-hand side (8n + 8 bytes)
     # n - 1 times and the solution's element (8 bytes) n times.
     my $x = sub { 2099.92 + 0.08 * $_[0] };
-    my $hand = 6 * ($x->(4) + 1023 * $x->(8 * 1024 + 8) + 1024 * $x->(8));
+    # Each of rank 0's 1 + 1023 + 1024 broadcasts also ends a segment: its
+    # fitted fixed cost is synchronisation too.
+    my $mseg = json(`$pp show $tmp/mge.run --view model --machine docs/examples/cluster.machine --format json 2>/dev/null`)->{cost}{segment_ns} // 0;
+    my $hand = 6 * ($x->(4) + 1023 * $x->(8 * 1024 + 8) + 1024 * $x->(8)) + 2048 * $mseg;
     my $mjn = json(`$pp equations $tmp/mge.run --machine docs/examples/cluster.machine --set n=1024 --P 64 --format json 2>/dev/null`);
     my $ts = block($mjn, 'program')->{sync}{asked_ns};
-    ok(close_to($ts, $hand, 1e-7), "mpi_ge n=1024 P=64: T_sync is the broadcasts' $hand ns by hand (" . ($ts // 'none') . ')');
+    ok(close_to($ts, $hand, 1e-7), "mpi_ge n=1024 P=64: T_sync is the broadcasts' and segments' $hand ns by hand (" . ($ts // 'none') . ')');
     my $mj = json(`$pp equations $tmp/mge.run --format json 2>/dev/null`);
     my $want = block($mj, 'program')->{recorded_ns};
     my $got;

@@ -134,6 +134,38 @@ static void test_eager_message_time(void **state)
     free_in(&in);
 }
 
+/* The fitted fixed cost of a segment (seg_ns = 50) is synchronisation
+ * before each call on the real machine, outside the call; the PRAM does
+ * not charge it.  test_eager_message_time by hand, with it: rank 0 sends
+ * at 100 + 50 and is done 107 later (257); the data is at rank 1 at
+ * 150 + 107 + 1000, which posted its receive at 50 and leaves it o = 100
+ * after the arrival (1357), 1307 in the call.  On the PRAM the message
+ * costs nothing: both end at 100. */
+static void test_segment_cost_before_each_call(void **state)
+{
+    (void)state;
+    pp_instance in;
+    ranks(&in, 2);
+    act(&in, 0, PP_A_WORK, 0, 0, 100);
+    act(&in, 0, PP_A_SEND, 1, 5, 8);
+    act(&in, 1, PP_A_RECV, 0, 5, 8);
+    prog.seg_ns = 50;
+    pp_trav tr;
+    char err[1024];
+    assert_int_equal(trav(&in, net_machine(), &tr, err, sizeof err), 0);
+    assert_true(fabs(tr.finish[0] - 257) < 1e-6);
+    assert_true(fabs(tr.finish[1] - 1357) < 1e-6);
+    assert_true(fabs(tr.sync[0] - (50 + 107)) < 1e-6 && fabs(tr.sync[1] - (50 + 100)) < 1e-6);
+    assert_true(fabs(tr.mpi[0] - 107) < 1e-6 && fabs(tr.mpi[1] - 1307) < 1e-6);
+    assert_true(fabs(tr.busy[0] - 100) < 1e-6);
+    pp_trav_free(&tr);
+    assert_int_equal(trav(&in, NULL, &tr, err, sizeof err), 0);
+    assert_true(fabs(tr.time - 100) < 1e-9 && fabs(tr.total_sync) < 1e-9);
+    pp_trav_free(&tr);
+    prog.seg_ns = 0;
+    free_in(&in);
+}
+
 /* Above the eager limit the data moves once the receive is posted:
  * posted at 5000, tx = max(0 + o + L, 5000) = 5000, the sender is done at
  * tx + L + (m-1)G, the receiver L + o later. */
@@ -463,6 +495,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eager_message_time),
+        cmocka_unit_test(test_segment_cost_before_each_call),
         cmocka_unit_test(test_rendezvous_message_time),
         cmocka_unit_test(test_matching_by_tag_and_order),
         cmocka_unit_test(test_any_source),

@@ -201,6 +201,65 @@ static void test_critical_sections_serialise_on_pram(void **state)
     free_in(&in);
 }
 
+/* The fitted fixed cost of a segment (m->seg_ns) is no work: the PRAM
+ * never charges it, the real machine charges it as synchronisation just
+ * before each event.  By hand, with seg = 1000 and a machine whose own
+ * costs are all zero: main creates two threads and joins them; each does
+ * 10000 of work, then 5000 under a lock.
+ *   PRAM: both reach the lock at 10000; t2 waits for t1: 20000.
+ *   real: main's creates pay a segment each (t1 starts at 1000, t2 at
+ *   2000); t1 locks at 11000 + 1000, unlocks at 17000 + 1000 = 18000 and
+ *   ends; t2 reached the lock at 12000 + 1000 and gets it at 18000,
+ *   unlocks at 23000 + 1000 = 24000; main joins t1 (after its own segment
+ *   at 3000), then t2 at 24000.  Sync: 4 segments of main, 2 of each. */
+static void test_segment_cost_is_sync_not_work(void **state)
+{
+    (void)state;
+    pp_instance in;
+    memset(&in, 0, sizeof in);
+    int l = key(&in, "critical", 0);
+    int t0 = thread(&in, PP_IT_MAIN);
+    for (int i = 1; i <= 2; i++) {
+        int t = thread(&in, PP_IT_PTHREAD);
+        act(&in, t0, PP_A_CREATE, t, 0, 0);
+        act(&in, t, PP_A_START, t0, 0, 0);
+        act(&in, t, PP_A_WORK, 0, 0, 10000);
+        act(&in, t, PP_A_LOCK, l, 0, 0);
+        act(&in, t, PP_A_WORK, 0, 0, 5000);
+        act(&in, t, PP_A_UNLOCK, l, 0, 0);
+    }
+    act(&in, t0, PP_A_JOIN_THREAD, 1, 0, 0);
+    act(&in, t0, PP_A_JOIN_THREAD, 2, 0, 0);
+    pp_prog m = prog;
+    m.seg_ns = 1000;
+    pp_trav tr;
+    char err[512];
+    assert_int_equal(pp_traverse(&m, &in, NULL, &tr, err, sizeof err), 0);
+    assert_true(fabs(tr.time - 20000) < 1e-9);
+    assert_true(fabs(tr.total_sync) < 1e-9);
+    pp_trav_free(&tr);
+    pp_machine mach;
+    pp_machine_default(&mach);
+    for (int i = 0; i < PP_COST_N; i++)
+        mach.cost[i] = (pp_model){.kind = PP_MODEL_CONST, .a = 0};
+    mach.cost[PP_COST_SCALE_COMPUTE] = (pp_model){.kind = PP_MODEL_CONST, .a = 1};
+    mach.cost[PP_COST_SCALE_MEMORY] = (pp_model){.kind = PP_MODEL_CONST, .a = 1};
+    assert_int_equal(pp_traverse(&m, &in, &mach, &tr, err, sizeof err), 0);
+    assert_true(fabs(tr.time - 24000) < 1e-6);
+    assert_true(fabs(tr.finish[1] - 18000) < 1e-6);
+    assert_true(fabs(tr.sync[0] - 4000) < 1e-6);
+    assert_true(fabs(tr.sync[1] - 2000) < 1e-6 && fabs(tr.sync[2] - 2000) < 1e-6);
+    assert_true(fabs(tr.busy[1] - 15000) < 1e-6 && fabs(tr.busy[2] - 15000) < 1e-6);
+    /* t2 waited at the lock from 13000 to 18000 */
+    assert_true(fabs(tr.wait[2] - (2000 + 5000)) < 1e-6);
+    pp_trav_free(&tr);
+    /* without it, the real machine is the PRAM here (t2 starts at 0 too) */
+    assert_int_equal(pp_traverse(&prog, &in, &mach, &tr, err, sizeof err), 0);
+    assert_true(fabs(tr.time - 20000) < 1e-6);
+    pp_trav_free(&tr);
+    free_in(&in);
+}
+
 static void test_missing_barrier_party_is_a_hang(void **state)
 {
     (void)state;
@@ -372,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_serial_fraction_gives_amdahl),
         cmocka_unit_test(test_barrier_releases_at_last_arrival),
         cmocka_unit_test(test_critical_sections_serialise_on_pram),
+        cmocka_unit_test(test_segment_cost_is_sync_not_work),
         cmocka_unit_test(test_missing_barrier_party_is_a_hang),
         cmocka_unit_test(test_relock_by_owner_goes_on),
         cmocka_unit_test(test_cond_barrier_waits_for_the_last),
