@@ -520,7 +520,7 @@ int pp_cmd_validate(int argc, char **argv)
     for (int r = 0; rc == 0 && r < repeat; r++)
         for (int i = 0; rc == 0 && i < n; i++) {
             double *ti = &t[(size_t)i * (size_t)repeat + (size_t)r];
-            pp_cli_progress(NULL, "runs", r * n + i, repeat * n);
+            pp_cli_progress(NULL, in[i].label, r, repeat);
             if (m->pkind == PP_P_MPI) {
                 double wall;
                 *ti = run_once_mpi(cmds[i], &wall, err, sizeof err);
