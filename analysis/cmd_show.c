@@ -141,6 +141,14 @@ int pp_cmd_show(int argc, char **argv)
         printf("{");
         pp_show_params_json(m);
         printf(",\"P\":{\"recorded\":%d,\"used\":%d}", m->p_recorded, P);
+        /* the records, and which are repeats of one point (rec_group) */
+        printf(",\"records\":[");
+        for (int k = 0; k < m->nrec; k++) {
+            printf("%s{\"path\":", k ? "," : "");
+            pp_json_str(stdout, m->recs[k]->path);
+            printf(",\"group\":%d}", m->rec_group[k]);
+        }
+        printf("],\"points\":%d", m->ngroups);
         thread_values_json(m);
         printf(",\"loops\":[");
     } else if (c.format == PP_FMT_CSV) {
@@ -154,7 +162,11 @@ int pp_cmd_show(int argc, char **argv)
                 printf("%s%s", i ? " " : "", s.rec.argv[i]);
             printf(")");
         }
-        printf("\nparameters:\n");
+        printf("\n");
+        if (m->nrec > 1)
+            printf("records: %d, in %d group%s of repeats (the same parameters and P%s)\n", m->nrec,
+                   m->ngroups, m->ngroups == 1 ? "" : "s", m->mpi ? ", and rank" : "");
+        printf("parameters:\n");
         pp_show_params_text(m);
         if (m->pkind != PP_P_PARAM) {
             printf("  %-12s = %d", "P", m->p_recorded);

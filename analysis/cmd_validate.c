@@ -30,9 +30,12 @@ static const char *usage =
     "usage: perfpred validate RECORD --point NAME=V[,NAME=V...][,P=N] [--point ...]\n"
     "                         [--run 'COMMAND'] [--repeat K] [--machine FILE]\n"
     "                         [--format text|csv|json] [--plot FILE.svg]\n"
-    "  Runs the program at every point (problem size and P), K times (default 3;\n"
-    "  the median counts), predicts the same points from RECORD on the real\n"
-    "  machine, and prints predicted against actual time with the error\n"
+    "  Runs the program at every point (problem size and P), K times (default 3),\n"
+    "  the points alternated (each point once, then each again, ...); the actual\n"
+    "  time is the minimum of the K (the host's noise only adds time; the JSON\n"
+    "  also has the median, the spread and every run).  Predicts the same points\n"
+    "  from RECORD on the real machine, and prints predicted against actual time\n"
+    "  with the error\n"
     "  (predicted - actual) / actual, then the mean and median absolute error,\n"
     "  sigma = sqrt(SSE/(n-3)) and C.O.V. (Clement & Quinn), and the time to\n"
     "  measure every point against the time to predict them (Zhang & Xu, Table 11).\n"
@@ -497,44 +500,64 @@ int pp_cmd_validate(int argc, char **argv)
         out[i].hi = ihi / 1e9;
     }
     pp_prog_reset(m);
-    /* then the runs */
+    /* then the runs: round r runs every point once, before round r + 1
+     * runs any again, so that a drift of the host (a job starting beside
+     * it) reaches every point alike; each point's time is the minimum of
+     * its K runs, since the host's noise only ever adds time */
     double t_exp = 0;
     int warned = 0;
-    for (int i = 0; rc == 0 && i < n; i++) {
-        char *cmd = expand(tpl, m, &in[i], err, sizeof err);
-        if (!cmd) {
+    char **cmds = calloc((size_t)n, sizeof *cmds);
+    double *t = calloc((size_t)n * (size_t)repeat, sizeof *t);   /* [point][run] */
+    if (rc == 0 && (!cmds || !t)) {
+        fprintf(stderr, "perfpred validate: out of memory\n");
+        rc = 1;
+    }
+    for (int i = 0; rc == 0 && i < n; i++)
+        if (!(cmds[i] = expand(tpl, m, &in[i], err, sizeof err))) {
             fprintf(stderr, "perfpred validate: %s\n", err);
             rc = 2;
-            break;
         }
-        double *t = calloc((size_t)repeat, sizeof *t);
-        for (int r = 0; rc == 0 && t && r < repeat; r++) {
+    for (int r = 0; rc == 0 && r < repeat; r++)
+        for (int i = 0; rc == 0 && i < n; i++) {
+            double *ti = &t[(size_t)i * (size_t)repeat + (size_t)r];
             pp_cli_progress(NULL, in[i].label, r, repeat);
             if (m->pkind == PP_P_MPI) {
                 double wall;
-                t[r] = run_once_mpi(cmd, &wall, err, sizeof err);
-                if (t[r] == -2) {
+                *ti = run_once_mpi(cmds[i], &wall, err, sizeof err);
+                if (*ti == -2) {
                     if (!warned)
                         fprintf(stderr, "perfpred validate: %s: the command wrote no MPI records: its wall "
                                         "time, mpirun's start-up included, is the actual time\n", in[i].label);
                     warned = 1;
-                    t[r] = wall;
+                    *ti = wall;
                 }
             } else
-                t[r] = run_once(cmd, err, sizeof err, 1);
-            if (t[r] < 0) {
-                fprintf(stderr, "perfpred validate: %s: %s\n", in[i].label, err);
+                *ti = run_once(cmds[i], err, sizeof err, 1);
+            if (*ti < 0) {
+                fprintf(stderr, "perfpred validate: %s (run %d of %d): %s\n", in[i].label, r + 1, repeat, err);
                 rc = 2;
             } else if (r == 0)
-                t_exp += t[r];      /* one run per point: the experiment */
+                t_exp += *ti;      /* one run per point: the experiment */
         }
-        if (rc == 0 && t) {
-            qsort(t, (size_t)repeat, sizeof *t, cmp_double);
-            out[i].actual = repeat % 2 ? t[repeat / 2] : 0.5 * (t[repeat / 2 - 1] + t[repeat / 2]);
-        }
-        free(t);
-        free(cmd);
+    double *runs = rc == 0 ? malloc(sizeof *runs * (size_t)n * (size_t)repeat) : NULL;
+    double *med = calloc((size_t)n + 1, sizeof *med), *spread = calloc((size_t)n + 1, sizeof *spread);
+    if (rc == 0 && (!runs || !med || !spread)) {
+        fprintf(stderr, "perfpred validate: out of memory\n");
+        rc = 1;
     }
+    for (int i = 0; rc == 0 && i < n; i++) {
+        double *ti = &t[(size_t)i * (size_t)repeat];
+        /* the runs in their order for the JSON; sorted for the statistics */
+        memcpy(&runs[(size_t)i * (size_t)repeat], ti, sizeof *ti * (size_t)repeat);
+        qsort(ti, (size_t)repeat, sizeof *ti, cmp_double);
+        out[i].actual = ti[0];
+        med[i] = repeat % 2 ? ti[repeat / 2] : 0.5 * (ti[repeat / 2 - 1] + ti[repeat / 2]);
+        spread[i] = ti[0] > 0 ? (ti[repeat - 1] - ti[0]) / ti[0] : 0;
+    }
+    for (int i = 0; cmds && i < n; i++)
+        free(cmds[i]);
+    free(cmds);
+    free(t);
     pp_cli_progress(NULL, NULL, 0, 0);
     if (rc == 0) {
         pp_vsummary sm;
@@ -542,7 +565,7 @@ int pp_cmd_validate(int argc, char **argv)
         if (c.format == PP_FMT_JSON) {
             printf("{\"command\":");
             pp_json_str(stdout, tpl);
-            printf(",\"repeat\":%d,\"points\":[", repeat);
+            printf(",\"repeat\":%d,\"actual_is\":\"min\",\"points\":[", repeat);
             for (int i = 0; i < n; i++) {
                 printf("%s{\"point\":", i ? "," : "");
                 pp_json_str(stdout, in[i].label);
@@ -550,6 +573,16 @@ int pp_cmd_validate(int argc, char **argv)
                 pp_json_num(stdout, out[i].predicted);
                 printf(",\"actual\":");
                 pp_json_num(stdout, out[i].actual);
+                printf(",\"actual_median\":");
+                pp_json_num(stdout, med[i]);
+                printf(",\"actual_spread\":");
+                pp_json_num(stdout, spread[i]);
+                printf(",\"runs\":[");
+                for (int r = 0; r < repeat; r++) {
+                    printf("%s", r ? "," : "");
+                    pp_json_num(stdout, runs[(size_t)i * (size_t)repeat + (size_t)r]);
+                }
+                printf("]");
                 printf(",\"error\":");
                 pp_json_num(stdout, out[i].error);
                 if (out[i].lo <= out[i].hi) {
@@ -591,7 +624,7 @@ int pp_cmd_validate(int argc, char **argv)
             }
         } else {
             char b1[32], b2[32];
-            printf("validate %s: %s, median of %d runs, machine %s\n", s.rec.path, tpl, repeat,
+            printf("validate %s: %s, actual: minimum of %d alternated runs, machine %s\n", s.rec.path, tpl, repeat,
                    c.machine ? c.machine : "built-in defaults");
             printf("  %-28s %6s %12s %12s %9s  %s\n", "point", "P", "predicted", "actual", "error", "interval");
             for (int i = 0; i < n; i++) {
@@ -627,6 +660,9 @@ int pp_cmd_validate(int argc, char **argv)
         free(in[i].val);
     free(in);
     free(out);
+    free(runs);
+    free(med);
+    free(spread);
     free(tpl);
     pp_session_close(&s);
     pp_cli_free(&c);

@@ -12,6 +12,7 @@ int pp_cmd_scale(int argc, char **argv);
 int pp_cmd_graph(int argc, char **argv);
 int pp_cmd_calibrate(int argc, char **argv);
 int pp_cmd_validate(int argc, char **argv);
+int pp_cmd_record(int argc, char **argv);
 int pp_cmd_fit(int argc, char **argv);
 int pp_cmd_sensitivity(int argc, char **argv);
 int pp_cmd_experiment(int argc, char **argv);

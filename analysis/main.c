@@ -18,6 +18,7 @@ static const char *usage =
     "  graph      the thread graph for a given P, as DOT or SVG\n"
     "  timeline   the predicted execution as a trace for Perfetto (Chrome JSON)\n"
     "  equations  the time of the program, each function and loop as an equation in the parameters and P\n"
+    "  record     run an instrumented program K times (at two sizes, alternated) and keep the records\n"
     "  validate   run the program at given sizes and compare with the predictions\n"
     "  fit        fit the linear machine model (ns per operation) over runs\n"
     "  sensitivity  dT/dbeta of the predicted time for every machine parameter\n"
@@ -34,9 +35,11 @@ int main(int argc, char **argv)
     }
     /* --allow-incomplete applies to every command that reads records
      * (analysis/record.h): taken out here, wherever it is */
-    int k = 1;
+    int k = 1, rest = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--allow-incomplete"))
+        /* after `--` the words are a program's (perfpred record) */
+        rest |= !strcmp(argv[i], "--");
+        if (!rest && !strcmp(argv[i], "--allow-incomplete"))
             pp_record_allow_incomplete = 1;
         else
             argv[k++] = argv[i];
@@ -74,6 +77,8 @@ int main(int argc, char **argv)
         return pp_cmd_equations(argc - 1, argv + 1);
     if (!strcmp(cmd, "fit"))
         return pp_cmd_fit(argc - 1, argv + 1);
+    if (!strcmp(cmd, "record"))
+        return pp_cmd_record(argc - 1, argv + 1);
     if (!strcmp(cmd, "validate"))
         return pp_cmd_validate(argc - 1, argv + 1);
     if (!strcmp(cmd, "run-experiment"))

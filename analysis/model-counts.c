@@ -167,33 +167,46 @@ static int line_fit(const double *x, const double *y, int q, double *a, double *
 /* A data-dependent count per entry over the records (Clement & Quinn's
  * fit across problem sizes): a power law a x^b (log-log least squares) or
  * a line a x + b, x the parameter the records differ in (of several, the
- * best fit).  With two records both go through the points: the power law
- * is taken (it keeps no size of the run in a constant); with three or
- * more, the one with the smaller RMS relative error, which must be
- * within 10 %.  1 when one fits; 0 else. */
+ * best fit).  Records at the same x (repeats of one run, perfpred record
+ * -r K) are one point, at their mean trip: repeats do not make a law
+ * through two sizes a tested one.  With two sizes both go through the
+ * points: the power law is taken (it keeps no size of the run in a
+ * constant); with three or more, the one with the smaller RMS relative
+ * error, which must be within 10 %.  1 when one fits; 0 else. */
 static int power_fit(pp_prog *m, int f, int k, pp_mloop *ml, char *note, size_t n)
 {
     if (m->nrec < 2)
         return 0;
     double x[64], y[64], lx[64], ly[64];
-    int best = -1, best_lin = 0, best_q = 0;
+    int nrepeat[64];
+    int best = -1, best_lin = 0, best_q = 0, best_nrec = 0;
     double best_a = 0, best_b = 0, best_err = 0, best_mx = 0, best_sxx = 0, best_s = 0;
     for (int i = 0; i < m->nparams; i++) {
-        int q = 0, differ = 0;
+        int q = 0, used = 0;
         for (int ri = 0; ri < m->nrec && ri < 64; ri++) {
             long v;
             uint64_t e = entries_in(m, ri, f, k), it = observed_in(m, ri, f, k);
             if (pp_prog_param_in(m, ri, i, &v) != 0 || v <= 0 || e == 0 || it == 0)
                 continue;
-            x[q] = (double)v;
-            y[q] = (double)it / (double)e;
-            lx[q] = log(x[q]);
-            ly[q] = log(y[q]);
-            differ |= q > 0 && x[q] != x[0];
-            q++;
+            used++;
+            int j = 0;
+            while (j < q && x[j] != (double)v)
+                j++;
+            if (j == q) {
+                x[q] = (double)v;
+                y[q] = 0;
+                nrepeat[q++] = 0;
+            }
+            /* the running mean of the trips at this x */
+            nrepeat[j]++;
+            y[j] += ((double)it / (double)e - y[j]) / nrepeat[j];
         }
-        if (q < 2 || !differ)
+        if (q < 2)
             continue;
+        for (int j = 0; j < q; j++) {
+            lx[j] = log(x[j]);
+            ly[j] = log(y[j]);
+        }
         for (int lin = 0; lin < (q > 2 ? 2 : 1); lin++) {
             double a, b, err = 0;
             if (lin ? line_fit(x, y, q, &b, &a) : line_fit(lx, ly, q, &a, &b))
@@ -222,6 +235,7 @@ static int power_fit(pp_prog *m, int f, int k, pp_mloop *ml, char *note, size_t 
                     ssr += (w[j] - fit) * (w[j] - fit);
                 }
                 best_q = q;
+                best_nrec = used;
                 best_mx = mu;
                 best_sxx = sxx;
                 best_s = q > 2 ? sqrt(ssr / (q - 2)) : 0;
@@ -240,16 +254,34 @@ static int power_fit(pp_prog *m, int f, int k, pp_mloop *ml, char *note, size_t 
     ml->pow_sxx = best_sxx;
     ml->pow_s = best_s;
     const char *name = m->params[best].name;
-    if (m->nrec == 2)
-        snprintf(note, n, "fitted over 2 records: %.4g x %s^%.3g per entry (a power law through two points: "
-                 "a third record would test it)", best_a, name, best_b);
-    else if (best_lin)
-        snprintf(note, n, "fitted over %d records: %.4g x %s %c %.4g per entry (a line, %.2g%% RMS error)",
-                 m->nrec, best_a, name, best_b < 0 ? '-' : '+', fabs(best_b), 100 * best_err);
+    char over[80];
+    if (best_nrec > best_q)
+        snprintf(over, sizeof over, "%d sizes (%d records)", best_q, best_nrec);
     else
-        snprintf(note, n, "fitted over %d records: %.4g x %s^%.3g per entry (a power law, %.2g%% RMS error)",
-                 m->nrec, best_a, name, best_b, 100 * best_err);
+        snprintf(over, sizeof over, "%d records", best_q);
+    if (best_q == 2)
+        snprintf(note, n, "fitted over %s: %.4g x %s^%.3g per entry (a power law through two points: "
+                 "a record at a third size would test it)", over, best_a, name, best_b);
+    else if (best_lin)
+        snprintf(note, n, "fitted over %s: %.4g x %s %c %.4g per entry (a line, %.2g%% RMS error)",
+                 over, best_a, name, best_b < 0 ? '-' : '+', fabs(best_b), 100 * best_err);
+    else
+        snprintf(note, n, "fitted over %s: %.4g x %s^%.3g per entry (a power law, %.2g%% RMS error)",
+                 over, best_a, name, best_b, 100 * best_err);
     return 1;
+}
+
+/* Do the records differ in some parameter (not only repeats of one run,
+ * nor only in P)? */
+static int several_sizes(const pp_prog *m)
+{
+    for (int ri = 1; ri < m->nrec; ri++)
+        for (int i = 0; i < m->nparams; i++) {
+            long v0, v;
+            if (pp_prog_param_in(m, 0, i, &v0) == 0 && pp_prog_param_in(m, ri, i, &v) == 0 && v != v0)
+                return 1;
+        }
+    return 0;
 }
 
 /* Replace a mismatching symbolic count: an integer multiple of a parameter
@@ -295,7 +327,7 @@ void pp_counts_refit(pp_prog *m, int f, int k, const char *why)
     ml->rule = PP_RULE_CONSTANT;
     snprintf(buf, sizeof buf, "%s; constant: %.4g per entry (observed average%s)", why, ml->trip,
              ml->trip < 2 ? ""
-             : m->nrec < 2 ? "; kept at other sizes: records at two sizes or more fit its growth"
+             : m->nrec < 2 || !several_sizes(m) ? "; kept at other sizes: records at two sizes or more fit its growth"
                            : "; kept at other sizes: no power law of one parameter fits the records within 10%");
     ml->fit_note = strdup(buf);
 }

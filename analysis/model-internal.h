@@ -16,6 +16,9 @@ int pp_model_condbars(pp_prog *m);
  * enters (the loop around pthread_create, or the OpenMP team size) */
 int pp_model_build_params(pp_prog *m);
 void pp_model_bind_P(pp_prog *m);
+/* model-params.c: m->rec_group and m->ngroups from the records'
+ * parameters and P (after pp_model_bind_P; 0, or -1 out of memory) */
+int pp_model_rec_groups(pp_prog *m);
 /* model-thread-values.c: does the record say that threads set parameter
  * rp to different values?  The rules of such values (after the problem
  * parameters are built: 0, or -1 out of memory), and their release. */

@@ -160,6 +160,45 @@ int pp_prog_P_in(const pp_prog *m, int k)
     return 1;
 }
 
+/* Do records a and b run the same point: every parameter at the same
+ * value (or missing from both), the same P and, for MPI runs, the same
+ * rank? */
+static int same_point(const pp_prog *m, int a, int b)
+{
+    if (pp_prog_P_in(m, a) != pp_prog_P_in(m, b))
+        return 0;
+    if (m->pkind == PP_P_MPI && m->recs[a]->mpi_rank != m->recs[b]->mpi_rank)
+        return 0;
+    for (int i = 0; i < m->nparams; i++) {
+        long va = 0, vb = 0;
+        int ha = pp_prog_param_in(m, a, i, &va) == 0, hb = pp_prog_param_in(m, b, i, &vb) == 0;
+        if (ha != hb || (ha && va != vb))
+            return 0;
+    }
+    return 1;
+}
+
+int pp_model_rec_groups(pp_prog *m)
+{
+    int n = m->nrec > 0 ? m->nrec : 1;
+    int *g = realloc(m->rec_group, sizeof *g * (size_t)n);
+    if (!g)
+        return -1;
+    m->rec_group = g;
+    m->ngroups = 0;
+    /* quadratic in the records: a few tens at most (K repeats at two
+     * sizes, or the ranks of a few MPI runs) */
+    for (int k = 0; k < n; k++) {
+        g[k] = -1;
+        for (int j = 0; j < k && g[k] < 0; j++)
+            if (m->nrec > 0 && same_point(m, j, k))
+                g[k] = g[j];
+        if (g[k] < 0)
+            g[k] = m->ngroups++;
+    }
+    return 0;
+}
+
 long pp_prog_team_size(const pp_prog *m, int P)
 {
     /* P counts ranks in an MPI run: a team inside a rank keeps its size */

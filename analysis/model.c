@@ -605,6 +605,10 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
             }
         }
     pp_model_bind_P(m);
+    if (pp_model_rec_groups(m)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     build_shapes(m);
     m->footprint_rec = pp_prog_footprint(m);
     if (m->main_func < 0) {
@@ -625,6 +629,11 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
     int nw = m->nwarn;
     pp_model_bind_P(m);
     if (m->pkind != before) {
+        /* another P binding: the records' P, and so their groups, too */
+        if (pp_model_rec_groups(m)) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
         if (pp_counts_verify(m, err, errlen))
             return -1;
     } else {
@@ -683,6 +692,7 @@ void pp_prog_free(pp_prog *m)
         free(m->fmap[k]);
     free(m->fmap);
     free(m->recs);
+    free(m->rec_group);
     memset(m, 0, sizeof *m);
 }
 

@@ -159,6 +159,13 @@ typedef struct pp_prog {
     int nrec;            /* all records, rec first: runs of one program at  */
     pp_record **recs;    /* several sizes, fitted and checked together      */
     int **fmap;          /* [record][its function] -> function of rec       */
+    /* Repeats of one point (perfpred record -r K): records with the same
+     * value of every parameter and the same P (for MPI runs also the same
+     * rank) share a group id; ids are 0..ngroups-1 in the order of each
+     * group's first record (rec_group[0] = 0).  Filled when the model is
+     * built (pp_model_rec_groups, model-params.c). */
+    int *rec_group;
+    int ngroups;
     int nfuncs;
     pp_mfunc *funcs;
     int main_func;

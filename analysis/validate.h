@@ -9,7 +9,7 @@
 
 typedef struct {
     double predicted;     /* s */
-    double actual;        /* s (median of the repeats)                   */
+    double actual;        /* s (the minimum of the repeats)              */
     double lo, hi;        /* interval (s); lo > hi when there is none     */
     double parts[4];      /* its relative errors: costs, host, model,
                              fitted counts                              */
