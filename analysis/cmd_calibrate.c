@@ -231,8 +231,8 @@ int pp_cmd_calibrate(int argc, char **argv)
             for (int c = 0; c < PP_COST_N; c++)
                 if (pp_machine_cost_marked(m, c)) {
                     size_t u = strlen(list);
-                    snprintf(list + u, sizeof list - u, "%s%s %.1fx", u ? ", " : "", pp_cost_key((pp_cost_id)c),
-                             m->spread[c]);
+                    snprintf(list + u, sizeof list - u, m->spread[c] < 10 ? "%s%s %.1fx" : "%s%s %.0fx",
+                             u ? ", " : "", pp_cost_key((pp_cost_id)c), m->spread[c]);
                 }
             fprintf(stderr, "perfpred calibrate: warning: the host was busy while measuring: the rounds of %s "
                     "disagree by more than 2x (the quietest is kept; the file is marked)\n", list);

@@ -97,7 +97,8 @@ static int spread_text(const pp_machine *m, char *buf, size_t len)
         if (!pp_machine_cost_marked(m, c))
             continue;
         char one[96];
-        snprintf(one, sizeof one, "%s%s %.1fx", n ? ", " : "", pp_cost_key((pp_cost_id)c), m->spread[c]);
+        snprintf(one, sizeof one, m->spread[c] < 10 ? "%s%s %.1fx" : "%s%s %.0fx", n ? ", " : "",
+                 pp_cost_key((pp_cost_id)c), m->spread[c]);
         if (used + strlen(one) + 1 < len) {
             memcpy(buf + used, one, strlen(one) + 1);
             used += strlen(one);
@@ -132,7 +133,7 @@ void pp_machine_busy_line(const pp_machine *m, const char *path, char *buf, size
     double bound = pp_machine_busy_bound(m);
     if (steal || ns)
         /* every round may have waited: no bound */
-        snprintf(by, sizeof by, "too high, by how much is not known%s%s", n ? " (disturbed samples: " : "",
+        snprintf(by, sizeof by, "too high (by how much is not known%s%s)", n ? "; disturbed samples: " : "",
                  n ? costs : "");
     else if (!n)
         snprintf(by, sizeof by, "too high, by how much the file does not record");
@@ -143,8 +144,6 @@ void pp_machine_busy_line(const pp_machine *m, const char *path, char *buf, size
     else
         snprintf(by, sizeof by, "off by more than 3x (over half of some cost's samples were disturbed, up to "
                  "%.0fx slower: %s)", pp_machine_busy_factor(m), costs);
-    if ((steal || ns) && n)
-        strncat(by, ")", sizeof by - strlen(by) - 1);
     snprintf(buf, len,
              "%s was calibrated on a busy host (%s): its synchronisation costs may include waiting for a "
              "processor, so times on the real machine (T_real, L, E) may be %s where those costs count "

@@ -103,7 +103,7 @@ static void test_marks(void **state)
     assert_int_equal(pp_machine_marked(&m), 1);
     pp_machine_mark_note(&m, "h.machine", buf, sizeof buf);
     assert_non_null(strstr(buf, "warning: h.machine was calibrated on a busy host"));
-    assert_non_null(strstr(buf, "rounds that disagree by more than 2x: forkjoin.omp 7500.0x"));
+    assert_non_null(strstr(buf, "rounds that disagree by more than 2x: forkjoin.omp 7500x"));
     m.spread[PP_COST_FORKJOIN_OMP] = 1.1;
     m.busy_steal = 0.48;
     assert_int_equal(pp_machine_marked(&m), 1);
