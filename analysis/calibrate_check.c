@@ -151,7 +151,7 @@ int pp_calibrate_check(const char *path, int quick, double tol, FILE *out)
     fprintf(out, "check %s (machine %s, %d processor%s) on this host (%s, %d processor%s): %d rounds, the "
             "quietest kept\n", path, m->name, m->cores, m->cores == 1 ? "" : "s", host, here, here == 1 ? "" : "s",
             rounds);
-    fprintf(out, "%-18s %-28s %12s %12s %8s  %s\n", "cost", "at", "file", "today", "ratio", "");
+    fprintf(out, "%-18s %-28s %12s %12s %8s\n", "cost", "at", "file", "today", "ratio");
     int bad = 0, checked = 0;
     char worst[256] = "";
     double worst_r = 0;
