@@ -564,8 +564,8 @@ void pp_calibrate_summary(FILE *out, const pp_machine *m)
     fprintf(out, "machine %s (%s%s), %d processor%s\n", m->name,
             pp_machine_source_name(m->source), m->quick ? ", quick" : "",
             cores, cores == 1 ? "" : "s");
-    fprintf(out, "%-18s %-6s %12s %10s %12s %10s %12s %12s %12s\n", "cost",
-            "model", "a", "se(a)", "b", "se(b)", "P=1", "P=cores", "P=64");
+    fprintf(out, "%-18s %-6s %12s %10s %12s %10s %12s %12s %12s %8s\n", "cost",
+            "model", "a", "se(a)", "b", "se(b)", "P=1", "P=cores", "P=64", "spread");
     for (int id = 0; id < PP_COST_N; id++) {
         const pp_model *mo = &m->cost[id];
         double v1, vc, v64;
@@ -583,15 +583,23 @@ void pp_calibrate_summary(FILE *out, const pp_machine *m)
             v64 = pp_model_eval(mo, 64);
         }
         const char *fmt = pp_cost_is_factor((pp_cost_id)id)
-            ? "%-18s %-6s %12.4f %10.4f %12.4f %10.4f %12.3f %12.3f %12.3f%s\n"
-            : "%-18s %-6s %12.1f %10.1f %12.1f %10.1f %12.1f %12.1f %12.1f%s\n";
+            ? "%-18s %-6s %12.4f %10.4f %12.4f %10.4f %12.3f %12.3f %12.3f %8s%s\n"
+            : "%-18s %-6s %12.1f %10.1f %12.1f %10.1f %12.1f %12.1f %12.1f %8s%s\n";
+        char sp[32] = "-";   /* the rounds' spread; '!' marks the cost */
+        if (m->spread[id] > 0)
+            snprintf(sp, sizeof sp, m->spread[id] < 10 ? "%.2f%s" : "%.0f%s", m->spread[id],
+                     pp_machine_cost_marked(m, id) ? "!" : "");
         fprintf(out, fmt, pp_cost_key((pp_cost_id)id),
                 pp_model_kind_name(mo->kind), mo->a, mo->a_se, mo->b,
-                mo->b_se, v1, vc, v64,
+                mo->b_se, v1, vc, v64, sp,
                 mo->oversub_fit ? "  (fit used oversubscribed points)" : "");
     }
     fprintf(out, "costs in ns; scale.* are slowdown factors; values beyond "
             "P=%d are extrapolated\n", cores);
+    if (m->busy_rounds > 0)
+        fprintf(out, "each cost: the quietest of %d rounds; spread: the median round over it (! above 2: "
+                "marked); the processors lost %.0f%% to other work (busy.steal)\n", m->busy_rounds,
+                100 * m->busy_steal);
     if (m->mem_bw1_bytes_per_ns > 0.0)
         fprintf(out, "memory bandwidth: %.2f GB/s (1 thread), %.2f GB/s "
                 "(%d threads)\n", m->mem_bw1_bytes_per_ns,
