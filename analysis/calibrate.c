@@ -2,6 +2,10 @@
  * measure, the samples of every benchmark, their medians (the raw points)
  * and the fits of the cost models.
  *
+ * Every cost is measured in rounds (calibrate_rounds.c): round r runs every
+ * benchmark at every team size, then round r + 1; per cost and team size
+ * the quietest round is kept and the spread of the rounds recorded.
+ *
  * Team sizes up to the processor count are used for the fits; a couple of
  * oversubscribed sizes (2x and 4x the processors) are measured and kept as
  * raw points flagged `oversub`, and enter a fit only when there is nothing
@@ -41,11 +45,25 @@ typedef struct acc {
     int *over;
 } acc;
 
+/* One point of a cost (a team size) over the rounds: each round's
+ * samples and their median; the first round's iteration count. */
+#define MAX_SLOTS (MAX_TEAMS + 2)
+typedef struct slot {
+    int P, over;
+    long iters;                        /* of the benchmark (ids[0]'s slot) */
+    int nround;
+    double med[PP_CAL_MAX_ROUNDS];
+    double *s;                         /* rounds * reps samples             */
+} slot;
+
 typedef struct cal {
     pp_machine *m;
     const pp_calib_opts *o;
     pp_cal_cfg cfg;
+    int rounds, round;           /* rounds to measure; the current one    */
     acc a[PP_COST_N];
+    slot sl[PP_COST_N][MAX_SLOTS];
+    int nsl[PP_COST_N];
     double *buf;                 /* reps * 4 samples                      */
     int nsamp[PP_COST_N];        /* samples at P <= cores, and those that  */
     int ndist[PP_COST_N];        /* were disturbed (> 3x their median)    */
@@ -53,6 +71,24 @@ typedef struct cal {
     char *err;
     size_t errlen;
 } cal;
+
+static slot *get_slot(cal *c, pp_cost_id id, int P, int over)
+{
+    for (int i = 0; i < c->nsl[id]; i++)
+        if (c->sl[id][i].P == P)
+            return &c->sl[id][i];
+    if (c->nsl[id] >= MAX_SLOTS)
+        return NULL;
+    slot *s = &c->sl[id][c->nsl[id]];
+    memset(s, 0, sizeof *s);
+    s->s = calloc((size_t)c->rounds * (size_t)c->cfg.reps, sizeof *s->s);
+    if (!s->s)
+        return NULL;
+    s->P = P;
+    s->over = over;
+    c->nsl[id]++;
+    return s;
+}
 
 static int acc_push(acc *a, int P, double y, int over)
 {
@@ -127,35 +163,37 @@ static size_t mem_kernel_bytes(const pp_machine *m, int kmax, int quick)
     return foot;
 }
 
-/* Run one benchmark at P threads; each of its nvals values feeds cost
- * ids[v]: the median becomes a raw point, the samples within a factor of
- * three of it (pre-emptions removed) feed the fit. */
+/* Run one benchmark at P threads, one round: each of its nvals values
+ * feeds cost ids[v]'s slot at P (the round's samples and their median).
+ * finish() keeps the quietest round. */
 static int measure(cal *c, pp_cal_fn fn, void *ctx, int nvals,
                    const pp_cost_id *ids, int P, int over)
 {
     progress(c, pp_cost_key(ids[0]), P, over);
     int reps = c->cfg.reps;
-    if (pp_cal_sample(fn, ctx, nvals, &c->cfg, c->buf, c->err, c->errlen))
+    slot *s0 = get_slot(c, ids[0], P, over);
+    if (!s0) {
+        snprintf(c->err, c->errlen, "out of memory");
+        return -1;
+    }
+    if (pp_cal_sample_iters(fn, ctx, nvals, &c->cfg, &s0->iters, c->buf, c->err, c->errlen))
         return -1;
     for (int v = 0; v < nvals; v++) {
         double *s = c->buf + (size_t)v * reps;
+        slot *sv = get_slot(c, ids[v], P, over);
+        if (!sv || sv->nround != c->round) {
+            snprintf(c->err, c->errlen, "%s: internal error: round %d measured twice", pp_cost_key(ids[v]),
+                     c->round);
+            return -1;
+        }
+        memcpy(sv->s + (size_t)c->round * reps, s, (size_t)reps * sizeof *s);
         double tmp[reps];
         memcpy(tmp, s, sizeof tmp);
         double med = pp_cal_median(tmp, reps);
-        pp_machine_add_point(c->m, ids[v], P, med, over);
-        if (ids[v] == PP_COST_SCALE_MEMORY && P == 1 && reps > 2) {
-            /* the host's run-to-run variation: every repetition counts,
-             * the slow ones too (they happen to programs as well) */
-            double sum = 0, sum2 = 0;
-            for (int r = 0; r < reps; r++)
-                sum += s[r];
-            double mean = sum / reps;
-            for (int r = 0; r < reps; r++)
-                sum2 += (s[r] - mean) * (s[r] - mean);
-            c->m->noise_cov = mean > 0 ? sqrt(sum2 / (reps - 1)) / mean : 0;
-        }
-        /* a sample more than 3x its median lost a processor: counted
-         * (machine file, busy.COST) where the team fits the processors */
+        sv->med[sv->nround++] = med;
+        /* a sample more than 3x its round's median lost a processor:
+         * counted (machine file, busy.COST) where the team fits the
+         * processors */
         for (int r = 0; r < reps && !over && med > 0; r++) {
             c->nsamp[ids[v]]++;
             if (s[r] > 3.0 * med) {
@@ -164,13 +202,49 @@ static int measure(cal *c, pp_cal_fn fn, void *ctx, int nvals,
                     c->worst[ids[v]] = s[r] / med;
             }
         }
-        for (int r = 0; r < reps; r++)
-            if (s[r] >= med / 3.0 && s[r] <= 3.0 * med)
-                if (acc_push(&c->a[ids[v]], P, s[r], over)) {
+    }
+    return 0;
+}
+
+/* After the rounds: per cost and team size, the quietest round's median
+ * becomes the raw point, its samples within a factor of three of it
+ * (pre-emptions removed) feed the fit, and the cost's spread is the
+ * largest over its team sizes that fit the processors. */
+static int finish(cal *c)
+{
+    int reps = c->cfg.reps;
+    for (int id = 0; id < PP_COST_N; id++)
+        for (int i = 0; i < c->nsl[id]; i++) {
+            slot *sl = &c->sl[id][i];
+            pp_cal_rounds rs;
+            if (pp_cal_rounds_summary(sl->med, sl->nround, &rs))
+                continue;
+            pp_machine_add_point(c->m, (pp_cost_id)id, sl->P, rs.kept, sl->over);
+            if (!sl->over && rs.spread > c->m->spread[id])
+                c->m->spread[id] = rs.spread;
+            const double *s = sl->s + (size_t)rs.kept_round * reps;
+            for (int r = 0; r < reps; r++)
+                if (s[r] >= rs.kept / 3.0 && s[r] <= 3.0 * rs.kept
+                    && acc_push(&c->a[id], sl->P, s[r], sl->over)) {
                     snprintf(c->err, c->errlen, "out of memory");
                     return -1;
                 }
-    }
+            if (id == PP_COST_SCALE_MEMORY && sl->P == 1 && sl->nround * reps > 2) {
+                /* the host's run-to-run variation: every sample of every
+                 * round counts, the slow ones too (they happen to programs
+                 * as well) */
+                int n = sl->nround * reps;
+                double sum = 0, sum2 = 0;
+                for (int r = 0; r < n; r++)
+                    sum += sl->s[r];
+                double mean = sum / n;
+                for (int r = 0; r < n; r++)
+                    sum2 += (sl->s[r] - mean) * (sl->s[r] - mean);
+                c->m->noise_cov = mean > 0 ? sqrt(sum2 / (n - 1)) / mean : 0;
+            }
+            if (id == PP_COST_SCALE_COMPUTE && sl->P == 1)
+                c->m->compute_kernel_ns = rs.kept;   /* calibrate --check's reference */
+        }
     return 0;
 }
 
@@ -254,7 +328,10 @@ static void normalise_scale(cal *c, pp_cost_id id)
         c->a[id].y[i] /= base;
 }
 
-static int run_all(cal *c, const int *P, const int *over, int nt, int cores)
+/* One round: every benchmark at every team size.  OpenMP last in a round:
+ * libgomp keeps its pool of threads afterwards, asleep after a short spin,
+ * which the next round's warm-up calls outlast. */
+static int one_round(cal *c, const int *P, const int *over, int nt, int cores, pp_cal_kernel *kc)
 {
     static const pp_cost_id cj[3] = { PP_COST_CREATE, PP_COST_JOIN,
                                       PP_COST_CREATE_CALL };
@@ -275,9 +352,30 @@ static int run_all(cal *c, const int *P, const int *over, int nt, int cores)
         if (measure(c, pp_cal_barrier_pthread, &p, 1, bp, p, over[i]))
             return -1;
     }
-
     /* Compute and memory slowdown, k = 1 .. processors (never
      * oversubscribed: time sharing is the traversal's business). */
+    for (int i = 0; i < nt; i++) {
+        if (over[i])
+            continue;
+        kc->k = P[i];
+        kc->memory = 0;
+        if (measure(c, pp_cal_kernel_run, kc, 1, sc, P[i], 0))
+            return -1;
+        kc->memory = 1;
+        if (measure(c, pp_cal_kernel_run, kc, 1, sm, P[i], 0))
+            return -1;
+    }
+    for (int i = 0; i < nt; i++) {
+        int p = P[i];
+        if (measure(c, pp_cal_forkjoin_omp, &p, 1, fj, p, over[i])
+            || measure(c, pp_cal_barrier_omp, &p, 1, bo, p, over[i]))
+            return -1;
+    }
+    return 0;
+}
+
+static int run_all(cal *c, const int *P, const int *over, int nt, int cores)
+{
     int kmax = 1;
     for (int i = 0; i < nt; i++)
         if (!over[i] && P[i] > kmax)
@@ -287,21 +385,29 @@ static int run_all(cal *c, const int *P, const int *over, int nt, int cores)
     if (pp_cal_kernel_setup(&kc, kmax, foot, c->err, c->errlen))
         return -1;
     c->m->mem_footprint_bytes = (long)pp_cal_kernel_bytes(&kc);
-    int rc = 0;
-    for (int i = 0; rc == 0 && i < nt; i++) {
-        if (over[i])
-            continue;
-        kc.k = P[i];
-        kc.memory = 0;
-        rc = measure(c, pp_cal_kernel_run, &kc, 1, sc, P[i], 0);
-        kc.memory = 1;
-        if (rc == 0)
-            rc = measure(c, pp_cal_kernel_run, &kc, 1, sm, P[i], 0);
-    }
     double bytes = pp_cal_kernel_bytes(&kc);
+
+    /* The rounds, interleaved, each after the steal probe: a fixed spin on
+     * every processor, whose wall time against its CPU time says whether
+     * other work held the processors (docs/machine-format.md). */
+    long piters = pp_cal_probe_iters(c->o->quick ? 10e6 : 20e6);
+    double pwall[PP_CAL_MAX_ROUNDS], pcpu[PP_CAL_MAX_ROUNDS];
+    int rc = 0;
+    for (c->round = 0; rc == 0 && c->round < c->rounds; c->round++) {
+        if (c->o->progress) {
+            fprintf(c->o->progress, "calibrate: round %d of %d\n", c->round + 1, c->rounds);
+            fflush(c->o->progress);
+        }
+        rc = pp_cal_probe(cores, piters, &pwall[c->round], &pcpu[c->round], c->err, c->errlen);
+        if (rc == 0)
+            rc = one_round(c, P, over, nt, cores, &kc);
+    }
     pp_cal_kernel_free(&kc, kmax);
-    if (rc)
+    if (rc || finish(c))
         return -1;
+    c->m->busy_rounds = c->rounds;
+    c->m->busy_steal = round(pp_cal_steal(pwall, pcpu, c->rounds) * 1e4) / 1e4;
+
     const pp_series *ms = &c->m->points[PP_COST_SCALE_MEMORY];
     for (int i = 0; i < ms->n; i++) {
         if (ms->pt[i].v <= 0.0)
@@ -319,18 +425,22 @@ static int run_all(cal *c, const int *P, const int *over, int nt, int cores)
      * whose point is the one above.  Measured rather than placed at the
      * nominal cache sizes: a guest may get far less of a shared L3 than the
      * processor reports (the development VM: 260 MB reported, the memory's
-     * bandwidth from about 128 MB).  One allocation, walked by prefixes. */
-    if (rc == 0 && c->m->mem_bw1_bytes_per_ns > 0)
+     * bandwidth from about 128 MB).  One allocation, walked by prefixes.
+     * The curves are measured once, after the rounds (they are not costs:
+     * the memory model reads them, docs/machine-format.md). */
+    if (c->m->mem_bw1_bytes_per_ns > 0)
         pp_curve_add(&c->m->stream, (long)bytes, c->m->mem_bw1_bytes_per_ns);
     size_t top = (size_t)16 << 10;
     while (top * 4 <= (size_t)bytes)
         top *= 2;
     pp_cal_kernel kl;
-    if (rc == 0 && pp_cal_kernel_setup(&kl, 1, top, c->err, c->errlen))
+    if (pp_cal_kernel_setup(&kl, 1, top, c->err, c->errlen))
         return -1;
     size_t full = kl.elems;
     int step = c->o->quick ? 4 : 2;
-    for (size_t ws = (size_t)16 << 10; rc == 0 && ws <= top; ws *= (size_t)step) {
+    pp_cal_cfg ccfg = c->cfg;
+    ccfg.reps = c->o->quick ? 5 : 15;
+    for (size_t ws = (size_t)16 << 10; ws <= top; ws *= (size_t)step) {
         kl.elems = ws / (3 * sizeof(double));
         kl.elems -= kl.elems % 8;
         if (kl.elems < 8 || kl.elems > full)
@@ -338,8 +448,8 @@ static int run_all(cal *c, const int *P, const int *over, int nt, int cores)
         kl.k = 1;
         kl.memory = 1;
         progress_ws(c, "stream bandwidth", ws);
-        if (pp_cal_sample(pp_cal_kernel_run, &kl, 1, &c->cfg, c->buf, c->err, c->errlen) == 0) {
-            double med = pp_cal_median(c->buf, c->cfg.reps);
+        if (pp_cal_sample(pp_cal_kernel_run, &kl, 1, &ccfg, c->buf, c->err, c->errlen) == 0) {
+            double med = pp_cal_median(c->buf, ccfg.reps);
             if (med > 0)
                 pp_curve_add(&c->m->stream, (long)pp_cal_kernel_bytes(&kl), pp_cal_kernel_bytes(&kl) / med);
         }
@@ -349,12 +459,12 @@ static int run_all(cal *c, const int *P, const int *over, int nt, int cores)
     /* The load curves: a chase and a gather over the same working sets,
      * fewer samples (each sample of the largest walks the memory). */
     pp_cal_lat lat;
-    if (rc == 0 && pp_cal_lat_setup(&lat, top, c->err, c->errlen))
+    if (pp_cal_lat_setup(&lat, top, c->err, c->errlen))
         return -1;
-    pp_cal_cfg lcfg = c->cfg;
+    pp_cal_cfg lcfg = ccfg;
     lcfg.reps = lcfg.reps > 5 ? 5 : lcfg.reps;
     lcfg.max_iters = 1L << 26;
-    for (size_t ws = (size_t)16 << 10; rc == 0 && ws <= top; ws *= (size_t)step) {
+    for (size_t ws = (size_t)16 << 10; ws <= top; ws *= (size_t)step) {
         if (pp_cal_lat_prepare(&lat, ws))
             break;
         progress_ws(c, "load latency", ws);
@@ -375,14 +485,6 @@ static int run_all(cal *c, const int *P, const int *over, int nt, int cores)
     for (int l = 0; l < 3; l++)
         if (lsz[l] > 0 && c->m->stream.n >= 2)
             *lbw[l] = pp_machine_stream_bw(c->m, (double)lsz[l] / 2);
-
-    /* OpenMP last: libgomp keeps its pool of threads afterwards. */
-    for (int i = 0; i < nt; i++) {
-        int p = P[i];
-        if (measure(c, pp_cal_forkjoin_omp, &p, 1, fj, p, over[i])
-            || measure(c, pp_cal_barrier_omp, &p, 1, bo, p, over[i]))
-            return -1;
-    }
     return 0;
 }
 
@@ -421,10 +523,13 @@ int pp_calibrate(pp_machine *m, const pp_calib_opts *o, char *err,
     c.o = o;
     c.err = err;
     c.errlen = errlen;
+    /* rounds x samples a round: 3 x 2 with --quick, 5 x 3 (15 samples a
+     * point, as before the rounds) otherwise */
     c.cfg.target_ns = o->quick ? 4e6 : 30e6;
-    c.cfg.reps = o->quick ? 5 : 15;
+    c.rounds = o->quick ? 3 : 5;
+    c.cfg.reps = o->quick ? 2 : 3;
     c.cfg.max_iters = 50000000L;   /* the int casts of calibrate_thread.c */
-    c.buf = malloc((size_t)c.cfg.reps * 4 * sizeof *c.buf);
+    c.buf = malloc((size_t)(o->quick ? 5 : 15) * 4 * sizeof *c.buf);
     int rc = c.buf ? run_all(&c, P, over, nt, cores) : -1;
     if (!c.buf)
         snprintf(err, errlen, "out of memory");
@@ -442,8 +547,11 @@ int pp_calibrate(pp_machine *m, const pp_calib_opts *o, char *err,
             m->busy_share[id] = (double)c.ndist[id] / c.nsamp[id];
             m->busy_factor[id] = c.worst[id] < 1e9 ? c.worst[id] : 1e9;
         }
-    for (int id = 0; id < PP_COST_N; id++)
+    for (int id = 0; id < PP_COST_N; id++) {
         acc_free(&c.a[id]);
+        for (int i = 0; i < c.nsl[id]; i++)
+            free(c.sl[id][i].s);
+    }
     free(c.buf);
     return rc;
 }
@@ -456,8 +564,8 @@ void pp_calibrate_summary(FILE *out, const pp_machine *m)
     fprintf(out, "machine %s (%s%s), %d processor%s\n", m->name,
             pp_machine_source_name(m->source), m->quick ? ", quick" : "",
             cores, cores == 1 ? "" : "s");
-    fprintf(out, "%-18s %-6s %12s %10s %12s %10s %12s %12s %12s\n", "cost",
-            "model", "a", "se(a)", "b", "se(b)", "P=1", "P=cores", "P=64");
+    fprintf(out, "%-18s %-6s %12s %10s %12s %10s %12s %12s %12s %8s\n", "cost",
+            "model", "a", "se(a)", "b", "se(b)", "P=1", "P=cores", "P=64", "spread");
     for (int id = 0; id < PP_COST_N; id++) {
         const pp_model *mo = &m->cost[id];
         double v1, vc, v64;
@@ -475,15 +583,23 @@ void pp_calibrate_summary(FILE *out, const pp_machine *m)
             v64 = pp_model_eval(mo, 64);
         }
         const char *fmt = pp_cost_is_factor((pp_cost_id)id)
-            ? "%-18s %-6s %12.4f %10.4f %12.4f %10.4f %12.3f %12.3f %12.3f%s\n"
-            : "%-18s %-6s %12.1f %10.1f %12.1f %10.1f %12.1f %12.1f %12.1f%s\n";
+            ? "%-18s %-6s %12.4f %10.4f %12.4f %10.4f %12.3f %12.3f %12.3f %8s%s\n"
+            : "%-18s %-6s %12.1f %10.1f %12.1f %10.1f %12.1f %12.1f %12.1f %8s%s\n";
+        char sp[32] = "-";   /* the rounds' spread; '!' marks the cost */
+        if (m->spread[id] > 0)
+            snprintf(sp, sizeof sp, m->spread[id] < 10 ? "%.2f%s" : "%.0f%s", m->spread[id],
+                     pp_machine_cost_marked(m, id) ? "!" : "");
         fprintf(out, fmt, pp_cost_key((pp_cost_id)id),
                 pp_model_kind_name(mo->kind), mo->a, mo->a_se, mo->b,
-                mo->b_se, v1, vc, v64,
+                mo->b_se, v1, vc, v64, sp,
                 mo->oversub_fit ? "  (fit used oversubscribed points)" : "");
     }
     fprintf(out, "costs in ns; scale.* are slowdown factors; values beyond "
             "P=%d are extrapolated\n", cores);
+    if (m->busy_rounds > 0)
+        fprintf(out, "each cost: the quietest of %d rounds; spread: the median round over it (! above 2: "
+                "marked); the processors lost %.0f%% to other work (busy.steal)\n", m->busy_rounds,
+                100 * m->busy_steal);
     if (m->mem_bw1_bytes_per_ns > 0.0)
         fprintf(out, "memory bandwidth: %.2f GB/s (1 thread), %.2f GB/s "
                 "(%d threads)\n", m->mem_bw1_bytes_per_ns,

@@ -11,6 +11,8 @@
  *   calibrate_compute.c  compute and memory-streaming slowdown, caches
  *   calibrate_mpi.c      the MPI network (--mpi): perfpred-mpibench under
  *                        mpirun, the LogGP fit
+ *   calibrate_rounds.c   rounds: the value kept, the spread; the steal probe
+ *   calibrate_check.c    --check FILE: a few costs measured again
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -36,6 +38,14 @@ int pp_calibrate(pp_machine *m, const pp_calib_opts *o, char *err,
 /* `perfpred calibrate -o FILE [--quick] [--max-threads N] [--help]`;
  * argv[0] is "calibrate".  Returns the exit status (0, 1 failure, 2 usage). */
 int pp_cmd_calibrate(int argc, char **argv);
+
+/* `calibrate --check FILE` (calibrate_check.c): measure a few costs again
+ * and print, per cost, the file's value, today's and whether they are
+ * within a factor tol (> 1) of each other.  Returns 0 when every cost
+ * checked is and the processor counts agree, 1 when not (or a benchmark
+ * failed), 2 when the file cannot be read (the error, naming the file
+ * and line, on stderr). */
+int pp_calibrate_check(const char *path, int quick, double tol, FILE *out);
 
 /* Print the summary table of a machine (models, values at a few P). */
 void pp_calibrate_summary(FILE *out, const pp_machine *m);
@@ -94,6 +104,49 @@ typedef struct pp_cal_cfg {
  * value v of sample r.  Returns 0 or non-zero with err set. */
 int pp_cal_sample(pp_cal_fn fn, void *ctx, int nvals, const pp_cal_cfg *cfg,
                   double *samples, char *err, size_t errlen);
+
+/* The same, with the iteration count in *iters_io: 0 on the first round
+ * (chosen as above and stored there); > 0 on later rounds, which make one
+ * warm call and then take their samples at that count. */
+int pp_cal_sample_iters(pp_cal_fn fn, void *ctx, int nvals, const pp_cal_cfg *cfg, long *iters_io,
+                        double *samples, char *err, size_t errlen);
+
+/* ---- rounds (calibrate_rounds.c) ----------------------------------------
+ * Every cost is measured in several rounds, interleaved: round r measures
+ * every benchmark at every team size before round r + 1 starts, so a burst
+ * of load on the host hits one round of a cost, not all of them.  A round's
+ * value is the median of its samples; the value kept is the minimum over
+ * the rounds (interference only ever adds time: the quietest round is the
+ * one closest to the cost itself), and the spread is the median of the
+ * rounds over that minimum (1: every round agreed). */
+#define PP_CAL_MAX_ROUNDS 8
+#define PP_CAL_SPREAD_MARK 2.0   /* a cost whose spread is above this is marked */
+#define PP_CAL_STEAL_MARK 0.25   /* a host whose probe lost more is marked     */
+
+typedef struct pp_cal_rounds {
+    double kept;        /* the minimum of the rounds' values               */
+    double median;      /* their median                                    */
+    double spread;      /* median / kept; 0 when kept <= 0 (unknown)       */
+    int kept_round;     /* the round that gave kept                        */
+} pp_cal_rounds;
+
+/* Summarise n >= 1 rounds' values (vals is not changed).  -1 when n < 1. */
+int pp_cal_rounds_summary(const double *vals, int n, pp_cal_rounds *out);
+
+/* The steal probe: every processor spins a fixed amount of work once a
+ * round; wall[r] and cpu[r] are the mean wall time and the mean CPU time
+ * (CLOCK_THREAD_CPUTIME_ID) of the threads in round r.  The work's own
+ * time is the smallest cpu[r]; a round lost 1 - that / wall[r] of its
+ * processors (to other processes, or to the hypervisor, whose steal counts
+ * as CPU time inside the guest).  Returns the median of that share over
+ * the rounds, clamped to [0, 1]; 0 when n < 1. */
+double pp_cal_steal(const double *wall, const double *cpu, int n);
+
+/* Run the probe: `threads` threads spin `iters` iterations each; the mean
+ * wall and CPU ns of a thread into *wall, *cpu.  0, or -1 with err set. */
+int pp_cal_probe(int threads, long iters, double *wall, double *cpu, char *err, size_t errlen);
+/* Iterations of the probe's spin that take about target_ns on one thread. */
+long pp_cal_probe_iters(double target_ns);
 
 /* Per-iteration durations for benchmarks whose iterations last long
  * enough to time one by one: the sample is their median (minus the cost of

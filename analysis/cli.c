@@ -719,7 +719,19 @@ int pp_cli_open(const char *cmd, pp_cli *c, int need_machine, pp_session *s)
         return 2;
     }
     pp_session_warn(s);
+    /* a machine file marked busy (docs/machine-format.md): once on stderr
+     * here; pp_session_mark puts it at the top of the output */
+    if (s->have_machine && c->machine)
+        pp_machine_busy_warn(stderr, cmd, c->machine, &s->mach);
     return -1;
+}
+
+void pp_session_mark(const pp_session *s, const pp_cli *c, FILE *f, pp_format fmt)
+{
+    if (!s->have_machine || !c->machine)
+        return;
+    pp_machine_mark_print(f, fmt == PP_FMT_JSON ? PP_MARK_JSON : fmt == PP_FMT_CSV ? PP_MARK_CSV : PP_MARK_TEXT,
+                          &s->mach, c->machine);
 }
 
 void pp_session_insitu_text(const pp_session *s, FILE *f)

@@ -113,6 +113,14 @@ int pp_cli_start(int argc, char **argv, const char *cmd, const char *allowed, co
  * returns -1. */
 int pp_cli_open(const char *cmd, pp_cli *c, int need_machine, pp_session *s);
 
+/* The first line(s) of every output that uses a marked machine file
+ * (machine.h, pp_machine_marked): fmt text "warning: ...", CSV
+ * "# warning: ..." (each followed by a newline), JSON the member
+ * "machine_warning":"...", with its comma, to be printed right after an
+ * object's '{'.  Nothing without a machine file or when it is not marked.
+ * pp_cli_open has already said it on stderr. */
+void pp_session_mark(const pp_session *s, const pp_cli *c, FILE *f, pp_format fmt);
+
 /* Progress on stderr when it is a terminal (a pp_progress_fn). */
 void pp_cli_progress(void *ctx, const char *what, int done, int total);
 

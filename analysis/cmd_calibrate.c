@@ -20,6 +20,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
 "usage: perfpred calibrate -o FILE [--quick] [--max-threads N] [--mpi]\n"
+"       perfpred calibrate --check FILE [--quick] [--tolerance X]\n"
 "\n"
 "Measure the costs of synchronisation events on this host with dedicated\n"
 "micro-benchmarks (thread create/join, OpenMP fork/join, OpenMP and pthread\n"
@@ -39,6 +40,20 @@ static void usage(FILE *f)
 "                       exists its other keys are kept (the threads are not\n"
 "                       measured again); otherwise the threads are measured\n"
 "                       first\n"
+"      --check FILE     measure a few costs again (a compute kernel, an\n"
+"                       OpenMP fork/join and barrier, one thread's memory\n"
+"                       bandwidth at one working set; 5-10 s, 2-3 s with\n"
+"                       --quick) and say, per cost, FILE's value, today's\n"
+"                       and whether they agree.  Exit 0 when FILE still\n"
+"                       describes this host, 1 when it does not, 2 when\n"
+"                       FILE cannot be read\n"
+"      --tolerance X    --check: the factor two values may differ by and\n"
+"                       still agree (default 2; above 1)\n"
+"\n"
+"Each cost is measured in interleaved rounds and the quietest round kept;\n"
+"a cost whose rounds disagree by more than 2x, or a host whose processors\n"
+"were busy with other work, is marked in FILE, and every output that uses\n"
+"FILE says so in its first line (docs/machine-format.md).\n"
 "  -h, --help           this text\n");
 }
 
@@ -55,7 +70,8 @@ static int parse_count(const char *s, int *out)
 
 int pp_cmd_calibrate(int argc, char **argv)
 {
-    const char *outpath = NULL;
+    const char *outpath = NULL, *check = NULL;
+    double tol = 2.0;
     int mpi = 0;
     pp_calib_opts o;
     memset(&o, 0, sizeof o);
@@ -68,6 +84,20 @@ int pp_cmd_calibrate(int argc, char **argv)
             o.quick = 1;
         } else if (!strcmp(a, "--mpi")) {
             mpi = 1;
+        } else if (!strcmp(a, "--check") || !strncmp(a, "--check=", 8)) {
+            check = a[7] == '=' ? a + 8 : (++i < argc ? argv[i] : NULL);
+            if (!check || !*check) {
+                fprintf(stderr, "perfpred calibrate: --check needs a machine file\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--tolerance") || !strncmp(a, "--tolerance=", 12)) {
+            const char *v = a[11] == '=' ? a + 12 : (++i < argc ? argv[i] : NULL);
+            char *end = NULL;
+            tol = v ? strtod(v, &end) : 0;
+            if (!v || end == v || *end || !(tol > 1) || tol > 1e6) {
+                fprintf(stderr, "perfpred calibrate: --tolerance needs a factor above 1 (e.g. 2)\n");
+                return 2;
+            }
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             if (++i >= argc) {
                 fprintf(stderr, "perfpred calibrate: %s needs a file name\n",
@@ -91,6 +121,13 @@ int pp_cmd_calibrate(int argc, char **argv)
                     "try 'perfpred calibrate --help'\n", a);
             return 2;
         }
+    }
+    if (check) {
+        if (outpath || mpi || o.max_threads) {
+            fprintf(stderr, "perfpred calibrate: --check FILE takes only --quick and --tolerance\n");
+            return 2;
+        }
+        return pp_calibrate_check(check, o.quick, tol, stdout);
     }
     if (!outpath || !*outpath) {
         fprintf(stderr, "perfpred calibrate: no output file (-o FILE)\n"
@@ -173,16 +210,34 @@ int pp_cmd_calibrate(int argc, char **argv)
      * host"): busy before measuring, or a quarter of some cost's samples
      * disturbed while measuring */
     if (!keep) {
-        int late = 0;
-        for (int c = 0; c < PP_COST_N; c++)
+        int late = 0, spread = 0;
+        for (int c = 0; c < PP_COST_N; c++) {
             late |= m->busy_share[c] >= 0.25;
+            spread |= pp_machine_cost_marked(m, c);
+        }
+        int steal = m->busy_steal > 0.25;
         if (late && !busy) {
             char costs[1024];
             pp_machine_busy_costs_text(m, costs, sizeof costs);
             fprintf(stderr, "perfpred calibrate: warning: the host was busy while measuring: disturbed samples "
                     "(a thread lost its processor; left out of the fit): %s\n", costs);
         }
-        m->busy = busy || late;
+        if (steal && !busy)
+            fprintf(stderr, "perfpred calibrate: warning: the host was busy while measuring: a spin on every "
+                    "processor lost %.0f%% of its time to other work (the file is marked)\n",
+                    100 * m->busy_steal);
+        if (spread) {
+            char list[512] = "";
+            for (int c = 0; c < PP_COST_N; c++)
+                if (pp_machine_cost_marked(m, c)) {
+                    size_t u = strlen(list);
+                    snprintf(list + u, sizeof list - u, m->spread[c] < 10 ? "%s%s %.1fx" : "%s%s %.0fx",
+                             u ? ", " : "", pp_cost_key((pp_cost_id)c), m->spread[c]);
+                }
+            fprintf(stderr, "perfpred calibrate: warning: the host was busy while measuring: the rounds of %s "
+                    "disagree by more than 2x (the quietest is kept; the file is marked)\n", list);
+        }
+        m->busy = busy || late || steal || spread;
         m->busy_load = busy ? round(load[0] * 100) / 100 : 0;
     } else if (busy) {
         m->busy = 1;

@@ -219,6 +219,8 @@ static int open_variants(pp_xrun *r, char *err, size_t errlen)
             return -1;
         }
         xv->open = 1;
+        if (i == 0 && r->machine)   /* a marked machine file, once */
+            pp_machine_busy_warn(stderr, "run-experiment", r->machine, &xv->s.mach);
         pp_prog *m = &xv->s.prog;
         for (int w = 0; w < m->nwarn; w++)
             fprintf(stderr, "perfpred run-experiment: variant %s: warning: %s\n", xv->v->name, m->warn[w]);

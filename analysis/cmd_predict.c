@@ -114,8 +114,6 @@ int pp_cmd_predict(int argc, char **argv)
     if ((st = pp_cli_open("predict", &c, 1, &s)) >= 0)
         return st;
     pp_prog *m = &s.prog;
-    if (s.have_machine)   /* stderr; and "machine_busy" in JSON */
-        pp_machine_busy_warn(stderr, "predict", c.machine, &s.mach);
     pp_region region;
     if (c.region && pp_region_parse(m, c.region, &region, err, sizeof err)) {
         fprintf(stderr, "perfpred predict: %s\n", err);
@@ -127,6 +125,8 @@ int pp_cmd_predict(int argc, char **argv)
     int rc = 0;
     int kinds[PP_EV_OTHER + 1];
     int nk = mpi_kinds(m, kinds);
+    if (c.format != PP_FMT_JSON)   /* a marked machine file: the first line */
+        pp_session_mark(&s, &c, stdout, c.format);
     if (c.format == PP_FMT_CSV && c.by)
         pp_breakdown_csv_header(stdout);
     else if (c.format == PP_FMT_CSV) {
@@ -182,7 +182,9 @@ int pp_cmd_predict(int argc, char **argv)
         if (c.format == PP_FMT_CSV && c.by) {
             pp_breakdown_csv(stdout, &bd, 3, c.threads);
         } else if (c.format == PP_FMT_JSON) {
-            printf("%s{\"problem\":", i ? "," : "");
+            printf("%s{", i ? "," : "");
+            pp_session_mark(&s, &c, stdout, c.format);
+            printf("\"problem\":");
             pp_problem_json(stdout, m);
             printf(",\"P\":%d,\"time\":{\"miracle\":", P);
             pp_json_num(stdout, mt.t_mir / 1e9);
@@ -203,7 +205,7 @@ int pp_cmd_predict(int argc, char **argv)
             printf(",\"sync_scale\":");
             pp_json_num(stdout, s.insitu.applied ? s.insitu.factor : 1.0);
             printf(",\"threads\":%d,\"approx\":%s,", mt.nthreads, mt.approx ? "true" : "false");
-            if (s.have_machine && s.mach.busy) {
+            if (s.have_machine && pp_machine_marked(&s.mach)) {
                 printf("\"machine_busy\":");
                 pp_machine_busy_json(stdout, &s.mach, c.machine);
                 printf(",");

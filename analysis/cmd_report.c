@@ -323,10 +323,11 @@ static int build(pp_rep_ctx *x)
                                     pp_rep_sec_plots, pp_rep_sec_breakdown, pp_rep_sec_scale,
                                     pp_rep_sec_sensitivity, pp_rep_sec_graph, pp_rep_sec_equations,
                                     pp_rep_sec_quality};
-    if (x->s->have_machine && x->s->mach.busy) {   /* docs/machine-format.md, "Busy host" */
+    /* docs/machine-format.md, "Busy host": the page's first box (stderr
+     * has had it from pp_cli_open) */
+    if (x->s->have_machine && pp_machine_marked(&x->s->mach)) {
         char line[2048];
         pp_machine_busy_line(&x->s->mach, x->c->machine, line, sizeof line);
-        pp_machine_busy_warn(stderr, "report", x->c->machine, &x->s->mach);
         pp_rep_warn(x->doc, "**The machine file was measured on a busy host.** %s.", line);
     }
     if (pp_rep_predict_all(x) || (x->c->nscale && pp_rep_scale_compute(x)))

@@ -322,7 +322,10 @@ int pp_cmd_scale(int argc, char **argv)
             break;
         }
         if (fmt == PP_FMT_JSON)
-            fprintf(o, "{\"tables\":[");
+            fprintf(o, "{");
+        pp_session_mark(&s, &c, o, fmt);   /* a marked machine file: first */
+        if (fmt == PP_FMT_JSON)
+            fprintf(o, "\"tables\":[");
         if (s.has_with && fmt == PP_FMT_TEXT) {
             char w[1024];
             pp_whatif_text(&c.with, w, sizeof w);

@@ -183,7 +183,9 @@ static void emit(const pp_cli *c, const pp_session *s, int P, double t, pp_sens 
         return;
     }
     if (c->format == PP_FMT_JSON) {
-        printf("%s{\"problem\":", first ? "" : ",");
+        printf("%s{", first ? "" : ",");
+        pp_session_mark(s, c, stdout, c->format);   /* a marked machine file */
+        printf("\"problem\":");
         pp_problem_json(stdout, m);
         printf(",\"P\":%d,\"t_real\":", P);
         pp_json_num(stdout, t / 1e9);
@@ -382,6 +384,8 @@ int pp_cmd_sensitivity(int argc, char **argv)
         fprintf(stderr, "perfpred sensitivity: out of memory\n");
         rc = 1;
     }
+    if (rc == 0 && c.format != PP_FMT_JSON)   /* a marked machine file: the first line */
+        pp_session_mark(&s, &c, stdout, c.format);
     if (rc == 0 && c.format == PP_FMT_CSV)
         printf("problem,P,t_real_s,parameter,value,unit,dT_dbeta,elasticity,one_sided\n");
     if (rc == 0 && c.format == PP_FMT_JSON)

@@ -73,6 +73,7 @@ int pp_cmd_timeline(int argc, char **argv)
         rc = 2;
     } else if (strcmp(c.out, "-")) {
         char tb[32];
+        pp_session_mark(&s, &c, stdout, PP_FMT_TEXT);   /* a marked machine file: the first line */
         printf("%s: %ld events (%ld slices, %ld flows) on %d tracks, T_%s = %s\n", c.out, info.events, info.slices,
                info.flows, info.nthreads, pram ? "PRAM" : "real", pp_fmt_time(info.time, tb, sizeof tb));
     }

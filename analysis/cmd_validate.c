@@ -562,8 +562,12 @@ int pp_cmd_validate(int argc, char **argv)
     if (rc == 0) {
         pp_vsummary sm;
         pp_validate_summarise(out, n, t_exp, t_pred, &sm);
+        if (c.format != PP_FMT_JSON)   /* a marked machine file: the first line */
+            pp_session_mark(&s, &c, stdout, c.format);
         if (c.format == PP_FMT_JSON) {
-            printf("{\"command\":");
+            printf("{");
+            pp_session_mark(&s, &c, stdout, c.format);
+            printf("\"command\":");
             pp_json_str(stdout, tpl);
             printf(",\"repeat\":%d,\"actual_is\":\"min\",\"points\":[", repeat);
             for (int i = 0; i < n; i++) {

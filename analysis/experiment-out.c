@@ -140,8 +140,18 @@ static void text_cross(FILE *f, const pp_xrun *r)
     }
 }
 
+/* A machine file marked busy (machine.h, pp_machine_marked): the first
+ * line of every output, or the JSON object's first member.  Every variant
+ * reads the same file: the first says it. */
+static void mark(FILE *f, const pp_xrun *r, int how)
+{
+    if (r->machine && r->nvar > 0 && r->var[0].open && r->var[0].s.have_machine)
+        pp_machine_mark_print(f, how, &r->var[0].s.mach, r->machine);
+}
+
 static void print_text(FILE *f, const pp_xrun *r)
 {
+    mark(f, r, PP_MARK_TEXT);
     fprintf(f, "experiment %s (%s)\n", r->x.name, r->x.path);
     fprintf(f, "machine: %s\n", r->machine ? r->machine : "built-in defaults (not measured)");
     fprintf(f, "stepped:");
@@ -310,7 +320,9 @@ static void json_point(FILE *f, const pp_xrun *r, const pp_xvar *xv, int i)
 
 static void print_json(FILE *f, const pp_xrun *r)
 {
-    fprintf(f, "{\"experiment\":");
+    fprintf(f, "{");
+    mark(f, r, PP_MARK_JSON);
+    fprintf(f, "\"experiment\":");
     pp_json_str(f, r->x.name);
     fprintf(f, ",\"file\":");
     pp_json_str(f, r->x.path);
@@ -398,6 +410,7 @@ void pp_xrun_print(FILE *f, const pp_xrun *r, pp_format fmt)
     if (fmt == PP_FMT_JSON)
         print_json(f, r);
     else if (fmt == PP_FMT_CSV) {
+        mark(f, r, PP_MARK_CSV);
         for (int v = 0; v < r->nvar; v++) {
             csv_variant(f, r, v);
             fprintf(f, "\n");
@@ -450,10 +463,13 @@ static int write_file(const pp_xrun *r, const char *dir, const char *name, wkind
         print_text(f, r);
     else if (k == W_JSON)
         print_json(f, r);
-    else if (k == W_CSV_VAR)
-        csv_variant(f, r, v);
-    else
-        csv_cross(f, r);
+    else {
+        mark(f, r, PP_MARK_CSV);
+        if (k == W_CSV_VAR)
+            csv_variant(f, r, v);
+        else
+            csv_cross(f, r);
+    }
     if (fclose(f) != 0) {
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
         return -1;

@@ -50,25 +50,27 @@ static const char *const mpi_keys[MK_ALG] = {
 
 /* ---- reader ----------------------------------------------------------- */
 
-enum { F_MODEL, F_A, F_B, F_A_SE, F_B_SE, F_R2, F_N, F_OVERSUB, F_NFIELDS };
+enum { F_MODEL, F_A, F_B, F_A_SE, F_B_SE, F_R2, F_N, F_OVERSUB, F_SPREAD, F_NFIELDS };
 
 /* Field suffixes, for ns costs and for factors. */
 static const char *const field_ns[F_NFIELDS] = {
-    "model", "a_ns", "b_ns", "a_se_ns", "b_se_ns", "r2", "n", "oversub_fit"
+    "model", "a_ns", "b_ns", "a_se_ns", "b_se_ns", "r2", "n", "oversub_fit", "spread"
 };
 static const char *const field_x[F_NFIELDS] = {
-    "model", "a", "b", "a_se", "b_se", "r2", "n", "oversub_fit"
+    "model", "a", "b", "a_se", "b_se", "r2", "n", "oversub_fit", "spread"
 };
 
 enum {
     G_NAME, G_SOURCE, G_CORES, G_MAXT, G_QUICK, G_L1D, G_L2, G_L3,
-    G_BW1, G_BWALL, G_FOOT, G_BWL1, G_BWL2, G_BWL3, G_NOISE, G_BUSY, G_BUSYLOAD, G_NGLOBAL
+    G_BW1, G_BWALL, G_FOOT, G_BWL1, G_BWL2, G_BWL3, G_NOISE, G_BUSY, G_BUSYLOAD,
+    G_STEAL, G_ROUNDS, G_KERNEL, G_NGLOBAL
 };
 static const char *const global_keys[G_NGLOBAL] = {
     "name", "source", "cores", "max_threads", "quick", "cache.l1d_bytes",
     "cache.l2_bytes", "cache.l3_bytes", "mem.bw1_bytes_per_ns",
     "mem.bw_all_bytes_per_ns", "mem.footprint_bytes", "mem.bw_l1_bytes_per_ns",
-    "mem.bw_l2_bytes_per_ns", "mem.bw_l3_bytes_per_ns", "noise.cov", "busy", "busy.load"
+    "mem.bw_l2_bytes_per_ns", "mem.bw_l3_bytes_per_ns", "noise.cov", "busy", "busy.load",
+    "busy.steal", "busy.rounds", "compute.kernel_ns"
 };
 
 typedef struct reader {
@@ -215,6 +217,25 @@ static int global_key(reader *r, pp_machine *m, int g, const char *key,
             return rerr(r, r->line, "%s: '%s' is not a load average (0 to 1e9)", key, v);
         m->busy_load = d;
         return 0;
+    case G_STEAL:
+        if (parse_num(r, key, v, &d))
+            return -1;
+        if (d > 1)
+            return rerr(r, r->line, "%s: '%s' is not a share of the processors (0 to 1)", key, v);
+        m->busy_steal = d;
+        return 0;
+    case G_ROUNDS:
+        if (parse_int(r, key, v, 1, 64, &l))
+            return -1;
+        m->busy_rounds = (int)l;
+        return 0;
+    case G_KERNEL:
+        if (parse_num(r, key, v, &d))
+            return -1;
+        if (d > 1e9)
+            return rerr(r, r->line, "%s: '%s' is not a time per iteration (0 to 1e9 ns)", key, v);
+        m->compute_kernel_ns = d;
+        return 0;
     }
     return 0;
 }
@@ -249,6 +270,14 @@ static int cost_field(reader *r, pp_machine *m, int c, int f,
         if (parse_int(r, key, v, 0, 1, &l))
             return -1;
         mod->oversub_fit = (int)l;
+        return 0;
+    case F_SPREAD:
+        if (parse_num(r, key, v, &d))
+            return -1;
+        if (d != 0 && (d < 1 || d > 1e9))
+            return rerr(r, r->line, "%s: '%s' is not a spread (the median round over the kept one: 0 = unknown, "
+                        "else 1 to 1e9)", key, v);
+        m->spread[c] = d;
         return 0;
     case F_R2:
         if (parse_num(r, key, v, &d))

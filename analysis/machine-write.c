@@ -35,6 +35,15 @@ static void write_model(FILE *f, pp_cost_id id, const pp_model *mod)
         fprintf(f, "%s.oversub_fit = 1\n", k);
 }
 
+/* C.spread, with a comment when it marks the cost */
+static void write_spread(FILE *f, const pp_machine *m, pp_cost_id id)
+{
+    if (!(m->spread[id] > 0))
+        return;
+    fprintf(f, "%s.spread = %.4g%s\n", pp_costs[id].key, m->spread[id],
+            pp_machine_cost_marked(m, id) ? "   # marked: its rounds disagree by more than 2x" : "");
+}
+
 static const char *const cost_comment[PP_COST_N] = {
     [PP_COST_CREATE] = "pthread_create() until the child runs",
     [PP_COST_JOIN] = "end of a thread until pthread_join() returns",
@@ -94,6 +103,16 @@ static int write_all(FILE *f, const pp_machine *m)
     fprintf(f, "mem.bw_l2_bytes_per_ns = %.6g\n", m->bw_l2_bytes_per_ns);
     fprintf(f, "mem.bw_l3_bytes_per_ns = %.6g\n", m->bw_l3_bytes_per_ns);
     fprintf(f, "noise.cov = %.6g\n", m->noise_cov);
+    if (m->compute_kernel_ns > 0)
+        fprintf(f, "compute.kernel_ns = %.6g\n", m->compute_kernel_ns);
+    if (m->busy_rounds > 0) {
+        fprintf(f, "\n# rounds (docs/machine-format.md, \"Rounds, spread and a busy host\"): each cost\n"
+                   "# is the quietest of busy.rounds interleaved rounds; busy.steal is the share of\n"
+                   "# the processors a fixed spin lost, the median over the rounds\n");
+        fprintf(f, "busy.rounds = %d\n", m->busy_rounds);
+        fprintf(f, "busy.steal = %.4f%s\n", m->busy_steal,
+                m->busy_steal > 0.25 ? "   # marked: other work held the processors" : "");
+    }
     if (m->busy || m->busy_load > 0) {
         fprintf(f, "\n# a busy host (docs/machine-format.md, \"Busy host\"): the load average, and per cost\n"
                    "# the share of its samples disturbed and the slowest over its median\n");
@@ -109,6 +128,7 @@ static int write_all(FILE *f, const pp_machine *m)
     for (int i = 0; i < PP_COST_N; i++) {
         fprintf(f, "\n# %s: %s\n", pp_costs[i].key, cost_comment[i]);
         write_model(f, (pp_cost_id)i, &m->cost[i]);
+        write_spread(f, m, (pp_cost_id)i);
     }
     if (m->has_beta) {
         fprintf(f, "\n# linear machine model (perfpred fit): ns per operation, from %d runs\n", m->beta_runs);
@@ -119,7 +139,7 @@ static int write_all(FILE *f, const pp_machine *m)
     }
     if (m->has_net)
         write_net(f, &m->net);
-    fprintf(f, "\n# raw points: P median%s [oversub]\n",
+    fprintf(f, "\n# raw points: P value%s [oversub]: the quietest round's median\n",
             " (ns, or the factor for scale.*)");
     for (int i = 0; i < PP_COST_N; i++) {
         const pp_series *s = &m->points[i];

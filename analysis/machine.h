@@ -147,6 +147,21 @@ typedef struct pp_machine {
     int busy;
     double busy_load;
     double busy_share[PP_COST_N], busy_factor[PP_COST_N];
+    /* Rounds (docs/machine-format.md, "Rounds, spread and a busy host";
+     * optional keys): every cost is measured in busy_rounds interleaved
+     * rounds and keeps the quietest; spread[C] is the median round over
+     * it, the largest over C's team sizes (C.spread; 0 = not recorded); a
+     * cost whose spread is above 2 is marked.  busy_steal: the share of
+     * the processors a fixed spin on each of them lost, the median over
+     * the rounds (busy.steal; 0 = none or not recorded); above 0.25 the
+     * host is marked. */
+    int busy_rounds;
+    double busy_steal;
+    double spread[PP_COST_N];
+    double compute_kernel_ns; /* one thread's ns per iteration of the
+                                 compute kernel alone (compute.kernel_ns,
+                                 0 = unknown): calibrate --check's
+                                 reference for this processor's speed   */
     pp_model cost[PP_COST_N];
     pp_series points[PP_COST_N];
     double sync_scale;    /* every synchronisation cost is multiplied by
@@ -238,6 +253,22 @@ int pp_machine_save(const char *path, const pp_machine *m,
                     char *err, size_t errlen);
 
 /* ---- a machine file measured on a busy host (machine-busy.c) ---------- */
+
+/* 1 when the file must not be trusted without a word: busy = 1, a
+ * busy.steal above 0.25, or a cost whose spread is above 2. */
+int pp_machine_marked(const pp_machine *m);
+/* 1 when cost c's spread is above 2. */
+int pp_machine_cost_marked(const pp_machine *m, int c);
+/* The note every output that uses a marked file starts with (one line, no
+ * newline): "warning: PATH ... (calibrate again on an idle host)"; ""
+ * when the file is not marked. */
+void pp_machine_mark_note(const pp_machine *m, const char *path, char *buf, size_t len);
+/* That note at the top of an output: text "warning: ...\n", CSV
+ * "# warning: ...\n" (PP_MARK_CSV), or for JSON the member
+ * "machine_warning":"...", (with its comma: call right after the '{').
+ * Nothing when the file is not marked. */
+enum { PP_MARK_TEXT, PP_MARK_CSV, PP_MARK_JSON };
+void pp_machine_mark_print(FILE *f, int how, const pp_machine *m, const char *path);
 
 /* The largest busy_factor of the costs (0 when none is recorded). */
 double pp_machine_busy_factor(const pp_machine *m);

@@ -55,10 +55,11 @@ sub read_info {
     return \%i;
 }
 
-# predict.csv: header P,t_miracle_s,... then one row per P
+# predict.csv: header P,t_miracle_s,... then one row per P (a marked
+# machine file's warning, a first '# ' line, is skipped)
 sub read_predict_csv {
     my ($f) = @_;
-    my @lines = grep { /\S/ } split /\n/, slurp($f);
+    my @lines = grep { /\S/ && !/^#/ } split /\n/, slurp($f);
     my @head = split /,/, shift @lines;
     my @rows;
     for (@lines) {

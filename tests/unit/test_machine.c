@@ -296,6 +296,11 @@ static void test_round_trip(void **state)
     a.cost[PP_COST_BARRIER_OMP].n = 45;
     a.cost[PP_COST_FORKJOIN_OMP].oversub_fit = 1;
     a.cost[PP_COST_LOCK].a = 21.123456789;
+    a.busy_rounds = 5;                     /* the round keys */
+    a.busy_steal = 0.4821;
+    a.spread[PP_COST_FORKJOIN_OMP] = 3.25;
+    a.spread[PP_COST_SCALE_MEMORY] = 1.125;
+    a.compute_kernel_ns = 109.125;
     for (int p = 1; p <= 6; p++)
         pp_machine_add_point(&a, PP_COST_BARRIER_OMP, p, 100.0 + p / 7.0, 0);
     pp_machine_add_point(&a, PP_COST_BARRIER_OMP, 12, 4000.5, 1);
@@ -315,6 +320,14 @@ static void test_round_trip(void **state)
     assert_int_equal(b.cache_l2_bytes, 1 << 20);
     assert_int_equal(b.mem_footprint_bytes, 64 << 20);
     assert_float_equal(b.mem_bw_all_bytes_per_ns, 30.25, 1e-9);
+    assert_int_equal(b.busy_rounds, 5);
+    assert_float_equal(b.busy_steal, 0.4821, 1e-9);
+    assert_float_equal(b.spread[PP_COST_FORKJOIN_OMP], 3.25, 1e-9);
+    assert_float_equal(b.spread[PP_COST_SCALE_MEMORY], 1.125, 1e-9);
+    assert_true(b.spread[PP_COST_LOCK] == 0);
+    assert_float_equal(b.compute_kernel_ns, 109.125, 1e-9);
+    assert_true(pp_machine_marked(&b));       /* by the steal and the spread */
+    assert_int_equal(b.busy, 0);              /* busy = 1 is calibrate's to write */
     for (int i = 0; i < PP_COST_N; i++) {
         const pp_model *x = &a.cost[i], *y = &b.cost[i];
         assert_int_equal(x->kind, y->kind);
@@ -344,6 +357,8 @@ static void test_round_trip(void **state)
     assert_int_equal(pp_machine_save(path, &d, err, sizeof err), 0);
     assert_int_equal(pp_machine_load(path, &e, err, sizeof err), 0);
     assert_int_equal(e.source, PP_MACHINE_DEFAULT);
+    assert_int_equal(pp_machine_marked(&e), 0);   /* no round keys: not marked */
+    assert_int_equal(e.busy_rounds, 0);
     assert_float_equal(pp_machine_barrier_ns(&e, 32, PP_SYNC_OMP),
                        pp_machine_barrier_ns(&d, 32, PP_SYNC_OMP), 1e-9);
     /* no temporary file left behind */
@@ -776,7 +791,11 @@ static void test_quick_calibration(void **state)
     for (int i = 0; i < PP_COST_N; i++) {
         assert_true(n->cost[i].n > 0);
         assert_true(n->points[i].n > 0);
+        assert_true(n->spread[i] >= 1);         /* every cost's rounds */
     }
+    assert_int_equal(n->busy_rounds, 3);
+    assert_true(n->busy_steal >= 0 && n->busy_steal <= 1);
+    assert_true(n->compute_kernel_ns > 0);
     /* every non-oversubscribed team size up to the cores was measured */
     int top = m->cores < 4 ? m->cores : 4;
     int seen = 0;
