@@ -76,12 +76,17 @@ static int within(const pp_mfunc *mf, int id, int k)
  * trip count is not known in the parameters or the loop calls a function
  * of the program (whose data it cannot see).  The reuse distance of a
  * stream that loop k re-walks on its next entry (memory.h). */
-static double entry_bytes(const pp_prog *m, int f, int k, int depth)
+static double entry_bytes(const pp_prog *m, int f, int k, int *budget)
 {
     const pp_mfunc *mf = &m->funcs[f];
     const pp_dloop *dl = &mf->d->loops[k];
+    /* each visit scans the function's loops and calls: a nest too large
+     * for that (thousands of loops) keeps the rule of the whole data */
+    *budget -= mf->d->nloops + mf->d->ncalls + 1;
+    if (*budget < 0)
+        return -1;
     double trip = trip_now(m, f, k);
-    if (trip < 0 || depth > 64)
+    if (trip < 0)
         return -1;
     for (int c = 0; c < mf->d->ncalls; c++)
         if (within(mf, mf->d->calls[c].loop, k) && mf->d->calls[c].callee &&
@@ -94,7 +99,7 @@ static double entry_bytes(const pp_prog *m, int f, int k, int depth)
         const pp_dloop *cl = &mf->d->loops[c];
         if (cl->parent != dl->id)
             continue;
-        double cb = entry_bytes(m, f, c, depth + 1);
+        double cb = entry_bytes(m, f, c, budget);
         double ct = trip_now(m, f, c);
         if (cb < 0 || ct < 0)
             return -1;
@@ -128,7 +133,8 @@ static double stream_ws(const pp_prog *m, int f, int k, int s, double footprint)
     }
     int p = pp_model_scope_of(&m->funcs[f], dl->parent);
     if (p >= 0) {
-        double ws = entry_bytes(m, f, p, 0);
+        int budget = 100000;
+        double ws = entry_bytes(m, f, p, &budget);
         if (ws >= 0)
             return ws < footprint ? ws : footprint;
     }
