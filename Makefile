@@ -29,6 +29,8 @@ PREFIX   ?= /usr/local
 # (headless); it brings its fonts through fontconfig's dependencies.
 # valgrind: tests/e2e/26-many-blocks.t counts the runtime's allocations and
 # instructions per event with it.
+# libhwloc-dev: calibrate reads the host's cache sizes and cores with hwloc
+# (analysis/calibrate_compute.c).
 DEBIAN_PACKAGES := gcc-12-plugin-dev libgmp-dev libgraphviz-dev graphviz libgsl-dev \
                    gnuplot-nox libcmocka-dev libopenmpi-dev openmpi-bin mpich libmpich-dev \
                    pkg-config groff-base chromium valgrind libhwloc-dev
