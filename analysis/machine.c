@@ -271,7 +271,13 @@ void pp_machine_edge_note(const pp_machine *mach, char *buf, size_t n)
     buf[0] = '\0';
     if (edge <= 0)
         return;
-    if (mach->stream.n >= 2) {
+    const pp_curve *c = &mach->stream;
+    if (c->n >= 2 && c->v[0] <= 1.25 * c->v[c->n - 1]) {
+        /* (pp_machine_memory_edge gives its first point then) */
+        snprintf(buf, n, "the measured bandwidth curve is flat: every working set from %s on is served at "
+                 "the memory's bandwidth (a busy host or a slow build may flatten it; calibrate again)",
+                 edge_bytes(edge, a, sizeof a));
+    } else if (c->n >= 2) {
         int len = snprintf(buf, n, "last cache level %s, where the measured bandwidth curve reaches the memory's",
                            edge_bytes(edge, a, sizeof a));
         if (mach->cache_l3_bytes > 0 && len > 0 && (size_t)len < n)

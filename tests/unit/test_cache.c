@@ -191,6 +191,12 @@ static void test_edge_note(void **state)
     fclose(f);
     assert_true(seen);
     assert_int_equal(pp_machine_load("/tmp/perfpred-test-cache.machine", &r, err, sizeof err), 0);
+    pp_machine fl = small();   /* a flat curve: no cache seen at all */
+    pp_curve_add(&fl.stream, 16384, 10);
+    pp_curve_add(&fl.stream, 64L << 20, 9);
+    pp_machine_edge_note(&fl, note, sizeof note);
+    assert_string_equal(note, "the measured bandwidth curve is flat: every working set from 16.0 KiB on is served "
+                              "at the memory's bandwidth (a busy host or a slow build may flatten it; calibrate again)");
     pp_machine d = small();
     d.cache_l1d_bytes = d.cache_l2_bytes = d.cache_l3_bytes = 0;
     pp_machine_edge_note(&d, note, sizeof note);
