@@ -216,4 +216,7 @@ like($txt, qr/memory: last cache level 8\.0 MiB, where the measured bandwidth cu
      'predict names the measured edge and the reported L3');
 like($txt, qr/matmul:L\d+ \(line 14\): 16 B\/iteration, working set 8\.0 MiB \(recorded 33\.0 KiB\), leaves the caches, \+0\.656 ns\/iteration/,
      'and the matrix multiply\'s inner loop');
+like(scalar `$pp show $tmp/mm.ppr --machine $tmp/hand.machine --set n=1024 2>/dev/null`,
+     qr/memory: last cache level 8\.0 MiB.*\n(?s:.*)\(line 14\): 16 B\/iteration, working set 8\.0 MiB/,
+     'show --machine prints the same lines at its --set');
 done_testing();
