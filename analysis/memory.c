@@ -73,8 +73,9 @@ static int within(const pp_mfunc *mf, int id, int k)
 /* The distinct bytes one entry of loop k of f walks through its streams
  * and its sub-loops' (a sub-loop's stream whose start does not move with
  * loop k counted once, the others once per iteration of k); -1 when a
- * trip count is not known in the parameters or the loop calls a function
- * of the program (whose data it cannot see).  The reuse distance of a
+ * trip count is not known in the parameters, the loop calls a function
+ * of the program (whose data it cannot see) or has references the
+ * streams do not describe.  The reuse distance of a
  * stream that loop k re-walks on its next entry (memory.h). */
 static double entry_bytes(const pp_prog *m, int f, int k, int *budget)
 {
@@ -86,7 +87,9 @@ static double entry_bytes(const pp_prog *m, int f, int k, int *budget)
     if (*budget < 0)
         return -1;
     double trip = trip_now(m, f, k);
-    if (trip < 0)
+    /* references the streams do not describe (memx=, gathers, chases):
+     * bytes not known */
+    if (trip < 0 || dl->memx > 0 || dl->memg > 0 || dl->memc > 0)
         return -1;
     for (int c = 0; c < mf->d->ncalls; c++)
         if (within(mf, mf->d->calls[c].loop, k) && mf->d->calls[c].callee &&
