@@ -29,9 +29,11 @@ PREFIX   ?= /usr/local
 # (headless); it brings its fonts through fontconfig's dependencies.
 # valgrind: tests/e2e/26-many-blocks.t counts the runtime's allocations and
 # instructions per event with it.
+# libhwloc-dev: calibrate reads the host's cache sizes and cores with hwloc
+# (analysis/calibrate_compute.c).
 DEBIAN_PACKAGES := gcc-12-plugin-dev libgmp-dev libgraphviz-dev graphviz libgsl-dev \
                    gnuplot-nox libcmocka-dev libopenmpi-dev openmpi-bin mpich libmpich-dev \
-                   pkg-config groff-base chromium valgrind
+                   pkg-config groff-base chromium valgrind libhwloc-dev
 # For tests only: tests/e2e/91-equations.t evaluates `perfpred equations`'
 # SymPy and Maxima output with them; installed without their recommended
 # packages (Maxima's would bring a GUI toolkit).
@@ -56,8 +58,8 @@ WARN     := -Wall -Wextra
 CSTD     := -std=c11 -D_GNU_SOURCE
 CFLAGS_RT := $(CSTD) $(WARN) $(OPT) -g -fPIC -pthread -fvisibility=hidden $(SANFLAGS)
 CFLAGS_AN := $(CSTD) $(WARN) $(OPT) -g -pthread -fopenmp $(SANFLAGS) \
-             $(shell pkg-config --cflags libcgraph libgvc gsl 2>/dev/null)
-LIBS_AN  := -lgmp $(shell pkg-config --libs libcgraph libgvc gsl 2>/dev/null) -lm -pthread -fopenmp
+             $(shell pkg-config --cflags libcgraph libgvc gsl hwloc 2>/dev/null)
+LIBS_AN  := -lgmp $(shell pkg-config --libs libcgraph libgvc gsl hwloc 2>/dev/null) -lm -pthread -fopenmp
 CXXFLAGS_PL := -std=gnu++17 -fno-rtti -fno-exceptions -fPIC -fvisibility=hidden -O2 -g -Wall -Wextra \
                -Wno-unused-parameter -Wno-format-diag -I$(PLUGIN_DIR)/include
 
@@ -246,7 +248,7 @@ FUZZ_REPLAY  := $(FUZZ_TARGETS:%=$(B)/tests/replay-%)
 FUZZ_CC      ?= clang
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS  := $(CSTD) $(WARN) -O1 -g -pthread -fopenmp $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
-                $(shell pkg-config --cflags libcgraph libgvc gsl 2>/dev/null)
+                $(shell pkg-config --cflags libcgraph libgvc gsl hwloc 2>/dev/null)
 FUZZ_OBJ     := $(AN_LIBSRC:%.c=$(B)/fuzz/obj/%.o)
 FUZZ_BIN     := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz-%)
 # Seconds per harness; the record reader (and the model behind it) is

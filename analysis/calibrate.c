@@ -604,4 +604,11 @@ void pp_calibrate_summary(FILE *out, const pp_machine *m)
         fprintf(out, "memory bandwidth: %.2f GB/s (1 thread), %.2f GB/s "
                 "(%d threads)\n", m->mem_bw1_bytes_per_ns,
                 m->mem_bw_all_bytes_per_ns, cores);
+    if (m->cache_l1d_bytes > 0 || m->cache_l2_bytes > 0 || m->cache_l3_bytes > 0)
+        fprintf(out, "caches: L1d %ld KiB, L2 %ld KiB, L3 %ld KiB\n", m->cache_l1d_bytes / 1024,
+                m->cache_l2_bytes / 1024, m->cache_l3_bytes / 1024);
+    char note[256];
+    pp_machine_edge_note(m, note, sizeof note);
+    if (note[0])
+        fprintf(out, "memory model: %s\n", note);
 }

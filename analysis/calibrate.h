@@ -210,6 +210,15 @@ int pp_cal_kernel_run(void *ctx, long iters, double *out, char *err,
 /* Bytes one iteration of the streaming kernel moves per thread. */
 double pp_cal_kernel_bytes(const pp_cal_kernel *kc);
 void pp_cal_cache_sizes(long *l1d, long *l2, long *l3);
+/* The host's caches and cores as hwloc reports them (sysconf's cache
+ * sizes where hwloc finds none: from_hwloc 0); 0 = unknown. */
+typedef struct {
+    long l1d, l2, l3;
+    int l3_shared_by;   /* processing units sharing one L3 */
+    int cores, pus;
+    int from_hwloc;
+} pp_cal_topology;
+void pp_cal_topology_get(pp_cal_topology *out);
 
 /* Loads at random addresses in a working set (calibrate_latency.c): a
  * chase (each address from the previous load) or, with gather set,

@@ -1,12 +1,13 @@
 /* calibrate_compute.c - how much a thread slows down when k threads run at
  * once: a fixed FLOP kernel (registers only) and a streaming triad over
- * per-thread arrays larger than the caches; and the cache sizes.
+ * per-thread arrays larger than the caches; and the cache sizes (hwloc).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "calibrate.h"
 
 #include <errno.h>
+#include <hwloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,13 +187,61 @@ int pp_cal_kernel_run(void *ctx, long iters, double *out, char *err,
     return 0;
 }
 
+/* The largest cache of a level hwloc finds (0: none), and how many
+ * processing units share one of them. */
+static long hw_cache(hwloc_topology_t t, hwloc_obj_type_t type, int *shared_by)
+{
+    long best = 0;
+    int n = hwloc_get_nbobjs_by_type(t, type);
+    for (int i = 0; i < n; i++) {
+        hwloc_obj_t o = hwloc_get_obj_by_type(t, type, (unsigned)i);
+        if (o && o->attr && (long)o->attr->cache.size > best) {
+            best = (long)o->attr->cache.size;
+            if (shared_by)
+                *shared_by = o->cpuset ? hwloc_bitmap_weight(o->cpuset) : 0;
+        }
+    }
+    return best;
+}
+
+/* The cache sizes and core topology from hwloc, which reads what the
+ * kernel reports (/sys); sysconf's answers come from CPUID and on the
+ * development VM they disagree (sysconf: a 320 MiB L3, hwloc: 32 MiB).
+ * Either is only what the hypervisor says: the model places the edge of
+ * the memory where calibrate's bandwidth curve shows it
+ * (pp_machine_memory_edge), not at these sizes.  sysconf where hwloc
+ * fails. */
 void pp_cal_cache_sizes(long *l1d, long *l2, long *l3)
 {
+    pp_cal_topology t;
+    pp_cal_topology_get(&t);
+    *l1d = t.l1d;
+    *l2 = t.l2;
+    *l3 = t.l3;
+}
+
+void pp_cal_topology_get(pp_cal_topology *out)
+{
+    memset(out, 0, sizeof *out);
+    hwloc_topology_t t;
+    if (hwloc_topology_init(&t) == 0) {
+        if (hwloc_topology_load(t) == 0) {
+            out->l1d = hw_cache(t, HWLOC_OBJ_L1CACHE, NULL);
+            out->l2 = hw_cache(t, HWLOC_OBJ_L2CACHE, NULL);
+            out->l3 = hw_cache(t, HWLOC_OBJ_L3CACHE, &out->l3_shared_by);
+            out->cores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
+            out->pus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+            out->from_hwloc = out->l1d > 0 || out->l2 > 0 || out->l3 > 0;
+        }
+        hwloc_topology_destroy(t);
+    }
+    if (out->from_hwloc)
+        return;
     long v;
     v = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-    *l1d = v > 0 ? v : 0;
+    out->l1d = v > 0 ? v : 0;
     v = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    *l2 = v > 0 ? v : 0;
+    out->l2 = v > 0 ? v : 0;
     v = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    *l3 = v > 0 ? v : 0;
+    out->l3 = v > 0 ? v : 0;
 }

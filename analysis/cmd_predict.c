@@ -7,6 +7,7 @@
 #include "breakdown.h"
 #include "cli.h"
 #include "cmds.h"
+#include "memory-out.h"
 #include "metrics.h"
 #include "net.h"
 #include "point.h"
@@ -228,6 +229,10 @@ int pp_cmd_predict(int argc, char **argv)
                 printf("},\"unmatched_messages\":%ld,\"t1_summed\":%s},", mt.unmatched,
                        mt.t1_summed ? "true" : "false");
             }
+            if (s.have_machine) {
+                pp_mem_json(stdout, m, &s.mach);
+                printf(",");
+            }
             printf("\"interval\":");
             if (ilo <= ihi)
                 pp_json_interval(stdout, ilo / 1e9, ihi / 1e9, iv.fit, iv.host, iv.model, iv.counts);
@@ -293,6 +298,8 @@ int pp_cmd_predict(int argc, char **argv)
                        who, 100 * mt.busy / tot, 100 * mt.wait / tot, 100 * mt.sync / tot);
             if (m->mpi)
                 mpi_text(m, &s.mach, &mt);
+            if (s.have_machine)
+                pp_mem_text(stdout, m, &s.mach);
             if (mt.approx)
                 printf("  (some loop sums were sampled, not enumerated)\n");
             if (c.by)

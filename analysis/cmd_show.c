@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 #include "cmds.h"
+#include "memory-out.h"
 #include "mpirun.h"
 #include "resolve.h"
 #include "show-params.h"
@@ -293,6 +294,9 @@ int pp_cmd_show(int argc, char **argv)
         printf("slowdown taken out: %.3f on average\n", m->rec_deflate);
     if (c.format == PP_FMT_TEXT && in.approx)
         printf("(predicted totals of some loops were summed from samples, not enumerated)\n");
+    /* the memory model's edge and its loops at these parameters, as predict prints them */
+    if (c.format == PP_FMT_TEXT && s.have_machine)
+        pp_mem_text(stdout, m, &s.mach);
     if (c.format == PP_FMT_TEXT) {
         int own = 0;      /* problem parameters but the thread count's */
         for (int i = 0; i < m->nparams; i++)

@@ -96,6 +96,10 @@ static int write_all(FILE *f, const pp_machine *m)
     fprintf(f, "cache.l1d_bytes = %ld\n", m->cache_l1d_bytes);
     fprintf(f, "cache.l2_bytes = %ld\n", m->cache_l2_bytes);
     fprintf(f, "cache.l3_bytes = %ld\n", m->cache_l3_bytes);
+    char note[256];
+    pp_machine_edge_note(m, note, sizeof note);
+    if (note[0])   /* the sizes above are the host's word; the model's edge is this */
+        fprintf(f, "# memory model: %s\n", note);
     fprintf(f, "mem.bw1_bytes_per_ns = %.6g\n", m->mem_bw1_bytes_per_ns);
     fprintf(f, "mem.bw_all_bytes_per_ns = %.6g\n", m->mem_bw_all_bytes_per_ns);
     fprintf(f, "mem.footprint_bytes = %ld\n", m->mem_footprint_bytes);

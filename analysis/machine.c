@@ -252,6 +252,44 @@ double pp_machine_memory_edge(const pp_machine *mach)
     return l > 0 ? (double)l : 0;
 }
 
+static const char *edge_bytes(double b, char *buf, size_t n)
+{
+    if (b >= 1024.0 * 1024)
+        snprintf(buf, n, "%.1f MiB", b / (1024.0 * 1024));
+    else
+        snprintf(buf, n, "%.1f KiB", b / 1024);
+    return buf;
+}
+
+/* A VM's nominal L3 may be far from what its guest gets (the development
+ * VM: 320 MiB by CPUID, 32 MiB by the kernel, and its bandwidth drops to
+ * the memory's between 16 and 32 MiB): the measured curve wins. */
+void pp_machine_edge_note(const pp_machine *mach, char *buf, size_t n)
+{
+    char a[32], b[32];
+    double edge = pp_machine_memory_edge(mach);
+    buf[0] = '\0';
+    if (edge <= 0)
+        return;
+    const pp_curve *c = &mach->stream;
+    if (c->n >= 2 && c->v[0] <= 1.25 * c->v[c->n - 1]) {
+        /* (pp_machine_memory_edge gives its first point then) */
+        snprintf(buf, n, "the measured bandwidth curve is flat: every working set from %s on is served at "
+                 "the memory's bandwidth (a busy host or a slow build may flatten it; calibrate again)",
+                 edge_bytes(edge, a, sizeof a));
+    } else if (c->n >= 2) {
+        int len = snprintf(buf, n, "last cache level %s, where the measured bandwidth curve reaches the memory's",
+                           edge_bytes(edge, a, sizeof a));
+        if (mach->cache_l3_bytes > 0 && len > 0 && (size_t)len < n)
+            snprintf(buf + len, n - (size_t)len, " (the host reports a %s L3%s)",
+                     edge_bytes((double)mach->cache_l3_bytes, b, sizeof b),
+                     (double)mach->cache_l3_bytes > 2 * edge || 2 * (double)mach->cache_l3_bytes < edge
+                         ? ": the measured size is used" : "");
+    } else
+        snprintf(buf, n, "last cache level %s, the host's nominal size (no measured bandwidth curve)",
+                 edge_bytes(edge, a, sizeof a));
+}
+
 double pp_machine_memory_bw(const pp_machine *mach)
 {
     if (mach->stream.n >= 1)

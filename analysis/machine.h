@@ -233,6 +233,11 @@ double pp_curve_at(const pp_curve *c, double bytes);
  * curve, past its last point more than 25% faster than the memory kernel's;
  * else the largest cache's nominal size; 0 when nothing is known. */
 double pp_machine_memory_edge(const pp_machine *mach);
+/* Where that edge comes from, in one sentence into buf (calibrate's
+ * summary, the machine file's comment, predict): the measured curve's
+ * size and the host's nominal L3 beside it, or the nominal size; "" when
+ * nothing is known. */
+void pp_machine_edge_note(const pp_machine *mach, char *buf, size_t n);
 /* One thread's streaming bandwidth beyond the last cache level, bytes per
  * ns (the bandwidth curve's last point, else mem.bw1): 0 when unknown. */
 double pp_machine_memory_bw(const pp_machine *mach);

@@ -3,6 +3,8 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "memory.h"
+#include "model-internal.h"
+#include "record.h"
 #include "resolve.h"
 
 #include <math.h>
@@ -46,6 +48,102 @@ static double step_bytes(long step)
     return step == 0 ? CACHE_LINE : fabs((double)step);
 }
 
+/* The cache bytes a stream takes per iteration: its step, a line at most
+ * (a stride past a line still brings in one line per iteration). */
+static double line_bytes(long step)
+{
+    double s = step_bytes(step);
+    return s < CACHE_LINE ? s : CACHE_LINE;
+}
+
+/* 1 when a loop of f with this id is loop k or inside it. */
+static int within(const pp_mfunc *mf, int id, int k)
+{
+    for (int steps = 0; id >= 0 && steps <= mf->d->nloops; steps++) {
+        if (id == mf->d->loops[k].id)
+            return 1;
+        int i = pp_model_scope_of(mf, id);
+        if (i < 0)
+            return 0;
+        id = mf->d->loops[i].parent;
+    }
+    return 0;
+}
+
+/* The distinct bytes one entry of loop k of f walks through its streams
+ * and its sub-loops' (a sub-loop's stream whose start does not move with
+ * loop k counted once, the others once per iteration of k); -1 when a
+ * trip count is not known in the parameters, the loop calls a function
+ * of the program (whose data it cannot see) or has references the
+ * streams do not describe.  The reuse distance of a
+ * stream that loop k re-walks on its next entry (memory.h). */
+static double entry_bytes(const pp_prog *m, int f, int k, int *budget)
+{
+    const pp_mfunc *mf = &m->funcs[f];
+    const pp_dloop *dl = &mf->d->loops[k];
+    /* each visit scans the function's loops and calls: a nest too large
+     * for that (thousands of loops) keeps the rule of the whole data */
+    *budget -= mf->d->nloops + mf->d->ncalls + 1;
+    if (*budget < 0)
+        return -1;
+    double trip = trip_now(m, f, k);
+    /* references the streams do not describe (memx=, gathers, chases):
+     * bytes not known */
+    if (trip < 0 || dl->memx > 0 || dl->memg > 0 || dl->memc > 0)
+        return -1;
+    for (int c = 0; c < mf->d->ncalls; c++)
+        if (within(mf, mf->d->calls[c].loop, k) && mf->d->calls[c].callee &&
+            pp_record_func_index(m->rec, mf->d->calls[c].callee) >= 0)
+            return -1;
+    double per_iter = 0, once = 0;
+    for (int s = 0; s < dl->nstreams; s++)
+        per_iter += line_bytes(dl->stream_step[s]);
+    for (int c = 0; c < mf->d->nloops; c++) {
+        const pp_dloop *cl = &mf->d->loops[c];
+        if (cl->parent != dl->id)
+            continue;
+        double cb = entry_bytes(m, f, c, budget);
+        double ct = trip_now(m, f, c);
+        if (cb < 0 || ct < 0)
+            return -1;
+        double fixed = 0;
+        for (int s = 0; s < cl->nstreams; s++)
+            if (cl->stream_reuse[s])
+                fixed += ct * line_bytes(cl->stream_step[s]);
+        if (fixed > cb)
+            fixed = cb;
+        per_iter += cb - fixed;
+        once += fixed;
+    }
+    return trip * per_iter + once;
+}
+
+/* The working set a stream of loop k of f is served from (memory.h): one
+ * entry of loop k's streams when the enclosing loop walks it again; else
+ * what one entry of the enclosing loop walks, when known (the stream comes
+ * back when that loop is entered again: B's rows in an i-k-j matrix
+ * multiply come back after B, not after A, B and C), at most the
+ * program's arrays; else the program's arrays.  -1: taken as cached. */
+static double stream_ws(const pp_prog *m, int f, int k, int s, double footprint)
+{
+    const pp_dloop *dl = &m->funcs[f].d->loops[k];
+    if (dl->stream_reuse[s]) {
+        double walk = 0;   /* bytes all the loop's streams walk per iteration */
+        for (int t = 0; t < dl->nstreams; t++)
+            walk += step_bytes(dl->stream_step[t]);
+        double trip = trip_now(m, f, k);
+        return trip < 0 ? -1 : trip * walk;   /* unknown reuse distance: cached */
+    }
+    int p = pp_model_scope_of(&m->funcs[f], dl->parent);
+    if (p >= 0) {
+        int budget = 100000;
+        double ws = entry_bytes(m, f, p, &budget);
+        if (ws >= 0)
+            return ws < footprint ? ws : footprint;
+    }
+    return footprint;
+}
+
 /* ns per iteration loop k of f spends on its streams; *beyond (when not
  * NULL) gets the part of it from streams whose working set is larger than
  * min_ws bytes. */
@@ -53,24 +151,13 @@ static double streams_ns(const pp_prog *m, const pp_machine *mach, int f, int k,
                          double min_ws, double *beyond)
 {
     const pp_dloop *dl = &m->funcs[f].d->loops[k];
-    double walk = 0;   /* bytes all the loop's streams walk per iteration */
-    for (int s = 0; s < dl->nstreams; s++)
-        walk += step_bytes(dl->stream_step[s]);
     double ns = 0;
     for (int s = 0; s < dl->nstreams; s++) {
-        double step = step_bytes(dl->stream_step[s]);
         /* a stride past a cache line still moves one line per iteration */
-        double bytes = step < CACHE_LINE ? step : CACHE_LINE;
-        /* where the stream is served from: a stream the enclosing loop
-         * walks again comes back after one entry of this loop (all of its
-         * streams' bytes); the others after the whole data set */
-        double ws = footprint;
-        if (dl->stream_reuse[s]) {
-            double trip = trip_now(m, f, k);
-            if (trip < 0)
-                continue;   /* unknown reuse distance: taken as cached */
-            ws = trip * walk;
-        }
+        double bytes = line_bytes(dl->stream_step[s]);
+        double ws = stream_ws(m, f, k, s, footprint);
+        if (ws < 0)
+            continue;
         double bw = pp_machine_stream_bw(mach, ws);
         if (bw > 0) {
             double t = (dl->stream_written[s] ? WRITE_WEIGHT : READ_WEIGHT) * bytes / bw;
@@ -201,4 +288,70 @@ void pp_mem_restore(pp_prog *m, double *saved)
             m->funcs[f].loops[k].mem_ns = 0;
         }
     free(saved);
+}
+
+/* The largest working set loop k's streams are served from (0: none
+ * known; each stream taken as cached), and its cache bytes per
+ * iteration. */
+static double loop_ws(const pp_prog *m, int f, int k, double footprint, double *bytes)
+{
+    const pp_dloop *dl = &m->funcs[f].d->loops[k];
+    double ws = 0;
+    *bytes = 0;
+    for (int s = 0; s < dl->nstreams; s++) {
+        *bytes += line_bytes(dl->stream_step[s]);
+        double w = stream_ws(m, f, k, s, footprint);
+        if (w > ws)
+            ws = w;
+    }
+    /* gathers and chases: anywhere in the data */
+    if ((dl->memg > 0 || dl->memc > 0) && footprint > ws)
+        ws = footprint;
+    return ws;
+}
+
+int pp_mem_report(pp_prog *m, const pp_machine *mach, pp_mem_loop **out)
+{
+    *out = NULL;
+    if (!m->cache_rule || !mach || m->nshape == 0 || m->footprint_rec <= 0)
+        return 0;
+    double foot = pp_prog_footprint(m);
+    if (foot <= 0)
+        return 0;
+    int n = 0;
+    for (int f = 0; f < m->nfuncs; f++)
+        n += m->funcs[f].d->nloops;
+    const double *rec = recorded_ns(m, mach, n);
+    pp_mem_loop *r = calloc((size_t)n + 1, sizeof *r);
+    long *vals = pp_prog_params_save(m);
+    if (!rec || !r || !vals) {
+        free(r);
+        free(vals);
+        return -1;
+    }
+    double edge = pp_machine_memory_edge(mach);
+    int i = 0, nr = 0;
+    for (int f = 0; f < m->nfuncs; f++)
+        for (int k = 0; k < m->funcs[f].d->nloops; k++, i++) {
+            const pp_dloop *dl = &m->funcs[f].d->loops[k];
+            if (dl->nstreams == 0 && dl->memg == 0 && dl->memc == 0)
+                continue;
+            pp_mem_loop *e = &r[nr++];
+            e->f = f;
+            e->k = k;
+            e->ws = loop_ws(m, f, k, foot, &e->bytes);
+            e->beyond = edge > 0 && e->ws > edge;
+            double x = pp_mem_stream_ns(m, mach, f, k, foot) - rec[i];
+            e->extra_ns = x > 0 ? x : 0;
+        }
+    /* the same at the recorded parameters */
+    pp_prog_reset(m);
+    for (int j = 0; j < nr; j++) {
+        double b;
+        r[j].ws_rec = loop_ws(m, r[j].f, r[j].k, m->footprint_rec, &b);
+        r[j].beyond_rec = edge > 0 && r[j].ws_rec > edge;
+    }
+    pp_prog_params_restore(m, vals);
+    *out = r;
+    return nr;
 }

@@ -8,10 +8,13 @@
  * row reused) comes back after one entry of the loop: it is served at the
  * bandwidth of a working set of the loop's trip count times the bytes all
  * its streams walk per iteration (taken as cached when the trip count
- * depends on an enclosing loop's variable).  The others come back only
- * after the whole data set has been walked, so they are served at the
- * bandwidth of a working set as large as the program's arrays (the shapes
- * the plugin found, evaluated at the size).  The machine file gives that
+ * depends on an enclosing loop's variable).  The others come back when
+ * the enclosing loop is entered again: they are served at the bandwidth
+ * of what one entry of the enclosing loop walks (its streams and its
+ * sub-loops', a sub-loop's reused stream counted once), at most the
+ * program's arrays (the shapes the plugin found, evaluated at the size);
+ * the program's arrays when that is not known (a trip count in the
+ * enclosing loops' variables, a call to a function of the program).  The machine file gives that
  * bandwidth: one thread streaming working sets of half of each cache level
  * and one larger than the caches, interpolated in log(bytes).
  *
@@ -48,6 +51,27 @@ double pp_mem_shared_ns(const pp_prog *m, const pp_machine *mach, int f, int k, 
  * the model is off (m->cache_rule == 0), without a machine, or without
  * shapes.  Returns -1 when memory runs out. */
 int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved);
+
+/* What the model prices for one loop with streams (predict's "memory"
+ * lines): the bytes its streams take per iteration (a cache line at most
+ * each), the largest working set one of them is served from at the
+ * current parameters and at the recorded ones (0 when each is taken as
+ * cached), whether that lies beyond the memory edge
+ * (pp_machine_memory_edge), and the ns per iteration the model adds to
+ * the fitted cost (before the what-if `memory` factor). */
+typedef struct {
+    int f, k;
+    double bytes;
+    double ws, ws_rec;
+    int beyond, beyond_rec;
+    double extra_ns;
+} pp_mem_loop;
+
+/* The loops with streams (or gathers and chases) at the current
+ * parameters into *out (malloc'd; the caller frees it); their number, 0
+ * when the model does not apply (the conditions of pp_mem_apply), -1
+ * when memory runs out. */
+int pp_mem_report(pp_prog *m, const pp_machine *mach, pp_mem_loop **out);
 void pp_mem_restore(pp_prog *m, double *saved);
 
 #endif

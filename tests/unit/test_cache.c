@@ -156,6 +156,53 @@ static void test_stream_curve(void **state)
     assert_int_equal(pp_curve_add(&g.stream, 5, 1), -1);
 }
 
+/* Where the edge comes from, in words: the measured curve's size with the
+ * reported L3 beside it (and which one is used when they differ by more
+ * than 2x), the nominal size without a curve, nothing without either; the
+ * machine file carries it as a comment that its reader skips. */
+static void test_edge_note(void **state)
+{
+    (void)state;
+    char note[256];
+    pp_machine m = small();
+    pp_machine_edge_note(&m, note, sizeof note);
+    assert_string_equal(note, "last cache level 8.0 MiB, the host's nominal size (no measured bandwidth curve)");
+    m.cache_l3_bytes = 32L << 20;
+    pp_curve_add(&m.stream, 16384, 64);
+    pp_curve_add(&m.stream, 8L << 20, 64);
+    pp_curve_add(&m.stream, (8L << 20) + 8, 8);
+    pp_curve_add(&m.stream, 64L << 20, 8);
+    pp_machine_edge_note(&m, note, sizeof note);
+    assert_string_equal(note, "last cache level 8.0 MiB, where the measured bandwidth curve reaches the memory's "
+                              "(the host reports a 32.0 MiB L3: the measured size is used)");
+    m.cache_l3_bytes = 12L << 20;   /* within 2x: both agree */
+    pp_machine_edge_note(&m, note, sizeof note);
+    assert_string_equal(note, "last cache level 8.0 MiB, where the measured bandwidth curve reaches the memory's "
+                              "(the host reports a 12.0 MiB L3)");
+    char err[512];
+    pp_machine r;
+    assert_int_equal(pp_machine_save("/tmp/perfpred-test-cache.machine", &m, err, sizeof err), 0);
+    FILE *f = fopen("/tmp/perfpred-test-cache.machine", "r");
+    assert_non_null(f);
+    char line[512];
+    int seen = 0;
+    while (fgets(line, sizeof line, f))
+        seen |= strncmp(line, "# memory model: last cache level 8.0 MiB,", 41) == 0;
+    fclose(f);
+    assert_true(seen);
+    assert_int_equal(pp_machine_load("/tmp/perfpred-test-cache.machine", &r, err, sizeof err), 0);
+    pp_machine fl = small();   /* a flat curve: no cache seen at all */
+    pp_curve_add(&fl.stream, 16384, 10);
+    pp_curve_add(&fl.stream, 64L << 20, 9);
+    pp_machine_edge_note(&fl, note, sizeof note);
+    assert_string_equal(note, "the measured bandwidth curve is flat: every working set from 16.0 KiB on is served "
+                              "at the memory's bandwidth (a busy host or a slow build may flatten it; calibrate again)");
+    pp_machine d = small();
+    d.cache_l1d_bytes = d.cache_l2_bytes = d.cache_l3_bytes = 0;
+    pp_machine_edge_note(&d, note, sizeof note);
+    assert_string_equal(note, "");
+}
+
 /* Bad point.mem.stream lines: one error naming the file and line. */
 static void test_stream_curve_errors(void **state)
 {
@@ -210,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_stream_curve),
         cmocka_unit_test(test_stream_curve_dip),
         cmocka_unit_test(test_stream_curve_errors),
+        cmocka_unit_test(test_edge_note),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
