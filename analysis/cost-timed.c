@@ -14,8 +14,9 @@
  * Rows are summed per (record, loop, iterations per entry within a
  * factor of sqrt 2): a loop whose entries run few and many iterations
  * gets two rows, which separate its cost per entry from its cost per
- * iteration.  Of the rows of repeated runs (the same record key, counts
- * within 1%), the least is kept: the host's noise only adds time.
+ * iteration.  Of the rows of repeated runs (records of the same point,
+ * m->rec_group, whose counts for the row agree within 1%), the least is
+ * kept: the host's noise only adds time.
  *
  * A loop that calls an instrumented function is not measured this way:
  * the callee's loops run there, and the segment's counts cannot say
@@ -57,9 +58,23 @@ struct pp_timed {
     double *meas, *work;  /* per record: measured top loops, all   */
 };
 
+/* the index of loop id in d->loops, or -1 (ids are the descriptor's:
+ * the reader takes them in any order) */
+static int loop_index(const pp_dfunc *d, int id)
+{
+    const pp_dloop *l = id >= 0 ? pp_desc_loop(d, id) : NULL;
+    return l ? (int)(l - d->loops) : -1;
+}
+
+static int parent_index(const pp_dfunc *d, int k)
+{
+    return loop_index(d, d->loops[k].parent);
+}
+
+/* loop index k is l or lies inside it (the reader refuses cycles) */
 static int is_inside(const pp_dfunc *d, int k, int l)
 {
-    for (int p = k; p >= 0; p = d->loops[p].parent)
+    for (int p = k; p >= 0; p = parent_index(d, p))
         if (p == l)
             return 1;
     return 0;
@@ -111,12 +126,12 @@ pp_timed *pp_timed_new(const pp_prog *m, const layout *lay, slotmap **maps)
         for (int c = 0; c < d->ncalls; c++) {
             if (m->funcs[f].call_callee[c] < 0)
                 continue;
-            for (int p = d->calls[c].loop; p >= 0 && p < d->nloops; p = d->loops[p].parent)
+            for (int p = loop_index(d, d->calls[c].loop); p >= 0; p = parent_index(d, p))
                 t->ok[f][p] = 0;
         }
         for (int k = 0; k < d->nloops; k++) {
             t->top[f][k] = 1;
-            for (int p = d->loops[k].parent; p >= 0; p = d->loops[p].parent)
+            for (int p = parent_index(d, k); p >= 0; p = parent_index(d, p))
                 if (t->ok[f][p])
                     t->top[f][k] = 0;
         }
@@ -318,13 +333,23 @@ static int same_counts(const segment *a, const segment *b)
     return 1;
 }
 
+/* records ra and rb are runs of the same point (the same parameters, P
+ * and rank: model-params.c): not two ranks of one run, whose times are
+ * all the program's */
+static int repeats(const pp_prog *m, int ra, int rb)
+{
+    if (!m->rec_group || ra < 0 || rb < 0 || ra >= m->nrec || rb >= m->nrec)
+        return 0;
+    return m->rec_group[ra] == m->rec_group[rb];
+}
+
 int pp_timed_rows(pp_timed *t, segment **seg, long *nseg, long *capseg, double w)
 {
     for (long i = 0; i < t->nrows; i++)
         for (long j = i + 1; j < t->nrows; j++) {
             trow *a = &t->rows[i], *b = &t->rows[j];
             if (a->dropped || b->dropped || a->ri == b->ri || a->f != b->f || a->k != b->k || a->b != b->b ||
-                !same_counts(&a->s, &b->s))
+                !repeats(t->m, a->ri, b->ri) || !same_counts(&a->s, &b->s))
                 continue;
             if (a->s.dur <= b->s.dur)
                 b->dropped = 1;

@@ -17,6 +17,10 @@
  * (from the fit's covariance) stays above half the prior is reported as
  * coming from the prior, not from the run.
  *
+ * Loops the runtime timed where they ran (cost-timed.c) add rows of their
+ * own: a measured loop's cost is fitted to its own time first, and the
+ * segments then decide only the costs no loop timing measured.
+ *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "cost.h"
@@ -166,9 +170,11 @@ static int add_segment(void *vp, double ns, double wall, double conc, const pp_r
  * (cubic in the costs).  No sample comes near it, so their fits stay
  * those of lsq.c to the bit. */
 #define PP_COST_DENSE_MAX 300
-/* The weight of a measured loop's row against a segment's: a loop's own
- * timing is a direct measure of its cost, a segment's time a sum with
- * whatever else ran in it. */
+/* The weight of a measured loop's row against a segment's where the two
+ * enter one system (the intervals' covariance, and fit_big's one-stage
+ * fit): a loop's own timing is a direct measure of its cost, a segment's
+ * time a sum with whatever else ran in it.  The dense fit takes the
+ * measured rows first, alone (fit_measured_first). */
 #define PP_COST_TIMED_WEIGHT 4.0
 /* ...and at most this many segments for the dual solve of lsq-big.c
  * (cubic in the segments); beyond, the costs keep their static priors. */

@@ -191,7 +191,7 @@ pp_execute (function *fun)
   f.nscratch = 0;
   f.omp_child = strstr (fname, "._omp_fn.") != NULL;
   f.nbranches = f.nevents = f.ncalls = f.nshapes = 0;
-  f.cnt_decl = f.desc_decl = NULL_TREE;
+  f.cnt_decl = f.desc_decl = f.scr_decl = NULL_TREE;
   f.no_check = f.kept_inline = false;
   {
     int n = n_basic_blocks_for_fn (fun);

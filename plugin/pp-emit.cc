@@ -234,12 +234,11 @@ build_runtime_decls (void)
 			true);
   tbegin_decl = make_fn ("__pp_tbegin",
 			 build_function_type_list (void_type_node, cnt_ptr,
-						   unsigned_type_node, NULL_TREE),
+						   NULL_TREE),
 			 true);
   tend_decl = make_fn ("__pp_tend",
 		       build_function_type_list (void_type_node, cnt_ptr,
-						 unsigned_type_node,
-						 unsigned_type_node, NULL_TREE),
+						 cnt_ptr, NULL_TREE),
 		       true);
 }
 
@@ -308,7 +307,7 @@ pp_create_decls (pp_fn *f)
   unsigned n = pp_decl_counter++;
 
   tree atype = build_array_type_nelts (long_long_unsigned_type_node,
-				       f->nslots + f->nscratch);
+				       f->nslots);
   ASM_FORMAT_PRIVATE_NAME (name, "__pp_cnt", n);
   f->cnt_decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
 			    get_identifier (name), atype);
@@ -317,6 +316,26 @@ pp_create_decls (pp_fn *f)
   DECL_PRESERVE_P (f->cnt_decl) = 1;    /* named in asm texts (bare form) */
   DECL_ASSEMBLER_NAME (f->cnt_decl);
   varpool_node::finalize_decl (f->cnt_decl);
+
+  /* loop timing's scratch slots: an array of its own, so that the
+     counter arrays stay adjacent (the runtime compares runs of adjacent
+     blocks in one memcmp, rt-scan.c) */
+  f->scr_decl = NULL_TREE;
+  if (f->nscratch)
+    {
+      tree stype = build_array_type_nelts (long_long_unsigned_type_node,
+					   f->nscratch);
+      ASM_FORMAT_PRIVATE_NAME (name, "__pp_scr", n);
+      f->scr_decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
+				get_identifier (name), stype);
+      pp_static_artificial (f->scr_decl);
+      set_decl_tls_model (f->scr_decl, decl_default_tls_model (f->scr_decl));
+      /* a section of their own: in .tbss they would lie between the
+	 counter arrays */
+      set_decl_section_name (f->scr_decl, ".tbss.perfpred_scr");
+      DECL_ASSEMBLER_NAME (f->scr_decl);
+      varpool_node::finalize_decl (f->scr_decl);
+    }
 
   ASM_FORMAT_PRIVATE_NAME (name, "__pp_desc", n);
   f->desc_decl = build_decl (BUILTINS_LOCATION, VAR_DECL,

@@ -140,51 +140,52 @@ insert_cond_call (edge e, gimple_seq cond_seq, gimple *call)
     set_immediate_dominator (CDI_DOMINATORS, join, cond_bb);
 }
 
-/* p = &cnt[0], as a statement of SEQ (a TLS address is no invariant).  */
+/* p = &ARRAY[SLOT], as a statement of SEQ (a TLS address is no
+   invariant).  */
 static tree
-cnt_base (pp_fn *f, gimple_seq *seq)
+elt_addr (tree array, int slot, gimple_seq *seq)
 {
   tree p = make_temp_ssa_name (build_pointer_type (long_long_unsigned_type_node),
 			       NULL, "PP");
   gimple_seq_add_stmt (seq, gimple_build_assign (p, build_fold_addr_expr (
-					pp_cnt_elt (f->cnt_decl, 0))));
+					pp_cnt_elt (array, slot))));
   return p;
 }
 
 void
 pp_apply_timing (pp_fn *f)
 {
-  if (!pp_loop_timing || !f->nscratch)
+  if (!pp_loop_timing || !f->nscratch || !f->scr_decl)
     return;
   tree ull = long_long_unsigned_type_node;
   tree sll = long_long_integer_type_node;
   tree begin_decl, end_decl;
   pp_timing_decls (&begin_decl, &end_decl);
+  tree scr = f->scr_decl;
   for (size_t i = 0; i < f->loops.size (); i++)
     {
       pp_loop_info &li = f->loops[i];
       if (li.tslot < 0)
 	continue;
       class loop *loop = li.loop;
-      int k = f->nslots + li.tscratch;
+      int k = li.tscratch;
 
       /* entry */
       gimple_seq seq = NULL;
-      tree p = cnt_base (f, &seq);
+      tree p = elt_addr (scr, k, &seq);
       tree c = make_temp_ssa_name (ull, NULL, "PP");
-      gimple_seq_add_stmt (&seq, gimple_build_assign (c, pp_cnt_elt (f->cnt_decl, k)));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (c, pp_cnt_elt (scr, k)));
       tree c1 = make_temp_ssa_name (ull, NULL, "PP");
       gimple_seq_add_stmt (&seq, gimple_build_assign (c1, PLUS_EXPR, c,
 						      build_all_ones_cst (ull)));
-      gimple_seq_add_stmt (&seq, gimple_build_assign (pp_cnt_elt (f->cnt_decl, k), c1));
-      gimple_seq_add_stmt (&seq, gimple_build_assign (pp_cnt_elt (f->cnt_decl, k + 1),
+      gimple_seq_add_stmt (&seq, gimple_build_assign (pp_cnt_elt (scr, k), c1));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (pp_cnt_elt (scr, k + 1),
 						      build_zero_cst (ull)));
       tree sc = make_temp_ssa_name (sll, NULL, "PP");
       gimple_seq_add_stmt (&seq, gimple_build_assign (sc, NOP_EXPR, c1));
       gimple_seq_add_stmt (&seq, gimple_build_cond (LE_EXPR, sc, build_zero_cst (sll),
 						    NULL_TREE, NULL_TREE));
-      gimple *call = gimple_build_call (begin_decl, 2, p,
-					build_int_cst (unsigned_type_node, k));
+      gimple *call = gimple_build_call (begin_decl, 1, p);
       insert_cond_call (loop_preheader_edge (loop), seq, call);
 
       /* exits */
@@ -192,14 +193,13 @@ pp_apply_timing (pp_fn *f)
       for (unsigned x = 0; x < exits.length (); x++)
 	{
 	  gimple_seq xs = NULL;
-	  tree xp = cnt_base (f, &xs);
+	  tree xp = elt_addr (scr, k, &xs);
+	  tree xq = elt_addr (f->cnt_decl, li.tslot, &xs);
 	  tree st = make_temp_ssa_name (ull, NULL, "PP");
-	  gimple_seq_add_stmt (&xs, gimple_build_assign (st, pp_cnt_elt (f->cnt_decl, k + 1)));
+	  gimple_seq_add_stmt (&xs, gimple_build_assign (st, pp_cnt_elt (scr, k + 1)));
 	  gimple_seq_add_stmt (&xs, gimple_build_cond (NE_EXPR, st, build_zero_cst (ull),
 						       NULL_TREE, NULL_TREE));
-	  gimple *xc = gimple_build_call (end_decl, 3, xp,
-					  build_int_cst (unsigned_type_node, k),
-					  build_int_cst (unsigned_type_node, li.tslot));
+	  gimple *xc = gimple_build_call (end_decl, 2, xp, xq);
 	  insert_cond_call (exits[x], xs, xc);
 	}
     }

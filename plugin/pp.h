@@ -127,7 +127,7 @@ struct pp_loop_info
   int act_h, act_e; /* indices in acts of its H increment at entry and of
 		       its E increment (-1: none) */
   int tslot;        /* timing slots (ticks, timed entries), or -1 */
-  int tscratch;     /* its three scratch slots, from nslots (pp-timing.cc) */
+  int tscratch;     /* its three slots in scr_decl (pp-timing.cc) */
 };
 
 /* Per-function state.  */
@@ -137,7 +137,7 @@ struct pp_fn
   tree fndecl;
   const char *asm_name;
   int nslots;
-  int nscratch;                        /* slots past nslots (pp-timing.cc) */
+  int nscratch;                        /* slots of scr_decl (pp-timing.cc) */
   bool omp_child;
   std::string body;                    /* descriptor lines after `func' */
   std::vector<pp_act> acts;
@@ -154,6 +154,7 @@ struct pp_fn
   int nbranches, nevents, ncalls, nshapes;
   bool param_ok;                       /* tracing may create params */
   tree cnt_decl;
+  tree scr_decl;                       /* loop timing's scratch (pp-timing.cc) */
   tree desc_decl;
   bool no_check;                       /* registered by its callers */
   bool kept_inline;                    /* pp_keep_inlinable marked it */

@@ -51,10 +51,10 @@ void __pp_register(const struct pp_fdesc *d, uint64_t *cnt);
 /* Value of problem parameter `id` (a `param` line of d's descriptor). */
 void __pp_param(const struct pp_fdesc *d, uint32_t id, int64_t value);
 
-/* Loop timing (docs/runtime-abi.md): K is the first of the loop's three
- * scratch slots past nslots, S its two timing slots (ticks, timed entries). */
-void __pp_tbegin(uint64_t *cnt, uint32_t k);
-void __pp_tend(uint64_t *cnt, uint32_t k, uint32_t s);
+/* Loop timing (docs/runtime-abi.md): scr the loop's three scratch slots,
+ * slot its two timing counters (ticks, timed entries). */
+void __pp_tbegin(uint64_t *scr);
+void __pp_tend(uint64_t *scr, uint64_t *slot);
 
 /* Event wrappers: (descriptor, event site id, original arguments...). */
 int __pp_w_pthread_create(const struct pp_fdesc *d, uint32_t site, pthread_t *thread,

@@ -1,11 +1,11 @@
 /* rt-timing.c - loop timing (__pp_tbegin, __pp_tend; plugin/pp-timing.cc).
  *
- * The plugin keeps, per timed loop and thread, three scratch slots past
- * the function's counters: K the countdown of entries to the next timed
- * one, K + 1 the start stamp of a timed entry (0: this entry is not
- * timed), K + 2 the current sampling period.  A timed entry adds its
- * ticks to slot S and one to slot S + 1, the two counter slots the
- * record's events and totals carry (`tslot=S` in the descriptor).
+ * The plugin keeps, per timed loop and thread, three scratch slots (a
+ * TLS array of their own): scr[0] the countdown of entries to the next
+ * timed one, scr[1] the start stamp of a timed entry (0: this entry is
+ * not timed), scr[2] the current sampling period.  A timed entry adds its
+ * ticks to the counter slot S and one to slot S + 1, which the record's
+ * events and totals carry (`tslot=S` in the descriptor).
  *
  * The period is chosen from the loop's own time per entry, so that the
  * pair of calls (measured once at start-up, `timing cost_ns`) costs about
@@ -65,29 +65,29 @@ static uint64_t next_rnd(void)
     return x;
 }
 
-PP_EXPORT void __pp_tbegin(uint64_t *cnt, uint32_t k)
+PP_EXPORT void __pp_tbegin(uint64_t *scr)
 {
-    uint64_t period = cnt[k + 2] ? cnt[k + 2] : 1;
-    cnt[k] = period / 2 + next_rnd() % period;
-    cnt[k + 1] = ticks() | 1;      /* never 0: 0 is "not timed" */
+    uint64_t period = scr[2] ? scr[2] : 1;
+    scr[0] = period / 2 + next_rnd() % period;
+    scr[1] = ticks() | 1;          /* never 0: 0 is "not timed" */
 }
 
-PP_EXPORT void __pp_tend(uint64_t *cnt, uint32_t k, uint32_t s)
+PP_EXPORT void __pp_tend(uint64_t *scr, uint64_t *slot)
 {
     uint64_t now = ticks();
-    uint64_t t0 = cnt[k + 1];
-    cnt[k + 1] = 0;
+    uint64_t t0 = scr[1];
+    scr[1] = 0;
     uint64_t d = now > t0 ? now - t0 : 0;
-    cnt[s] += d;
-    cnt[s + 1] += 1;
+    slot[0] += d;
+    slot[1] += 1;
     /* the period this entry asks for, moved half-way there */
     uint64_t want = d ? pair_ticks * PP_TIMING_SHARE / d : PP_TIMING_MAX_PERIOD;
     if (want < 1)
         want = 1;
     if (want > PP_TIMING_MAX_PERIOD)
         want = PP_TIMING_MAX_PERIOD;
-    uint64_t cur = cnt[k + 2] ? cnt[k + 2] : 1;
-    cnt[k + 2] = (cur + want + 1) / 2;
+    uint64_t cur = scr[2] ? scr[2] : 1;
+    scr[2] = (cur + want + 1) / 2;
 }
 
 void pp_timing_init(void)
@@ -95,14 +95,14 @@ void pp_timing_init(void)
     tick0 = ticks();
     ns0 = mono_ns();
     /* the cost of a pair, the fastest of a few rounds */
-    uint64_t c[3 + 2] = {0}, best = UINT64_MAX;
+    uint64_t scr[3] = {0}, slot[2] = {0}, best = UINT64_MAX;
     uint64_t saved = rnd_state;
     for (int r = 0; r < 5; r++) {
         uint64_t a = ticks();
         for (int i = 0; i < 64; i++) {
-            c[2] = 1;
-            __pp_tbegin(c, 0);
-            __pp_tend(c, 0, 3);
+            scr[2] = 1;
+            __pp_tbegin(scr);
+            __pp_tend(scr, slot);
         }
         uint64_t b = ticks();
         if (b - a < best)

@@ -109,17 +109,17 @@ void __pp_register(const struct pp_fdesc *d, uint64_t *cnt)
 /* Loop timing, deterministic: every entry is timed (the countdown stays
  * at 0) and counts one tick, so a timed loop's two slots both equal its
  * entries when every entry reaches an exit (tests/e2e/10-plugin.t). */
-void __pp_tbegin(uint64_t *cnt, uint32_t k)
+void __pp_tbegin(uint64_t *scr)
 {
-    cnt[k] = 0;
-    cnt[k + 1] = 1;
+    scr[0] = 0;
+    scr[1] = 1;
 }
 
-void __pp_tend(uint64_t *cnt, uint32_t k, uint32_t s)
+void __pp_tend(uint64_t *scr, uint64_t *slot)
 {
-    cnt[k + 1] = 0;
-    cnt[s] += 1;
-    cnt[s + 1] += 1;
+    scr[1] = 0;
+    slot[0] += 1;
+    slot[1] += 1;
 }
 
 void __pp_param(const struct pp_fdesc *d, uint32_t id, int64_t v)
