@@ -4,9 +4,12 @@
  * in a segment, T ticks over n timed entries of its E entries.  The
  * loop's time in the segment is then T x tick_ns x E / n, less the cost
  * of timing the loops inside it (their timed entries during the timed
- * ones, each the record's cost_ns), and it is linear in the same unknowns
- * as the segment's time: the iterations and entries of the loop and of
- * the loops nested in it, each times its cost.  Such rows pin every
+ * ones, each the record's cost_ns).  It is linear in the same unknowns as
+ * the segment's time: the iterations and entries of the loop and of the
+ * loops nested in it, each times its cost.  The timing's own part of each
+ * timed entry (window_ns, what an empty entry measures) is not taken out:
+ * in a loop it overlaps with the loop's own work, and taking it out made
+ * the bench no better (docs/model.md).  Such rows pin every
  * measured loop's cost to its own time, where the segments alone could
  * not separate loops that always run together, and keep a segment's
  * fixed costs (a printf, the exit) out of the loops.

@@ -478,7 +478,7 @@ static int parse_mpi(pp_record *r, const pp_line *l, pp_where *w)
 
 /* `exe build_id=HEX` or `exe size=N hash=HEX` (rt-exe.c); one line.  A
  * line with neither (a later runtime's kind of identity) gives none. */
-/* `timing tick_ns=X cost_ns=Y` (docs/record-format.md) */
+/* `timing tick_ns=X cost_ns=Y [window_ns=Z]` (docs/record-format.md) */
 static int parse_timing(pp_record *r, const pp_line *l, pp_where *w)
 {
     const char *t = pp_line_get(l, "tick_ns"), *c = pp_line_get(l, "cost_ns");
@@ -486,9 +486,15 @@ static int parse_timing(pp_record *r, const pp_line *l, pp_where *w)
     double tn = t ? strtod(t, &e1) : 0, cn = c ? strtod(c, &e2) : 0;
     if (!t || !c || *e1 || *e2 || !(tn > 0 && tn < 1e6) || !(cn >= 0 && cn < 1e9))
         return pp_where_error(w, "timing line: tick_ns and cost_ns must be numbers (tick_ns > 0, cost_ns >= 0)");
+    const char *wn = pp_line_get(l, "window_ns");
+    char *e3 = NULL;
+    double win = wn ? strtod(wn, &e3) : 0;
+    if (wn && (*e3 || !(win >= 0 && win <= cn + 1e-9)))
+        return pp_where_error(w, "timing line: window_ns must be a number from 0 to cost_ns");
     r->has_timing = 1;
     r->tick_ns = tn;
     r->timing_cost_ns = cn;
+    r->timing_window_ns = win;
     return 0;
 }
 

@@ -118,6 +118,7 @@ typedef struct {
      * (has_timing 0: a record without loop timing) */
     int has_timing;
     double tick_ns, timing_cost_ns;
+    double timing_window_ns;      /* what an empty timed entry measures  */
 } pp_record;
 
 /* Set by `--allow-incomplete` (any command, analysis/main.c): load records

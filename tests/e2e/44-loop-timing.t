@@ -76,7 +76,7 @@ SKIP: {
     my ($rc, $out) = run_in($TMP, "PERFPRED_RECORD=$TMP/one.ppr ./one 1000000");
     ok($rc == 0 && -s "$TMP/one.ppr", 'one_loop: recorded') or diag($out);
     my $rec = slurp("$TMP/one.ppr");
-    like($rec, qr/^timing tick_ns=\S+ cost_ns=\S+$/m, 'one_loop: the record has its timing line');
+    like($rec, qr/^timing tick_ns=\S+ cost_ns=\S+ window_ns=\S+$/m, 'one_loop: the record has its timing line');
     my ($loop) = $rec =~ /^(loop id=0 .*)$/m;
     my ($slot) = ($loop // '') =~ / slot=(\d+)/;
     my ($tslot) = ($loop // '') =~ / tslot=(\d+)/;

@@ -143,6 +143,12 @@ my %recs = (
     'tparam naming a thread the record lacks' => $good =~ s/^(thread id=0 )/tparam func=0 id=0 thread=999 value=1\n$1/mr,
     'tparam of no described parameter' => $good =~ s/^(thread id=0 )/tparam func=0 id=99999 thread=0 value=1\n$1/mr,
     'tparam without a thread' => $good =~ s/^(thread id=0 )/tparam func=0 id=0 value=1\n$1/mr,
+    # loop timing (docs/record-format.md, the timing line; a loop's tslot=)
+    'timing line with tick_ns=0' => $good =~ s/^timing tick_ns=\S+/timing tick_ns=0/mr,
+    'timing line with a word for cost_ns' => $good =~ s/ cost_ns=\S+/ cost_ns=fast/r,
+    'timing window above its cost' => $good =~ s/ window_ns=\S+/ window_ns=1e9/r,
+    'tslot on the loop\'s own slots' => $good =~ s/ slot=(\d+) tslot=\d+/ slot=$1 tslot=$1/r,
+    'tslot beyond nslots' => $good =~ s/ tslot=\d+/ tslot=100000/r,
 );
 for my $k (sort keys %recs) {
     BAIL_OUT("case '$k' is not bad") if $recs{$k} eq $good;
