@@ -237,18 +237,34 @@ static const double *recorded_ns(pp_prog *m, const pp_machine *mach, int n)
     return rec;
 }
 
+/* Whether the memory model applies at the point (1; 0 when it is off,
+ * without a machine, shapes or a footprint), with the number of loops n,
+ * the footprint now and each loop's recorded stream time; -1 when out of
+ * memory. */
+static int model_applies(pp_prog *m, const pp_machine *mach, int *n, double *foot, const double **rec)
+{
+    *n = 0;
+    *rec = NULL;
+    if (!m->cache_rule || !mach || m->nshape == 0 || m->footprint_rec <= 0)
+        return 0;
+    *foot = pp_prog_footprint(m);
+    if (*foot <= 0)
+        return 0;
+    for (int f = 0; f < m->nfuncs; f++)
+        *n += m->funcs[f].d->nloops;
+    *rec = recorded_ns(m, mach, *n);
+    return *rec ? 1 : -1;
+}
+
 int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved)
 {
     *saved = NULL;
-    if (!m->cache_rule || !mach || m->nshape == 0 || m->footprint_rec <= 0)
-        return 0;
-    double foot = pp_prog_footprint(m);
-    if (foot <= 0)
-        return 0;
-    int n = 0;
-    for (int f = 0; f < m->nfuncs; f++)
-        n += m->funcs[f].d->nloops;
-    const double *rec = recorded_ns(m, mach, n);
+    int n;
+    double foot;
+    const double *rec;
+    int on = model_applies(m, mach, &n, &foot, &rec);
+    if (on <= 0)
+        return on;
     double *sv = malloc(sizeof *sv * (size_t)(n + 1));
     if (!rec || !sv) {
         free(sv);
@@ -313,15 +329,12 @@ static double loop_ws(const pp_prog *m, int f, int k, double footprint, double *
 int pp_mem_report(pp_prog *m, const pp_machine *mach, pp_mem_loop **out)
 {
     *out = NULL;
-    if (!m->cache_rule || !mach || m->nshape == 0 || m->footprint_rec <= 0)
-        return 0;
-    double foot = pp_prog_footprint(m);
-    if (foot <= 0)
-        return 0;
-    int n = 0;
-    for (int f = 0; f < m->nfuncs; f++)
-        n += m->funcs[f].d->nloops;
-    const double *rec = recorded_ns(m, mach, n);
+    int n;
+    double foot;
+    const double *rec;
+    int on = model_applies(m, mach, &n, &foot, &rec);
+    if (on <= 0)
+        return on;
     pp_mem_loop *r = calloc((size_t)n + 1, sizeof *r);
     long *vals = pp_prog_params_save(m);
     if (!rec || !r || !vals) {
