@@ -371,8 +371,10 @@ sub build_and_run {
                 my $env = $b eq 'inst' ? 'PERFPRED_RECORD=' . shq($rec) : '';
                 my $run = $p->{kind} eq 'mpi' ? "env $env ${env0}mpirun -np $t $dir/$b $args"
                                               : "env OMP_NUM_THREADS=$t $env0$env $dir/$b $args";
-                # (no core file from the programs that die of a signal)
-                $res{$b} = [run_in($dir, "ulimit -c 0; timeout -k 5 $LIMIT $run </dev/null")];
+                # (no core file from the programs that die of a signal; in
+                # the build's directory, where a file a program names, as
+                # stress_fork's exec.ppr, is written)
+                $res{$b} = [run_in($dir, "cd " . shq($dir) . " || exit 1; ulimit -c 0; timeout -k 5 $LIMIT $run </dev/null")];
                 $hung = "$b at $t, run $r: killed after $LIMIT s" if $res{$b}[0] == 124 || $res{$b}[0] == 137;
                 if ($p->{kind} eq 'mpi') {      # the ranks' lines in any order; Open MPI's messages
                     $res{$b}[1] = join '', sort split /^/m, $res{$b}[1];
