@@ -65,8 +65,11 @@ for my $set ('', '--set N=192000') {
     my $p = sub { json(`$pp predict $det --machine $tmp/noisy.machine --P 2 --format json $_[0] 2>/dev/null`) || {} };
     my $delta = $p->("$set")->{interval_parts}{costs} // -1;
     my $mc = $p->("$set --draws 400")->{interval_parts}{costs} // -1;
-    ok($delta > 0 && $mc > 0 && abs($delta - $mc) <= 0.3 * $mc,
-       sprintf('costs part %s: delta method %.4f, 400 Monte Carlo draws %.4f (within 30%%)',
+    # (with the loops' costs measured, the part can be a few 1e-4: there
+    # the two agree that it is negligible, below 0.2% of the time, and
+    # their ratio says nothing)
+    ok($delta > 0 && $mc > 0 && (abs($delta - $mc) <= 0.3 * $mc || ($delta < 0.002 && $mc < 0.002)),
+       sprintf('costs part %s: delta method %.4f, 400 Monte Carlo draws %.4f (within 30%%, or both below 0.002)',
                $set || 'as recorded', $delta, $mc));
 }
 my $none = predict('--model-error 0 --draws 0');
