@@ -266,7 +266,7 @@ int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved)
     if (on <= 0)
         return on;
     double *sv = malloc(sizeof *sv * (size_t)(n + 1));
-    if (!rec || !sv) {
+    if (!sv) {
         free(sv);
         return -1;
     }
@@ -337,7 +337,7 @@ int pp_mem_report(pp_prog *m, const pp_machine *mach, pp_mem_loop **out)
         return on;
     pp_mem_loop *r = calloc((size_t)n + 1, sizeof *r);
     long *vals = pp_prog_params_save(m);
-    if (!rec || !r || !vals) {
+    if (!r || !vals) {
         free(r);
         free(vals);
         return -1;
