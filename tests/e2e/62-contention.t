@@ -60,7 +60,7 @@ is($plain->{cost}{slowdown_removed}, 1, 'without a machine nothing is taken out'
 my %c0 = map { $_->{id} => $_->{cost_ns} } @{ $plain->{loops} || [] };
 my %c1 = map { $_->{id} => $_->{cost_ns} } @{ $defl->{loops} || [] };
 # the loop that does the work: the most iterations, its cost from the run
-my %obs = map { $_->{id} => ($_->{cost_from} eq 'run' ? $_->{observed} : 0) } @{ $plain->{loops} || [] };
+my %obs = map { $_->{id} => ($_->{cost_from} =~ /^(run|measured)$/ ? $_->{observed} : 0) } @{ $plain->{loops} || [] };
 my ($inner) = sort { $obs{$b} <=> $obs{$a} } keys %obs;
 $inner //= '?';
 my $ratio = ($c0{$inner} // 0) / (($c1{$inner} // 0) || 1);
