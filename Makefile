@@ -71,7 +71,7 @@ UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 WRAP_SRC   := $(wildcard wrapper/*.c)
 
 PLUGIN_OBJ := $(PLUGIN_SRC:%.cc=$(B)/obj/%.o)
-RT_OBJ     := $(RT_SRC:%.c=$(B)/obj/%.o)
+RT_OBJ     := $(RT_SRC:%.c=$(B)/obj/%.o) $(patsubst %.S,$(B)/obj/%.o,$(wildcard runtime/*.S))
 # The MPI wrappers go into the static runtime only (they need libmpi, which
 # only MPI programs link; docs/runtime.md, "MPI"): compiled once against
 # Open MPI's mpi.h (mpicc) and once against MPICH's (mpicc.mpich: other
@@ -146,6 +146,10 @@ $(B)/perfpred.so: $(PLUGIN_OBJ) plugin/perfpred.map
 # ---------------------------------------------------------------- runtime
 $(B)/obj/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) | $(B)/obj/runtime
 	$(CC) $(CFLAGS_RT) -c $< -o $@
+
+# the x86-64 entry points of loop timing (empty elsewhere)
+$(B)/obj/runtime/%.o: runtime/%.S | $(B)/obj/runtime
+	$(CC) $(SANFLAGS) -c $< -o $@
 
 $(B)/obj/runtime/mpi/rt-wrap-mpi.o: runtime/mpi/rt-wrap-mpi.c $(wildcard runtime/*.h) | $(B)/obj/runtime/mpi
 	$(CC) $(CFLAGS_RT) $(MPI_CFLAGS) -c $< -o $@

@@ -240,6 +240,14 @@ build_runtime_decls (void)
 		       build_function_type_list (void_type_node, cnt_ptr,
 						 cnt_ptr, NULL_TREE),
 		       true);
+  /* Cold: the calls run on one entry in k, and GCC's branch prediction
+     (which runs after this pass and replaces any probability set here)
+     then keeps them out of the loops' hot path and does not duplicate
+     code to thread around them.  */
+  DECL_ATTRIBUTES (tbegin_decl) = tree_cons (get_identifier ("cold"), NULL_TREE,
+					     DECL_ATTRIBUTES (tbegin_decl));
+  DECL_ATTRIBUTES (tend_decl) = tree_cons (get_identifier ("cold"), NULL_TREE,
+					   DECL_ATTRIBUTES (tend_decl));
 }
 
 /* __pp_tbegin and __pp_tend (pp-timing.cc).  */
@@ -333,6 +341,7 @@ pp_create_decls (pp_fn *f)
       /* a section of their own: in .tbss they would lie between the
 	 counter arrays */
       set_decl_section_name (f->scr_decl, ".tbss.perfpred_scr");
+      DECL_PRESERVE_P (f->scr_decl) = 1;   /* named in asm texts */
       DECL_ASSEMBLER_NAME (f->scr_decl);
       varpool_node::finalize_decl (f->scr_decl);
     }
@@ -611,6 +620,15 @@ bare_unit_ok (pp_fn *f)
   (void) f;
   return false;
 #endif
+}
+
+/* For pp-timing.cc's asm form: the unit allows bare asms, and F's
+   scratch array is local-exec TLS like its counters.  */
+bool
+pp_bare_timing_ok (pp_fn *f)
+{
+  return f->scr_decl && bare_unit_ok (f)
+	 && DECL_TLS_MODEL (f->scr_decl) == TLS_MODEL_LOCAL_EXEC;
 }
 
 /* May an increment in block WHERE be bare?  CONDITIONAL: it does not run

@@ -9,16 +9,20 @@
    one entered millions of times on one entry in k (docs/runtime.md,
    "Loop timing").
 
-   The countdown and the start stamp live in three scratch slots past the
-   function's nslots: the runtime's snapshots at events never read them.
-   The code inserted is
-     c = cnt[K] - 1; cnt[K] = c; cnt[K+1] = 0;
-     if ((long long) c <= 0) __pp_tbegin (&cnt[0], K);
+   The countdown, the start stamp and the period live in three scratch
+   slots of a TLS array of the function's own (__pp_scr.N): the
+   runtime's snapshots at events never read them.  The code inserted is,
+   in effect,
+     c = scr[K] - 1; scr[K] = c; scr[K+1] = 0;
+     if ((long long) c <= 0) __pp_tbegin (&scr[K]);
    on the preheader edge and
-     if (cnt[K+1] != 0) __pp_tend (&cnt[0], K, S);
-   on every exit edge.  It reads and writes only those slots: what the
-   program computes does not change.  A loop left other than by an exit
-   edge (longjmp, exit) leaves its stamp set; the next entry clears it.
+     if (scr[K+1] != 0) __pp_tend (&scr[K], &cnt[S]);
+   on every exit edge, in one of two forms: one asm per edge with the call
+   out of line (x86-64, where the counters are bare; apply_timing_asm) or
+   GIMPLE diamonds (elsewhere).  It reads and writes only those slots:
+   what the program computes does not change.  A loop left other than by
+   an exit edge (longjmp, exit) leaves its stamp set; the next entry
+   clears it.
 
    Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.  */
 #include "pp.h"
@@ -152,11 +156,86 @@ elt_addr (tree array, int slot, gimple_seq *seq)
   return p;
 }
 
+/* The asm form (x86-64, where the counters are bare: pp-emit.cc).  The
+   entry is
+     leaq SCR@tpoff, %r11; movq $0, %fs:8K+8(%r11); subq $1, %fs:8K(%r11)
+     jle 2f; 1:
+   and each exit
+     leaq SCR@tpoff, %r11; cmpq $0, %fs:8K+8(%r11); jne 2f; 1:
+   with, out of line in .text.perfpred_cold, the stub 2: that steps over
+   the red zone, pushes the thread-pointer offsets of scr[K] (and, for the
+   exit, of cnt[S] before it), calls __pp_tbegin_x86 or __pp_tend_x86
+   (runtime/rt-timing-x86.S) through the GOT and jumps back to 1:.  Not
+   in a register, and not through the PLT: lazy binding's resolver runs
+   before the trampoline saves anything and clobbers r10 and r11.  One volatile asm that clobbers r11 and the
+   flags: the compiler adds no block, no call and no live register to the
+   loop, where the diamonds of the generic form cost a third of the
+   compile time and moved hot loops across alignment boundaries.  */
+static const char timing_stub_head[] =
+  ".pushsection .text.perfpred_cold,\"ax\",@progbits\n"
+  "2:\t{leaq\t-128(%%rsp), %%rsp|lea\trsp, [rsp-128]}\n\t";
+static const char timing_stub_tail[] =
+  "\n\tjmp\t1b\n\t.popsection";
+
+static gasm *
+timing_asm (const std::string &text)
+{
+  vec<tree, va_gc> *clobbers = NULL;
+  vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (4, "r11")));
+  vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (3, "cc")));
+  gasm *g = gimple_build_asm_vec (ggc_strdup (text.c_str ()), NULL, NULL,
+				  clobbers, NULL);
+  gimple_asm_set_volatile (g, true);
+  return g;
+}
+
+static void
+apply_timing_asm (pp_fn *f, pp_loop_info &li)
+{
+  const char *scr = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (f->scr_decl));
+  const char *cnt = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (f->cnt_decl));
+  long k = 8L * li.tscratch;
+  std::string base = pp_fmt ("{leaq\t%s@tpoff, %%%%r11|lea\tr11, %s@tpoff}\n\t",
+			     scr, scr);
+  std::string entry = base
+    + pp_fmt ("{movq\t$0, %%%%fs:%ld(%%%%r11)|mov\tQWORD PTR fs:%ld[r11], 0}\n\t"
+	      "{subq\t$1, %%%%fs:%ld(%%%%r11)|sub\tQWORD PTR fs:%ld[r11], 1}\n\t"
+	      "jle\t2f\n1:\n\t", k + 8, k + 8, k, k)
+    + timing_stub_head
+    + pp_fmt ("{pushq\t$%s@tpoff+%ld|push\tOFFSET %s@tpoff+%ld}\n\t"
+	      "{call\t*__pp_tbegin_x86@GOTPCREL(%%%%rip)|call\tQWORD PTR __pp_tbegin_x86@GOTPCREL[rip]}\n\t"
+	      "{leaq\t136(%%%%rsp), %%%%rsp|lea\trsp, [rsp+136]}", scr, k, scr, k)
+    + timing_stub_tail;
+  gsi_insert_on_edge_immediate (loop_preheader_edge (li.loop),
+				timing_asm (entry));
+
+  std::string exit = base
+    + pp_fmt ("{cmpq\t$0, %%%%fs:%ld(%%%%r11)|cmp\tQWORD PTR fs:%ld[r11], 0}\n\t"
+	      "jne\t2f\n1:\n\t", k + 8, k + 8)
+    + timing_stub_head
+    + pp_fmt ("{pushq\t$%s@tpoff+%ld|push\tOFFSET %s@tpoff+%ld}\n\t"
+	      "{pushq\t$%s@tpoff+%ld|push\tOFFSET %s@tpoff+%ld}\n\t"
+	      "{call\t*__pp_tend_x86@GOTPCREL(%%%%rip)|call\tQWORD PTR __pp_tend_x86@GOTPCREL[rip]}\n\t"
+	      "{leaq\t144(%%%%rsp), %%%%rsp|lea\trsp, [rsp+144]}",
+	      cnt, 8L * li.tslot, cnt, 8L * li.tslot, scr, k, scr, k)
+    + timing_stub_tail;
+  auto_vec<edge> exits = get_loop_exit_edges (li.loop);
+  for (unsigned x = 0; x < exits.length (); x++)
+    gsi_insert_on_edge_immediate (exits[x], timing_asm (exit));
+}
+
 void
 pp_apply_timing (pp_fn *f)
 {
   if (!pp_loop_timing || !f->nscratch || !f->scr_decl)
     return;
+  if (pp_bare_timing_ok (f))
+    {
+      for (size_t i = 0; i < f->loops.size (); i++)
+	if (f->loops[i].tslot >= 0)
+	  apply_timing_asm (f, f->loops[i]);
+      return;
+    }
   tree ull = long_long_unsigned_type_node;
   tree sll = long_long_integer_type_node;
   tree begin_decl, end_decl;

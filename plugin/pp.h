@@ -188,6 +188,7 @@ extern bool pp_loop_timing;
 void pp_do_timing (pp_fn *f);      /* after pp_do_sites: slots, tslot= */
 void pp_apply_timing (pp_fn *f);   /* after the counters are committed */
 void pp_timing_decls (tree *begin, tree *end);   /* pp-emit.cc */
+bool pp_bare_timing_ok (pp_fn *f);                /* pp-emit.cc */
 
 /* pp-hoist.cc: loop counters moved out of the loops around them */
 void pp_hoist_loop_counters (pp_fn *f);

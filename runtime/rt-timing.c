@@ -33,6 +33,17 @@
 #define PP_TIMING_SHARE 200
 #define PP_TIMING_MAX_PERIOD (1u << 20)
 
+/* The handlers are called from the middle of compiled code on x86-64
+ * (rt-timing-x86.S): general registers only, no call, no sanitizer hook,
+ * so that no vector or x87 state the program holds there is touched.  */
+#if defined(__x86_64__)
+#define PP_GR __attribute__((target("general-regs-only"), no_sanitize_address, \
+                             no_sanitize("undefined"), no_sanitize_thread))
+#else
+#define PP_GR
+#endif
+#define PP_HANDLER PP_GR __attribute__((noinline))
+
 static uint64_t mono_ns(void)
 {
     struct timespec ts;
@@ -40,7 +51,7 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static inline uint64_t ticks(void)
+static inline PP_GR uint64_t ticks(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     return __builtin_ia32_rdtsc();
@@ -52,9 +63,10 @@ static inline uint64_t ticks(void)
 static uint64_t tick0, ns0;        /* at start-up */
 static uint64_t pair_ticks = 1;    /* a __pp_tbegin + __pp_tend pair */
 static uint64_t window_ticks;      /* of it, inside the timed window */
-static _Thread_local uint64_t rnd_state;
+/* initial-exec: read without __tls_get_addr (the handlers call nothing) */
+static _Thread_local uint64_t rnd_state __attribute__((tls_model("initial-exec")));
 
-static uint64_t next_rnd(void)
+static inline PP_GR uint64_t next_rnd(void)
 {
     uint64_t x = rnd_state;
     if (!x)
@@ -66,14 +78,14 @@ static uint64_t next_rnd(void)
     return x;
 }
 
-PP_EXPORT void __pp_tbegin(uint64_t *scr)
+PP_EXPORT PP_HANDLER void __pp_tbegin(uint64_t *scr)
 {
     uint64_t period = scr[2] ? scr[2] : 1;
     scr[0] = period / 2 + next_rnd() % period;
     scr[1] = ticks() | 1;          /* never 0: 0 is "not timed" */
 }
 
-PP_EXPORT void __pp_tend(uint64_t *scr, uint64_t *slot)
+PP_EXPORT PP_HANDLER void __pp_tend(uint64_t *scr, uint64_t *slot)
 {
     uint64_t now = ticks();
     uint64_t t0 = scr[1];
@@ -91,25 +103,75 @@ PP_EXPORT void __pp_tend(uint64_t *scr, uint64_t *slot)
     scr[2] = (cur + want + 1) / 2;
 }
 
+#if defined(__x86_64__) && defined(__ELF__)
+/* One timed entry and its exit as the plugin's asm form does it
+ * (plugin/pp-timing.cc): the countdown and stamp in SCR, the branches to
+ * out-of-line stubs that push the offsets of SCR and SLOT from the thread
+ * pointer and call rt-timing-x86.S.  */
+void __pp_tbegin_x86(void);
+void __pp_tend_x86(void);
+
+static void pair_asm(uint64_t *scr, uint64_t *slot)
+{
+    uint64_t tp;
+    __asm__("movq %%fs:0, %0" : "=r"(tp));
+    uint64_t so = (uint64_t)(uintptr_t)scr - tp, lo = (uint64_t)(uintptr_t)slot - tp;
+    scr[0] = 0;
+    __asm__ volatile("movq %[so], %%r11\n\t"
+                     "movq $0, %%fs:8(%%r11)\n\t"
+                     "subq $1, %%fs:0(%%r11)\n\t"
+                     "jle 2f\n"
+                     "1:\n\t"
+                     ".pushsection .text.perfpred_cold,\"ax\",@progbits\n"
+                     "2:\tleaq -128(%%rsp), %%rsp\n\t"
+                     "pushq %[so]\n\t"
+                     "call *__pp_tbegin_x86@GOTPCREL(%%rip)\n\t"
+                     "leaq 136(%%rsp), %%rsp\n\t"
+                     "jmp 1b\n\t"
+                     ".popsection\n\t"
+                     "movq %[so], %%r11\n\t"
+                     "cmpq $0, %%fs:8(%%r11)\n\t"
+                     "jne 4f\n"
+                     "3:\n\t"
+                     ".pushsection .text.perfpred_cold,\"ax\",@progbits\n"
+                     "4:\tleaq -128(%%rsp), %%rsp\n\t"
+                     "pushq %[lo]\n\t"
+                     "pushq %[so]\n\t"
+                     "call *__pp_tend_x86@GOTPCREL(%%rip)\n\t"
+                     "leaq 144(%%rsp), %%rsp\n\t"
+                     "jmp 3b\n\t"
+                     ".popsection"
+                     : "+m"(*(uint64_t(*)[3])scr), "+m"(*(uint64_t(*)[2])slot)
+                     : [so] "r"(so), [lo] "r"(lo)
+                     : "r11", "cc", "memory");
+}
+#else
+static void pair_asm(uint64_t *scr, uint64_t *slot)
+{
+    void (*volatile begin)(uint64_t *) = __pp_tbegin;
+    void (*volatile end)(uint64_t *, uint64_t *) = __pp_tend;
+    begin(scr);
+    end(scr, slot);
+}
+#endif
+
 void pp_timing_init(void)
 {
     tick0 = ticks();
     ns0 = mono_ns();
     /* the cost of a pair, and the part of it inside the timed window
      * (from tbegin's clock read to tend's: what an empty entry measures),
-     * the fastest of a few rounds; called through pointers, as the
-     * plugin's code calls them, not inlined */
-    void (*volatile begin)(uint64_t *) = __pp_tbegin;
-    void (*volatile end)(uint64_t *, uint64_t *) = __pp_tend;
-    uint64_t scr[3] = {0}, slot[2] = {0}, best = UINT64_MAX, best_win = UINT64_MAX;
+     * the fastest of a few rounds, made the way the plugin's code makes
+     * it (not inlined) */
+    uint64_t scr[3] = {0}, slot[2] = {0};
+    uint64_t best = UINT64_MAX, best_win = UINT64_MAX;
     uint64_t saved = rnd_state;
     for (int r = 0; r < 5; r++) {
         uint64_t s0 = slot[0];
         uint64_t a = ticks();
         for (int i = 0; i < 64; i++) {
             scr[2] = 1;
-            begin(scr);
-            end(scr, slot);
+            pair_asm(scr, slot);
         }
         uint64_t b = ticks();
         if (b - a < best)

@@ -72,7 +72,7 @@ my $have_task = build('t-task', "gcc $CF -fopenmp tests/runtime/t-task.c $BD/lib
 my $have_fork = build('t-fork', "gcc $CF -pthread tests/runtime/t-fork.c $BD/libperfpred-rt.a -o $B/t-fork");
 my $have_tsan = build('t-pthread (ThreadSanitizer)',
                       "gcc -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -pthread -Iruntime -Itests/runtime "
-                      . "tests/runtime/t-pthread.c runtime/*.c -o $B/t-pthread-tsan");
+                      . "tests/runtime/t-pthread.c runtime/*.c runtime/*.S -o $B/t-pthread-tsan");
 
 my $TP = "$B/t-pthread";
 

@@ -34,8 +34,8 @@ my $tmp = tempdir('pp-tsan-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 my $rt = "$tmp/rt";
 mkdir $rt;
 my $log = '';
-for my $src (glob('runtime/*.c')) {
-    my ($base) = $src =~ m{([^/]+)\.c$};
+for my $src (glob('runtime/*.c runtime/*.S')) {
+    my ($base) = $src =~ m{([^/]+)\.[cS]$};
     $log .= `gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -O1 -g -fsanitize=thread -c $src -o $rt/$base.o 2>&1`;
     last if $?;
 }

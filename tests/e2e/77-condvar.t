@@ -573,8 +573,8 @@ SKIP: {
     my $rt = "$TMP/rt";
     mkdir $rt;
     my $log = '';
-    for my $c (glob('runtime/*.c')) {
-        my ($base) = $c =~ m{([^/]+)\.c$};
+    for my $c (glob('runtime/*.c runtime/*.S')) {
+        my ($base) = $c =~ m{([^/]+)\.[cS]$};
         $log .= `gcc -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -c $c -o $rt/$base.o 2>&1`;
         last if $?;
     }
