@@ -24,6 +24,13 @@
  * a chunk deals its chunks as dynamic, static without one is even shares
  * as guided.
  *
+ * When the chunk's body reads the chunk loop's IV (a triangle, j <= i),
+ * the model also deals the IV's values (deal_init, deal_step): dynamic
+ * chunk r*P + tid of thread tid's r-th dispatch (snaked in full odd
+ * rounds), the last chunk cut at NTOT; guided rows tid, tid + P, ...; every
+ * iteration once, so what depends on the IV sums to the run's total and
+ * is checked against it as any symbolic count.
+ *
  * So the counts follow the problem size and the team size.  The two
  * loops are marked PP_LF_OMP_SCHED: their counts at the recorded size are
  * a model of the run's, not the run's, and are not refitted when they
