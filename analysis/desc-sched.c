@@ -24,6 +24,13 @@
  * a chunk deals its chunks as dynamic, static without one is even shares
  * as guided.
  *
+ * When the chunk's body reads the chunk loop's IV (a triangle, j <= i),
+ * the model also deals the IV's values (deal_init, deal_step): dynamic
+ * chunk r*P + tid of thread tid's r-th dispatch (snaked in full odd
+ * rounds), the last chunk cut at NTOT; guided rows tid, tid + P, ...; every
+ * iteration once, so what depends on the IV sums to the run's total and
+ * is checked against it as any symbolic count.
+ *
  * So the counts follow the problem size and the team size.  The two
  * loops are marked PP_LF_OMP_SCHED: their counts at the recorded size are
  * a model of the run's, not the run's, and are not refitted when they
@@ -62,6 +69,56 @@ static pp_expr *parse_free(char *text)
     pp_expr *e = text ? pp_expr_parse(text, NULL, err, sizeof err) : NULL;
     free(text);
     return e;
+}
+
+/* Does e read the induction variable of loop id? */
+static int reads_iv(const pp_expr *e, int id)
+{
+    if (!e)
+        return 0;
+    if (e->kind == PP_E_IV && e->ival == id)
+        return 1;
+    for (int i = 0; i < e->nkids; i++)
+        if (reads_iv(e->kids[i], id))
+            return 1;
+    return 0;
+}
+
+/* Is loop id (a loop id, -1: the function's body) inside loop anc? */
+static int inside(const pp_dfunc *f, int id, int anc)
+{
+    for (int depth = 0; id >= 0 && depth < 256; depth++) {
+        if (id == anc)
+            return 1;
+        const pp_dloop *l = pp_desc_loop(f, id);
+        id = l ? l->parent : -1;
+    }
+    return 0;
+}
+
+/* Does the body of loop c read c's induction variable (an inner loop's
+ * bounds, a condition, a call's argument: a triangle `j <= i`)? */
+static int body_reads_iv(const pp_dfunc *f, int c)
+{
+    for (int i = 0; i < f->nloops; i++) {
+        const pp_dloop *l = &f->loops[i];
+        if (l->id != c && inside(f, l->parent, c) &&
+            (reads_iv(l->count, c) || reads_iv(l->init, c) || reads_iv(l->bound, c) || reads_iv(l->step, c)))
+            return 1;
+    }
+    for (int i = 0; i < f->nbranches; i++)
+        if (inside(f, f->branches[i].loop, c) && reads_iv(f->branches[i].cond, c))
+            return 1;
+    for (int i = 0; i < f->ncalls; i++)
+        for (int j = 0; j < f->calls[i].nargs; j++)
+            if (inside(f, f->calls[i].loop, c) && reads_iv(f->calls[i].args[j], c))
+                return 1;
+    for (int i = 0; i < f->nevents; i++) {
+        const pp_devent *ev = &f->events[i];
+        if (inside(f, ev->loop, c) && (reads_iv(ev->obj, c) || reads_iv(ev->arg, c)))
+            return 1;
+    }
+    return 0;
 }
 
 /* OMP_SCHEDULE ("[monotonic:|nonmonotonic:]KIND[,CHUNK]") as the kind and
@@ -130,10 +187,39 @@ void pp_desc_sched_apply(pp_dfunc *f, const char *omp_schedule)
                              "(div (+ (- %s %s) (+ %s 1)) %s)))",
                              incr, end, start, incr, incr, end, start, incr, incr);
             char *nch = ntot ? fmt("(div (+ %s (- (max 1 %s) 1)) (max 1 %s))", ntot, ch, ch) : NULL;
+            /* the chunk's iterations read its IV (a triangle): the model
+             * deals the iteration space itself, each iteration once, so
+             * that what depends on the IV sums to the run's total */
+            int deal = body_reads_iv(f, c->id);
             if (ntot && nch && even) {
                 d->count = parse_free(fmt("(cond (lt (tid) %s) 1 0)", ntot));
                 c->count = parse_free(
                     fmt("(+ (div %s (nthreads)) (cond (lt (tid) (mod %s (nthreads))) 1 0))", ntot, ntot));
+                /* thread tid's share: iterations tid, tid + P, ... (which
+                 * ones a thread really ran is not known; cyclic shares of
+                 * a triangle are as even as the schedule makes them) */
+                if (deal) {
+                    c->deal_init = parse_free(fmt("(+ %s (* (tid) %s))", start, incr));
+                    c->deal_step = parse_free(fmt("(* %s (nthreads))", incr));
+                }
+            } else if (ntot && nch && deal) {
+                d->count = parse_free(
+                    fmt("(+ (div %s (nthreads)) (cond (lt (tid) (mod %s (nthreads))) 1 0))", nch, nch));
+                /* thread tid's r-th chunk: number r*P + tid, or r*P + P-1-tid
+                 * in odd rounds that every thread completes (a snake,
+                 * so that a triangle's rows even out over pairs of rounds);
+                 * the last chunk is cut at NTOT */
+                char *k = fmt("(+ (* (iv %d) (nthreads)) (cond (and (ne (mod (iv %d) 2) 0) "
+                              "(le (* (+ (iv %d) 1) (nthreads)) %s)) (- (- (nthreads) 1) (tid)) (tid)))",
+                              d->id, d->id, d->id, nch);
+                if (k) {
+                    c->count = parse_free(fmt("(max 0 (min (max 1 %s) (- %s (* %s (max 1 %s)))))", ch, ntot, k, ch));
+                    c->deal_init = parse_free(fmt("(+ %s (* (* %s (max 1 %s)) %s))", start, k, ch, incr));
+                    c->deal_step = parse_free(fmt("%s", incr));
+                    d->deal_init = parse_free(fmt("0"));
+                    d->deal_step = parse_free(fmt("1"));
+                }
+                free(k);
             } else if (ntot && nch) {
                 d->count = parse_free(
                     fmt("(+ (div %s (nthreads)) (cond (lt (tid) (mod %s (nthreads))) 1 0))", nch, nch));
@@ -141,6 +227,14 @@ void pp_desc_sched_apply(pp_dfunc *f, const char *omp_schedule)
             }
             free(ntot);
             free(nch);
+            if (deal && (!c->deal_init || !c->deal_step || (!even && (!d->deal_init || !d->deal_step)))) {
+                /* no dealing: the chunk's IV stays unknown */
+                pp_expr_free(c->deal_init);
+                pp_expr_free(c->deal_step);
+                pp_expr_free(d->deal_init);
+                pp_expr_free(d->deal_step);
+                c->deal_init = c->deal_step = d->deal_init = d->deal_step = NULL;
+            }
             if (!d->count || !c->count) {
                 pp_expr_free(d->count);
                 pp_expr_free(c->count);

@@ -204,6 +204,7 @@ static void free_loop(pp_dloop *l)
 {
     pp_expr_free(l->count); pp_expr_free(l->init); pp_expr_free(l->bound); pp_expr_free(l->step);
     free(l->iv); free(l->why); pp_expr_free(l->sched);
+    pp_expr_free(l->deal_init); pp_expr_free(l->deal_step);
 }
 
 static int parse_loop_fields(const pp_line *l, pp_dloop *lp, pp_dfunc *f, pp_where *w)

@@ -34,6 +34,11 @@ typedef struct {
     pp_expr *sched;               /* dispatch loop: sched=(KIND START END
                                      INCR CHUNK), or NULL                 */
     unsigned flags;
+    /* the induction variable's values the schedule model deals (dispatch
+     * and chunk loops of a dynamic or guided schedule, desc-sched.c): used
+     * instead of init and step when the model unrolls the loop; NULL
+     * otherwise */
+    pp_expr *deal_init, *deal_step;
     int guard_branch, guard_true; /* innermost controlling branch, or -1  */
     long ops[PP_NOPS];
     /* memory streams of the loop's own statements (mem=, memx=): bytes

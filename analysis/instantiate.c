@@ -55,7 +55,9 @@ static iv_rule iv_rule_of(ictx *c, const frame *fr, int k)
 {
     const pp_dloop *dl = &fr->mf->d->loops[k];
     iv_rule r = {0, 0, 0};
-    r.known = pp_inst_eval(c, fr, dl->init, &r.init) == 0 && pp_inst_eval(c, fr, dl->step, &r.step) == 0;
+    const pp_expr *init = dl->deal_init ? dl->deal_init : dl->init;
+    const pp_expr *step = dl->deal_init ? dl->deal_step : dl->step;
+    r.known = pp_inst_eval(c, fr, init, &r.init) == 0 && pp_inst_eval(c, fr, step, &r.step) == 0;
     return r;
 }
 
@@ -103,7 +105,10 @@ static iv_rule iv_rule_fixed(ictx *c, const frame *fr, int k, int *fixed)
 {
     const pp_dloop *dl = &fr->mf->d->loops[k];
     int id = dl->id;
-    *fixed = id >= 0 && id <= fr->mf->max_loop_id && !has_iv(dl->init) && !has_iv(dl->step);
+    const pp_expr *init = dl->deal_init ? dl->deal_init : dl->init;
+    const pp_expr *step = dl->deal_init ? dl->deal_step : dl->step;
+    /* a dealt chunk's start reads tid and the dispatch loop's IV */
+    *fixed = id >= 0 && id <= fr->mf->max_loop_id && !has_iv(init) && !has_iv(step);
     iv_rule r = {0, 0, 0};
     if (*fixed)
         r = iv_rule_of(c, fr, k);

@@ -262,6 +262,8 @@ static void loop_ivs(pp_mfunc *mf, int k, pp_mloop *into)
             if (has_iv(cl, dl->id)) {
                 collect_ivs(dl->init, into);
                 collect_ivs(dl->step, into);
+                collect_ivs(dl->deal_init, into);
+                collect_ivs(dl->deal_step, into);
             }
         } else if (it->type == PP_I_EVENT) {
             const pp_devent *ev = &d->events[it->idx];
