@@ -161,11 +161,12 @@ static void emit(const pp_cli *c, const pp_session *s, int P, double t, pp_sens 
     const pp_prog *m = &s->prog;
     qsort(sv, (size_t)n, sizeof *sv, by_elasticity);
     double esum = 0;
-    int ntime = 0;
+    int ntime = 0, nkink = 0;
     for (int i = 0; i < n; i++)
         if (pp_sens_is_time(sv[i].par)) {
             esum += sv[i].elasticity;
             ntime++;
+            nkink += sv[i].kink;
         }
     /* " N=512 R=20", as predict prints it */
     char prob[512] = "";
@@ -201,8 +202,12 @@ static void emit(const pp_cli *c, const pp_session *s, int P, double t, pp_sens 
             pp_json_num(stdout, sv[i].dT);
             printf(",\"elasticity\":");
             pp_json_num(stdout, sv[i].elasticity);
-            printf(",\"used\":%s,\"one_sided\":%s}", sv[i].used ? "true" : "false",
-                   sv[i].one_sided ? "true" : "false");
+            printf(",\"elasticity_below\":");
+            pp_json_num(stdout, sv[i].elast_below);
+            printf(",\"elasticity_above\":");
+            pp_json_num(stdout, sv[i].elast_above);
+            printf(",\"kink\":%s,\"used\":%s,\"one_sided\":%s}", sv[i].kink ? "true" : "false",
+                   sv[i].used ? "true" : "false", sv[i].one_sided ? "true" : "false");
         }
         printf("],\"elasticity_sum\":");
         pp_json_num(stdout, ntime ? esum : NAN);
@@ -225,8 +230,11 @@ static void emit(const pp_cli *c, const pp_session *s, int P, double t, pp_sens 
         }
         value_text(&sv[i], v, sizeof v);
         slope_text(&sv[i], sl, sizeof sl);
-        printf("  %-22s %-12s %-52s %+.4f%s\n", row_name(sv[i].par), v, sl, sv[i].elasticity,
+        printf("  %-22s %-12s %-52s %+.4f%s", row_name(sv[i].par), v, sl, sv[i].elasticity,
                sv[i].one_sided ? " (at 0: one-sided)" : "");
+        if (sv[i].kink)
+            printf(" (kink: %+.4f below, %+.4f above)", sv[i].elast_below, sv[i].elast_above);
+        printf("\n");
     }
     if (nunused) {
         printf("  not moving T here:");
@@ -238,6 +246,11 @@ static void emit(const pp_cli *c, const pp_session *s, int P, double t, pp_sens 
     if (ntime && !c->params)
         printf("  the times' elasticities sum to %.4f (1 when every time the prediction adds is one of them)\n",
                esum);
+    /* Euler's sum holds where T is differentiable: at a kink the central
+     * difference averages two slopes, and the sum may be off by the jump */
+    if (nkink)
+        printf("  T has a kink here in %d of the times (the critical path changes within 1%% of them): their "
+               "central differences average the slopes below and above, and the sum need not be 1\n", nkink);
 }
 
 /* The y of --plot for a slope: T per 1 us of a time (s), bytes for G,

@@ -116,6 +116,16 @@ static int predict_moved(const pp_par_info *p, pp_prog *m, pp_machine *mach, int
     return rc;
 }
 
+int pp_sens_sides(double beta, double bm, double tm, double t, double bp, double tp, double *below,
+                  double *above)
+{
+    if (!(t > 0) || bp == beta || bm == beta)
+        return 0;     /* a clamped factor: the caller's elasticity stands */
+    *below = beta * (t - tm) / (beta - bm) / t;
+    *above = beta * (tp - t) / (bp - beta) / t;
+    return fabs(*above - *below) > PP_SENS_KINK;
+}
+
 int pp_sensitivity(pp_prog *m, pp_machine *mach, int P, double t_real, const int *which, int n, pp_sens *out,
                    pp_progress_fn progress, void *pctx, char *err, size_t errlen)
 {
@@ -149,6 +159,9 @@ int pp_sensitivity(pp_prog *m, pp_machine *mach, int P, double t_real, const int
         s->dT = bp != bm ? (tp - tm) / (bp - bm) : 0;
         s->used = tp != tm;
         s->elasticity = t_real > 0 ? s->value * s->dT / t_real : 0;
+        s->elast_below = s->elast_above = s->elasticity;
+        if (!s->one_sided)
+            s->kink = pp_sens_sides(s->value, bm, tm, t_real, bp, tp, &s->elast_below, &s->elast_above);
     }
     if (progress)
         progress(pctx, NULL, n, n);

@@ -14,9 +14,11 @@
  * parameter.  T is homogeneous of degree one in the times (every cost, the
  * network's L, o, g, G, gamma and the computation): scaling them all by k
  * scales every event of the traversal by k.  So their elasticities sum to
- * 1 (Euler's theorem) where T is differentiable, which the output checks;
- * the rest is the memory streams' time the cache rule adds beyond the
- * recorded working set, which no parameter here moves.
+ * 1 (Euler's theorem) where T is differentiable, which the output checks.
+ * Where the critical path changes within the step (a kink of T, a max of
+ * two sums), the central difference averages the two slopes and the sum
+ * need not be 1: each parameter's one-sided elasticities are kept too and
+ * the output says where they differ.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -35,10 +37,22 @@ typedef struct {
     double elasticity;   /* (beta / T) dT/dbeta                            */
     int one_sided;       /* the parameter was 0: a forward difference     */
     int used;            /* T moved with it                                */
+    /* the one-sided elasticities, from T at the point and 1% below, and
+     * 1% above (two-sided only; with one_sided both are the elasticity) */
+    double elast_below, elast_above;
+    int kink;            /* they differ by more than PP_SENS_KINK: T is
+                            not differentiable in it within the step    */
 } pp_sens;
 
 /* The relative step of the central difference. */
 #define PP_SENS_STEP 0.01
+
+/* Two one-sided elasticities further apart than this mark a kink: a max
+ * between two paths (the critical path changes) within +-1% of the
+ * parameter.  T is continuous and piecewise linear in the times, so away
+ * from such points both are equal to rounding (about 1e-8); smaller
+ * kinks (many ranks' order changing by a hair) are not worth a line. */
+#define PP_SENS_KINK 1e-3
 
 /* For each of the n parameters which[i] (the pp_par_get index), dT/dbeta
  * at the current parameters for P processors; t_real is T_real there
@@ -47,6 +61,14 @@ typedef struct {
  * refused.  progress may be NULL.  Returns 0, or -1 with a message. */
 int pp_sensitivity(pp_prog *m, pp_machine *mach, int P, double t_real, const int *which, int n, pp_sens *out,
                    pp_progress_fn progress, void *pctx, char *err, size_t errlen);
+
+/* The one-sided elasticities at beta from T = t there, tm at bm below
+ * and tp at bp above: *below = beta (t - tm) / ((beta - bm) t), *above
+ * likewise.  Returns 1 when they differ by more than PP_SENS_KINK (a
+ * kink), 0 otherwise or when t <= 0 or a side did not move (then *below
+ * and *above are left as they are). */
+int pp_sens_sides(double beta, double bm, double tm, double t, double bp, double tp, double *below,
+                  double *above);
 
 /* 1 when the parameter's value is a time (ns, ns per byte) or the
  * computation: those whose elasticities sum to 1. */

@@ -88,7 +88,7 @@ typedef struct {
     double *scale_of;         /* compute slowdown by running threads (cache) */
     double *mscale_of;        /* memory-streaming slowdown, likewise         */
     struct trav_work *work;   /* open computations (trav-work.c); NULL for
-                                 the PRAM and MPI runs                    */
+                                 the PRAM                                 */
     double now;               /* the walk's time: the moving thread's clock
                                  when it was picked                        */
     pp_trav *out;

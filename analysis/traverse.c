@@ -15,9 +15,13 @@
 #include <string.h>
 
 /* Thread t computes a->ns on one processor: slowed down on the real
- * machine by the threads running at once.  With threads (not MPI ranks)
- * the computation stays open while it runs, and its rate follows the
- * threads running (trav-work.c).  -1: out of memory. */
+ * machine by the threads running at once.  There (threads and MPI ranks
+ * alike) the computation stays open while it runs, and its rate follows
+ * the threads running (trav-work.c): a rate taken once at the start would
+ * jump when another thread blocks just before or after it, and T_real
+ * would not be continuous in the costs (sensitivity's differences
+ * straddled such jumps).  On the PRAM it takes a->ns.  -1: out of
+ * memory. */
 static int do_work(tctx *c, int t, const pp_action *a)
 {
     if (c->work && a->ns > 0) {
@@ -62,14 +66,6 @@ static void pay_segment(tctx *c, int t)
 void pp_trav_ready(tctx *c, int t)
 {
     const pp_ithread *th = &c->in->threads[t];
-    /* Without processor sharing (MPI ranks) the segment's cost is paid as
-     * soon as the thread stands before the event: nothing else of it can
-     * move its clock until then.  With it, an open computation's end
-     * still moves with the running threads: step() pays it when the
-     * thread comes up, and puts it back in the queue. */
-    if (c->seg_ns > 0 && !c->work && c->pc[t] < th->nact && !c->seg_paid[t] &&
-        ends_segment(th->act[c->pc[t]].kind))
-        pay_segment(c, t);
     if (!c->mach) {
         /* the PRAM: computation does not depend on the other threads (no
          * slowdown) and they do not see it, so doing it now rather than
@@ -598,7 +594,7 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     if (!out->busy || !out->wait || !out->sync || !out->finish || !c.clock || !c.blocked_at ||
         !c.create_time || !c.done_time || !c.pc || !c.state || !c.created || !c.last_team || !c.joiners ||
         !c.teams || !c.objs || !c.omp_key || !c.scale_of || !c.mscale_of || !c.seg_paid ||
-        (mach && m->pkind != PP_P_MPI && pp_trav_work_init(&c, n)) || !out->mpi || pp_trav_queue_init(&c) ||
+        (mach && pp_trav_work_init(&c, n)) || !out->mpi || pp_trav_queue_init(&c) ||
         (m->pkind == PP_P_MPI && pp_trav_mpi_init(&c))) {
         snprintf(err, errlen, "out of memory");
         rc = -1;

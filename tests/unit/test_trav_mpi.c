@@ -166,6 +166,39 @@ static void test_segment_cost_before_each_call(void **state)
     free_in(&in);
 }
 
+/* The ranks on a node share it: a computation runs at the rate 1 / s(a), a
+ * the ranks running at once, and a changes while it runs (processor
+ * sharing, as for threads), so the predicted time is continuous in every
+ * cost (`perfpred sensitivity` differentiates it).  Two ranks on one
+ * node, scale.compute 0.5 + 0.5 a: s(1) = 1, s(2) = 1.5.  Rank 1 computes
+ * 100 at rate 1/1.5: done at 150, then it waits in its receive (not
+ * running).  Rank 0 has done 150 / 1.5 = 100 of its 300 by then; the other
+ * 200 alone at rate 1: done at 350 (a rate taken once at the start would
+ * give 300 x 1.5 = 450).  Then its eager send: o + 7G = 107 (457); the data
+ * is at rank 1 L = 1000 later and its receive ends o = 100 after: 1557. */
+static void test_ranks_share_node(void **state)
+{
+    (void)state;
+    pp_instance in;
+    ranks(&in, 2);
+    act(&in, 0, PP_A_WORK, 0, 0, 300);
+    act(&in, 0, PP_A_SEND, 1, 5, 8);
+    act(&in, 1, PP_A_WORK, 0, 0, 100);
+    act(&in, 1, PP_A_RECV, 0, 5, 8);
+    net_machine();
+    mach.net.ranks_per_node = 2;
+    mach.cost[PP_COST_SCALE_COMPUTE] = (pp_model){.kind = PP_MODEL_LINEAR, .a = 0.5, .b = 0.5};
+    pp_trav tr;
+    char err[1024];
+    assert_int_equal(pp_traverse(&prog, &in, &mach, &tr, err, sizeof err), 0);
+    assert_true(fabs(tr.busy[1] - 150) < 1e-6);
+    assert_true(fabs(tr.busy[0] - 350) < 1e-6);
+    assert_true(fabs(tr.finish[0] - 457) < 1e-6);
+    assert_true(fabs(tr.finish[1] - 1557) < 1e-6);
+    pp_trav_free(&tr);
+    free_in(&in);
+}
+
 /* Above the eager limit the data moves once the receive is posted:
  * posted at 5000, tx = max(0 + o + L, 5000) = 5000, the sender is done at
  * tx + L + (m-1)G, the receiver L + o later. */
@@ -496,6 +529,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eager_message_time),
         cmocka_unit_test(test_segment_cost_before_each_call),
+        cmocka_unit_test(test_ranks_share_node),
         cmocka_unit_test(test_rendezvous_message_time),
         cmocka_unit_test(test_matching_by_tag_and_order),
         cmocka_unit_test(test_any_source),
