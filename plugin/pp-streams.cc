@@ -166,9 +166,10 @@ off_starts_fixed (class loop *loop, tree off)
 }
 
 /* scev does not see through a pointer loaded inside the loop (p = ga;
- * *(p + off)), which is how a global array pointer looks before the
- * loads are hoisted, nor through a row pointer loaded from memory (p =
- * a[i]; the rows of a double **).  When nothing in the loop may store to
+ * *(p + off)), which is how a global array pointer, a structure's field
+ * (g->data) or an OpenMP region's shared pointer (.omp_data_i->cur) looks
+ * before the loads are hoisted, nor through a row pointer loaded from
+ * memory (p = a[i]; the rows of a double **).  When nothing in the loop may store to
  * what the load reads, p is invariant and the stream's step is off's.  A
  * row pointer whose address is also invariant in the enclosing loop (c[i]
  * in a loop over k) is a row that loop walks again: reused. */
@@ -188,15 +189,16 @@ via_invariant_load (class loop *loop, tree addr, pp_stream *out)
   bool row = src && TREE_CODE (src) == MEM_REF
 	     && TREE_CODE (TREE_OPERAND (src, 0)) == SSA_NAME
 	     && integer_zerop (TREE_OPERAND (src, 1));
-  if (!src || !gimple_vuse (pd) || gimple_vdef (pd) || (!DECL_P (src) && !row)
-      || gimple_bb (pd)->loop_father != loop)
+  if (!src || !gimple_vuse (pd) || gimple_vdef (pd) || gimple_bb (pd)->loop_father != loop)
     return -1;
-  /* a global pointer: the load's own test; a row pointer: its address
-     computed the same every iteration (c + i, c itself reloaded) and
-     nothing in the loop storing to the row table */
-  if (DECL_P (src) ? !pp_load_invariant (loop, pd)
-		   : !pp_value_invariant (loop, TREE_OPERAND (src, 0))
-		       || !pp_ref_unclobbered (loop, src))
+  /* a row pointer: its address computed the same every iteration (c + i,
+     c itself reloaded) and nothing in the loop storing to the row table;
+     any other pointer (a global, a structure's field: g->data, or the
+     shared variables of an OpenMP region, .omp_data_i->cur): the load's
+     own test, its address the same every iteration and nothing in the
+     loop storing there */
+  if (row ? !pp_value_invariant (loop, TREE_OPERAND (src, 0)) || !pp_ref_unclobbered (loop, src)
+	  : !pp_load_invariant (loop, pd))
     return -1;
   class loop *parent = loop_outer (loop);
   if (parent && loop_depth (parent) == 0)
@@ -398,6 +400,11 @@ pp_streams_text (pp_fn *f, class loop *loop)
 	  tree ref = store ? gimple_assign_lhs (s) : gimple_assign_rhs1 (s);
 	  pp_stream st = { NULL_TREE, 0, 0, 0, store };
 	  int r = analyse_ref (loop, ref, &st);
+	  /* a load from a place the loop does not store to, at an address
+	     that does not move (.omp_data_i->cur, g->n): the same bytes
+	     every iteration, not a reference the streams miss */
+	  if (r < 0 && load && pp_load_invariant (loop, s))
+	    r = 0;
 	  if (r < 0)
 	    {
 	      /* one chase per chased pointer (p = p->next): the other loads
