@@ -304,15 +304,16 @@ static int power_fit(pp_prog *m, int f, int k, pp_mloop *ml, char *note, size_t 
         snprintf(over, sizeof over, "%d sizes (%d records)", best_q, best_nrec);
     else
         snprintf(over, sizeof over, "%d records", best_q);
+    const char *per = ml->claim ? "per team entry" : "per entry";
     if (best_q == 2)
-        snprintf(note, n, "fitted over %s: %.4g x %s^%.3g per entry (a power law through two points: "
-                 "a record at a third size would test it)", over, best_a, name, best_b);
+        snprintf(note, n, "fitted over %s: %.4g x %s^%.3g %s (a power law through two points: "
+                 "a record at a third size would test it)", over, best_a, name, best_b, per);
     else if (best_lin)
-        snprintf(note, n, "fitted over %s: %.4g x %s %c %.4g per entry (a line, %.2g%% RMS error)",
-                 over, best_a, name, best_b < 0 ? '-' : '+', fabs(best_b), 100 * best_err);
+        snprintf(note, n, "fitted over %s: %.4g x %s %c %.4g %s (a line, %.2g%% RMS error)",
+                 over, best_a, name, best_b < 0 ? '-' : '+', fabs(best_b), per, 100 * best_err);
     else
-        snprintf(note, n, "fitted over %s: %.4g x %s^%.3g per entry (a power law, %.2g%% RMS error)",
-                 over, best_a, name, best_b, 100 * best_err);
+        snprintf(note, n, "fitted over %s: %.4g x %s^%.3g %s (a power law, %.2g%% RMS error)",
+                 over, best_a, name, best_b, per, 100 * best_err);
     return 1;
 }
 
