@@ -92,8 +92,15 @@ static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int f
         if (k >= 0)
             return k;
         snprintf(buf, sizeof buf, "site:%s:%d", c->m->funcs[fi].d->name, ev->id);
-    } else
+    } else {
+        /* an object the plugin could not name and the caller did not
+         * bind: the run's one shared address, when it showed one */
+        const pp_mfunc *mf = &c->m->funcs[fi];
+        const char *rk = mf->ev_runkey ? mf->ev_runkey[ev - mf->d->events] : NULL;
+        if (rk && arg_key(fr, o) < 0)
+            return pp_inst_intern(c, rk);
         return pp_inst_obj_key(c, fr, o);
+    }
     return pp_inst_intern(c, buf);
 }
 

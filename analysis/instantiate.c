@@ -42,6 +42,13 @@ static long double loop_count(ictx *c, const frame *fr, int k, int *exact)
             c->in->fellback[fr->fi][k] = 1;
     }
     *exact = 0;
+    if (ml->claim && fr->thr_known && fr->thr_n > 0) {
+        /* a work queue: the team's total dealt over its threads like a
+         * dynamic schedule of equal items (desc-sched.c) */
+        long double T = roundl((long double)pp_loop_team_total(c->m, ml));
+        long double n = (long double)fr->thr_n, q = floorl(T / n);
+        return q + ((long double)fr->thr_k < T - q * n ? 1 : 0);
+    }
     return pp_loop_trip(c->m, ml);
 }
 

@@ -119,13 +119,58 @@ static uint64_t entries_in(const pp_prog *m, int ri, int f, int k)
     return 0;
 }
 
-double pp_loop_trip(const pp_prog *m, const pp_mloop *ml)
+/* Threads of record ri that entered loop k of function f. */
+static int threads_in(const pp_prog *m, int ri, int f, int k)
+{
+    const pp_record *r = m->recs[ri];
+    int fr = -1, n = 0;
+    for (int g = 0; g < r->nfuncs; g++)
+        if (m->fmap[ri][g] == f)
+            fr = g;
+    if (fr < 0)
+        return 0;
+    int slot = m->funcs[f].d->loops[k].slot + 1;
+    for (int t = 0; t < r->nthreads; t++)
+        if (r->threads[t].counts && r->threads[t].counts[fr] && r->threads[t].counts[fr][slot] > 0)
+            n++;
+    return n;
+}
+
+/* The count a rule is fitted to in record ri: per entry, or for a
+ * work-queue loop the team's total per entry of the team (the threads that
+ * entered it, each once per team entry). */
+static double trip_in(const pp_prog *m, int ri, int f, int k, uint64_t it, uint64_t e)
+{
+    if (!m->funcs[f].loops[k].claim)
+        return (double)it / (double)e;
+    int nt = threads_in(m, ri, f, k);
+    return (double)it * (nt > 0 ? nt : 1) / (double)e;
+}
+
+/* The team size a work-queue loop's total is dealt over in a per-entry
+ * view (equations, memory): the current P. */
+static double current_P(const pp_prog *m)
+{
+    if (m->pkind == PP_P_PARAM && m->p_param >= 0) {
+        double P = (double)(m->params[m->p_param].value + m->p_offset);
+        return P >= 1 ? P : 1;
+    }
+    return 1;
+}
+
+double pp_loop_team_total(const pp_prog *m, const pp_mloop *ml)
 {
     if (ml->pow_param < 0 || ml->pow_param >= m->nparams)
         return ml->trip;
     double x = (double)m->params[ml->pow_param].value;
     double t = ml->pow_lin ? ml->pow_a * x + ml->pow_b : x > 0 ? ml->pow_a * pow(x, ml->pow_b) : 0;
     return t > 0 ? t * ml->pow_scale : 0;
+}
+
+double pp_loop_trip(const pp_prog *m, const pp_mloop *ml)
+{
+    double t = pp_loop_team_total(m, ml);
+    return ml->claim ? t / current_P(m) : t;
 }
 
 double pp_loop_trip_relse(const pp_prog *m, const pp_mloop *ml)
@@ -199,7 +244,7 @@ static int power_fit(pp_prog *m, int f, int k, pp_mloop *ml, char *note, size_t 
             }
             /* the running mean of the trips at this x */
             nrepeat[j]++;
-            y[j] += ((double)it / (double)e - y[j]) / nrepeat[j];
+            y[j] += (trip_in(m, ri, f, k, it, e) - y[j]) / nrepeat[j];
         }
         if (q < 2)
             continue;
@@ -259,15 +304,16 @@ static int power_fit(pp_prog *m, int f, int k, pp_mloop *ml, char *note, size_t 
         snprintf(over, sizeof over, "%d sizes (%d records)", best_q, best_nrec);
     else
         snprintf(over, sizeof over, "%d records", best_q);
+    const char *per = ml->claim ? "per team entry" : "per entry";
     if (best_q == 2)
-        snprintf(note, n, "fitted over %s: %.4g x %s^%.3g per entry (a power law through two points: "
-                 "a record at a third size would test it)", over, best_a, name, best_b);
+        snprintf(note, n, "fitted over %s: %.4g x %s^%.3g %s (a power law through two points: "
+                 "a record at a third size would test it)", over, best_a, name, best_b, per);
     else if (best_lin)
-        snprintf(note, n, "fitted over %s: %.4g x %s %c %.4g per entry (a line, %.2g%% RMS error)",
-                 over, best_a, name, best_b < 0 ? '-' : '+', fabs(best_b), 100 * best_err);
+        snprintf(note, n, "fitted over %s: %.4g x %s %c %.4g %s (a line, %.2g%% RMS error)",
+                 over, best_a, name, best_b < 0 ? '-' : '+', fabs(best_b), per, 100 * best_err);
     else
-        snprintf(note, n, "fitted over %s: %.4g x %s^%.3g per entry (a power law, %.2g%% RMS error)",
-                 over, best_a, name, best_b, 100 * best_err);
+        snprintf(note, n, "fitted over %s: %.4g x %s^%.3g %s (a power law, %.2g%% RMS error)",
+                 over, best_a, name, best_b, per, 100 * best_err);
     return 1;
 }
 
@@ -294,7 +340,7 @@ void pp_counts_refit(pp_prog *m, int f, int k, const char *why)
     ml->count = NULL;
     free(ml->fit_note);
     ml->fit_note = NULL;
-    if (ml->obs_entries) {
+    if (ml->obs_entries && !ml->claim) {
         for (int i = 0; i < m->nparams; i++) {
             long v = m->params[i].recorded;
             /* a count that equals a parameter of value 1 or 2 is more
@@ -320,11 +366,28 @@ void pp_counts_refit(pp_prog *m, int f, int k, const char *why)
     char buf[600], note[300];
     if (power_fit(m, f, k, ml, note, sizeof note)) {
         ml->rule = PP_RULE_FITTED;
-        snprintf(buf, sizeof buf, "%s; %s", why, note);
+        snprintf(buf, sizeof buf, "%s; %s%s", why, ml->claim ? "a work queue (the team's total claimed under a "
+                 "shared lock or by an atomic add, dealt over the threads like a dynamic schedule): " : "", note);
         ml->fit_note = strdup(buf);
         return;
     }
     ml->rule = PP_RULE_CONSTANT;
+    if (ml->claim) {
+        snprintf(buf, sizeof buf, "%s; a work queue (the team's total claimed under a shared lock or by an atomic "
+                 "add, dealt over the threads like a dynamic schedule): constant team total %.4g per team entry "
+                 "(observed%s)", why, ml->trip,
+                 m->nrec < 2 || !several_sizes(m) ? "; KEPT AT EVERY SIZE, which is wrong when the queue grows "
+                 "with the size: record at two sizes (perfpred record --sizes A,B)"
+                 : "; kept at other sizes: no power law of one parameter fits the records within 10%");
+        ml->fit_note = strdup(buf);
+        if (ml->trip >= 2)
+            pp_prog_warn(m, "%s: the work queue's total is kept at %.4g per team entry at every size (%s): "
+                         "predictions at other sizes are wrong if the queue grows with the size; "
+                         "record at two sizes (perfpred record --sizes A,B) to fit its growth",
+                         m->funcs[f].d->name, ml->trip,
+                         m->nrec < 2 || !several_sizes(m) ? "one size recorded" : "no law fits the records");
+        return;
+    }
     snprintf(buf, sizeof buf, "%s; constant: %.4g per entry (observed average%s)", why, ml->trip,
              ml->trip < 2 ? ""
              : m->nrec < 2 || !several_sizes(m) ? "; kept at other sizes: records at two sizes or more fit its growth"
@@ -402,4 +465,59 @@ int pp_counts_verify(pp_prog *m, char *err, size_t errlen)
     }
     pp_prog_reset(m);
     return 0;
+}
+
+/* Does event ev claim work from shared state: a lock the run shows the
+ * threads shared (model-lockobj.c), or an atomic fetch-and-add? */
+static int claims(const pp_mfunc *mf, int i)
+{
+    const pp_devent *ev = &mf->d->events[i];
+    if (ev->kind == PP_EV_LOCK)
+        return mf->ev_runkey && mf->ev_runkey[i];
+    if (ev->kind == PP_EV_ATOMIC && ev->callee)
+        return strstr(ev->callee, "fetch_add") || strstr(ev->callee, "add_fetch") ||
+               strstr(ev->callee, "fetch_and_add") || strstr(ev->callee, "add_and_fetch");
+    return 0;
+}
+
+/* Does function g claim work anywhere in its body? */
+static int func_claims(const pp_prog *m, int g)
+{
+    const pp_mfunc *mg = &m->funcs[g];
+    for (int i = 0; i < mg->d->nevents; i++)
+        if (claims(mg, i))
+            return 1;
+    return 0;
+}
+
+void pp_counts_claims(pp_prog *m)
+{
+    for (int f = 0; f < m->nfuncs; f++) {
+        pp_mfunc *mf = &m->funcs[f];
+        const pp_dfunc *d = mf->d;
+        for (int k = 0; k < d->nloops; k++) {
+            pp_mloop *ml = &mf->loops[k];
+            int id = d->loops[k].id, found = 0;
+            /* only a data-dependent count: a counted loop keeps its rule */
+            if (ml->rule != PP_RULE_CONSTANT || !ml->obs_entries)
+                continue;
+            for (int i = 0; i < d->nevents && !found; i++)
+                found = d->events[i].loop == id && claims(mf, i);
+            /* the claim in a function the loop calls (take_item(q)) */
+            for (int c = 0; c < d->ncalls && !found; c++)
+                found = d->calls[c].loop == id && mf->call_callee[c] >= 0 && func_claims(m, mf->call_callee[c]);
+            if (!found)
+                continue;
+            /* a queue the threads share: at least two threads entered it
+             * in some record */
+            int nt = 0;
+            for (int ri = 0; ri < m->nrec; ri++)
+                if (threads_in(m, ri, f, k) > nt)
+                    nt = threads_in(m, ri, f, k);
+            if (nt < 2)
+                continue;
+            ml->claim = 1;
+            ml->trip = trip_in(m, 0, f, k, observed_in(m, 0, f, k), entries_in(m, 0, f, k) ? entries_in(m, 0, f, k) : 1);
+        }
+    }
 }

@@ -14,6 +14,11 @@
 uint64_t pp_branch_false_total(const pp_prog *m, int f, const pp_dbranch *b);
 /* Observed counts, branch ratios and the first rule of every loop. */
 void pp_counts_observe(pp_prog *m);
+/* Mark the work-queue loops (a data-dependent loop that claims its
+ * iterations under a lock the run shows shared, or by an atomic
+ * fetch-and-add, directly or in a function it calls): their rule counts
+ * the team's total, dealt over the threads. */
+void pp_counts_claims(pp_prog *m);
 /* Replace the rule of loop k of function f: an integer multiple of a
  * parameter when the observed trips say so; with records at several
  * sizes, a power law of the parameter they differ in; else the observed

@@ -12,6 +12,9 @@ int pp_model_scope_of(const pp_mfunc *mf, int lid);
 /* model-cond.c: find the hand-built barriers on condition variables
  * (pp_mfunc.cb_*); -1: out of memory. */
 int pp_model_condbars(pp_prog *m);
+/* model-lockobj.c: per unnamed lock/unlock site, the key of the one
+ * object the run shows all its threads used (mf->ev_runkey) */
+int pp_model_run_locks(pp_prog *m);
 /* model-params.c: the problem parameters from the record, and how P
  * enters (the loop around pthread_create, or the OpenMP team size) */
 int pp_model_build_params(pp_prog *m);

@@ -88,6 +88,10 @@ static void lock_notes(pp_prog *m)
                 continue;
             if (obj_known(m, f, ev->obj, 0))
                 continue;
+            if (m->funcs[f].ev_runkey && m->funcs[f].ev_runkey[i] && ev->kind != PP_EV_COND_WAIT) {
+                /* the run named it: every thread used one address (model-lockobj.c) */
+                continue;
+            }
             char *txt = ev->obj ? pp_expr_to_sexpr(ev->obj) : NULL;
             pp_prog_warn(m, "%s: the object of the %s at line %d is not known (obj=%s): its identity is "
                          "guessed, one per thread (the same for a lock and an unlock of that expression in %s; "
@@ -588,7 +592,12 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    if (pp_model_run_locks(m)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     lock_notes(m);
+    pp_counts_claims(m);
     /* inner loops first (a loop is listed before the loops it holds) */
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = m->funcs[f].d->nloops - 1; k >= 0; k--)
@@ -663,6 +672,9 @@ void pp_prog_free(pp_prog *m)
         free(mf->event_index_by_id); free(mf->branch_index_by_id);
         free(mf->ev_elem); free(mf->ev_relem); free(mf->ev_bytes_obs);
         free(mf->cb_of_event); free(mf->cb_of_loop); free(mf->cb_wait);
+        for (int i = 0; mf->ev_runkey && i < mf->d->nevents; i++)
+            free(mf->ev_runkey[i]);
+        free(mf->ev_runkey);
     }
     pp_model_thread_values_free(m);
     free(m->funcs);

@@ -104,6 +104,13 @@ typedef struct {
      * two points, where it cannot be measured); pow_scale multiplies the
      * trip (1; the interval's finite difference changes it) */
     int pow_q;
+    /* a work-queue loop (model-counts.c, pp_counts_claims): its iterations
+     * are claimed from shared state under a lock the run shows shared or
+     * by an atomic fetch-and-add, so the team's total follows the size
+     * and the threads share it; trip and the fit are of that total per
+     * entry of the team, dealt over the team's threads like a dynamic
+     * schedule */
+    int claim;
     double pow_mx, pow_sxx, pow_s, pow_scale;
 } pp_mloop;
 
@@ -141,6 +148,10 @@ typedef struct {
     int *cb_of_event, *cb_of_loop;
     int ncb;
     int *cb_wait;
+    /* per event: the key of the lock object the run shows its threads
+     * shared, for a lock or unlock the plugin could not name (NULL:
+     * none; model-lockobj.c) */
+    char **ev_runkey;
 } pp_mfunc;
 
 /* A value the recorded threads set differently (model-thread-values.c). */
@@ -255,6 +266,8 @@ int pp_prog_param_in(const pp_prog *m, int k, int param, long *value);
 /* Iterations per entry of a loop with no count expression, at the
  * parameters' current values: its power law over several records, or
  * the recorded average (model-counts.c). */
+/* A work-queue loop's team total at the current parameters. */
+double pp_loop_team_total(const pp_prog *m, const pp_mloop *ml);
 double pp_loop_trip(const pp_prog *m, const pp_mloop *ml);
 /* The relative standard error of that fitted trip at the current
  * parameters (the regression's prediction error at x); -1 when the fit

@@ -1,0 +1,79 @@
+/* model-lockobj.c - the identity of a lock the plugin could not name, from
+ * the run: a mutex reached through a pointer (a thread's start argument,
+ * `pthread_mutex_lock(&q->lock)` with `q = arg`) has no expression the
+ * model can evaluate, but the record gives the address every lock and
+ * unlock event used (docs/record-format.md, `obj`).  A site whose events,
+ * in every record where it ran, all used one address, and that two
+ * threads or more reached, locks one object shared by the threads; sites
+ * of one record at the same address lock the same one.  Such a site gets
+ * the key "run:R:ADDR" (R the first record it ran in), which
+ * inst-events.c uses instead of the one-per-thread guess.
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "model-internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Is event i of f a lock or unlock whose object the model cannot name? */
+static int unnamed_lock(const pp_devent *ev)
+{
+    if (ev->kind != PP_EV_LOCK && ev->kind != PP_EV_UNLOCK)
+        return 0;
+    if (ev->callee && strncmp(ev->callee, "GOMP_", 5) == 0)
+        return 0;
+    const pp_expr *o = ev->obj;
+    return !(o && o->kind == PP_E_ADDR && o->name) && !(o && o->kind == PP_E_CRITICAL);
+}
+
+int pp_model_run_locks(pp_prog *m)
+{
+    for (int f = 0; f < m->nfuncs; f++) {
+        pp_mfunc *mf = &m->funcs[f];
+        const pp_dfunc *d = mf->d;
+        if (!d->nevents)
+            continue;
+        mf->ev_runkey = calloc((size_t)d->nevents, sizeof *mf->ev_runkey);
+        if (!mf->ev_runkey)
+            return -1;
+        for (int i = 0; i < d->nevents; i++) {
+            const pp_devent *ev = &d->events[i];
+            if (!unnamed_lock(ev))
+                continue;
+            int first_rec = -1, ok = 1, many = 0;
+            uint64_t first_addr = 0;
+            for (int ri = 0; ri < m->nrec && ok; ri++) {
+                const pp_record *r = m->recs[ri];
+                uint64_t addr = 0;
+                int seen = 0, thread = -1;
+                for (long e = 0; e < r->nevents && ok; e++) {
+                    const pp_rev *rv = &r->events[e];
+                    if (rv->func < 0 || rv->func >= r->nfuncs || m->fmap[ri][rv->func] != f || rv->site != ev->id)
+                        continue;
+                    if (!seen) {
+                        addr = rv->obj;
+                        thread = rv->thread;
+                        seen = 1;
+                    } else if (rv->obj != addr)
+                        ok = 0;
+                    else if (rv->thread != thread)
+                        many = 1;
+                }
+                if (seen && ok && first_rec < 0) {
+                    first_rec = ri;
+                    first_addr = addr;
+                }
+            }
+            /* one thread alone proves nothing about sharing: keep the guess */
+            if (!ok || first_rec < 0 || !many || !first_addr)
+                continue;
+            char buf[64];
+            snprintf(buf, sizeof buf, "run:%d:%llx", first_rec, (unsigned long long)first_addr);
+            if (!(mf->ev_runkey[i] = strdup(buf)))
+                return -1;
+        }
+    }
+    return 0;
+}
