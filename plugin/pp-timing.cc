@@ -172,6 +172,9 @@ elt_addr (tree array, int slot, gimple_seq *seq)
    loop, where the diamonds of the generic form cost a third of the
    compile time and moved hot loops across alignment boundaries.  */
 static const char timing_stub_head[] =
+  /* weak, as the generic form's declarations: a link without the runtime
+     then fails on one symbol, whose name is the message (pp-keep.cc) */
+  ".weak\t__pp_tbegin_x86\n\t.weak\t__pp_tend_x86\n\t"
   ".pushsection .text.perfpred_cold,\"ax\",@progbits\n"
   "2:\t{leaq\t-128(%%rsp), %%rsp|lea\trsp, [rsp-128]}\n\t";
 static const char timing_stub_tail[] =
