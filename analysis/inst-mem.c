@@ -16,15 +16,19 @@
 
 #include <stdlib.h>
 
-/* A loop's pricing in one frame: 0 not yet, 1 priced, 2 not to be had. */
+/* A loop's pricing in one frame (state: 0 not yet, 1 priced, 2 not to
+ * be had), and its trip count there (trip_state the same way): both the
+ * same all through the frame. */
 struct inst_memc {
     int state, threads, beyond, whole;
     double ns, shared, ws;
+    int trip_state;
+    double trip;
 };
 
 typedef struct {
     ictx *c;
-    const frame *fr;
+    frame *fr;
 } tctx;
 
 /* Does e give the same value all through the frame?  Arguments, the
@@ -60,12 +64,15 @@ static int frame_stable(const pp_expr *e)
 static int frame_trip(void *u, int k, double *n)
 {
     const tctx *t = u;
-    const pp_mloop *ml = &t->fr->mf->loops[k];
-    int64_t v;
-    if (!ml->count || !frame_stable(ml->count) || pp_inst_eval(t->c, t->fr, ml->count, &v))
-        return -1;
-    *n = v > 0 ? (double)v : 0;
-    return 0;
+    struct inst_memc *e = &t->fr->memc[k];
+    if (e->trip_state == 0) {
+        const pp_mloop *ml = &t->fr->mf->loops[k];
+        int64_t v;
+        e->trip_state = !ml->count || !frame_stable(ml->count) || pp_inst_eval(t->c, t->fr, ml->count, &v) ? 2 : 1;
+        e->trip = e->trip_state == 1 && v > 0 ? (double)v : 0;
+    }
+    *n = e->trip;
+    return e->trip_state == 1 ? 0 : -1;
 }
 
 /* The threads that run at once with this one, each on its own data: the
