@@ -58,8 +58,8 @@ int pp_mem_text(FILE *f, pp_prog *m, const pp_machine *mach, int P)
                 e->beyond ? (e->beyond_rec ? ", in memory at both sizes" : ", leaves the caches") : "",
                 e->extra_ns);
         if (e->per_thread == 2)
-            fprintf(f, "      (its trip counts are per thread and no thread's values give them: "
-                       "priced at the program's arrays)\n");
+            fprintf(f, "      (a trip count its working set needs is in neither the parameters nor a thread's "
+                       "values: priced at the program's arrays)\n");
     }
     free(r);
     return 0;

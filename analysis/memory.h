@@ -92,8 +92,10 @@ typedef struct {
     double extra_ns;
     /* 1: ws, ws_rec and extra_ns are a thread's (the largest working set
      * of the threads, the iteration-weighted mean of the added time),
-     * `threads` sharing the last level; 2: the trip counts are per thread
-     * and no thread's values give them: the rule of the whole data */
+     * `threads` sharing the last level; 2: a trip count its working set
+     * needs is in neither the parameters nor a thread's values (a
+     * triangular nest, a count from loaded data): the rule of the whole
+     * data */
     int per_thread, threads;
 } pp_mem_loop;
 
