@@ -75,14 +75,18 @@ static int frame_trip(void *u, int k, double *n)
     return e->trip_state == 1 ? 0 : -1;
 }
 
-/* The threads that run at once with this one, each on its own data: the
- * threads its pthread_create site made (or its OpenMP team), at most the
- * machine's processors. */
+/* The threads that run at once with this one on its L3, each on its own
+ * data: the threads its pthread_create site made (or its OpenMP team), at
+ * most the machine's processors and at most those that share one L3
+ * (cache.l3_shared_by: on a host with several, the threads spread over
+ * them). */
 static int threads_at_once(const frame *fr, const pp_machine *mach)
 {
     int64_t T = fr->thr_known ? fr->thr_n : fr->omp ? fr->nthreads : 1;
     if (mach->cores > 0 && T > mach->cores)
         T = mach->cores;
+    if (mach->cache_l3_shared_by > 0 && T > mach->cache_l3_shared_by)
+        T = mach->cache_l3_shared_by;
     return T < 1 ? 1 : (int)T;
 }
 

@@ -30,6 +30,9 @@
 # loops over the data add the same at both; its create and join loops,
 # one iteration a thread, add 9.1875 + 0.65625 ns a thread, under 40 ns:
 # the check allows 1e-5 of 12.26 ms).
+# With cache.l3_shared_by = 2 (two L3s of two processors), at most two
+# threads share one: at ROWS = 1024, P = 4 a thread's 4 MiB is priced as
+# 1 + 2 x 3 = 7 MiB (inside) instead of 1 + 4 x 3 = 13 (beyond).
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -197,6 +200,27 @@ for my $P (sort keys %want) {
 # the prediction uses it: what the memory model adds at P = 2 over P = 4
 my $d = (($pram{2} // 0) - ($pram{'2.off'} // 0)) - (($pram{4} // 0) - ($pram{'4.off'} // 0));
 ok(near($d, 6225920 * 1.96875e-9, 1e-5), "T_PRAM: 12.25728 ms more added at P = 2 than at P = 4 (got " . $d * 1e3 . ' ms)');
+
+# Two L3s of two processors each (cache.l3_shared_by = 2): at most two
+# threads share one.  ROWS = 1024 at P = 4: a thread's 256 rows, 4 MiB;
+# with all four on one L3, 1 + 4 x 3 = 13 MiB: beyond, +1.96875; two on
+# each, 1 + 2 x 3 = 7 MiB: inside, nothing added.
+{
+    my $j = predict('--set rows=1024 --P 4');
+    my $l = mloop($j);
+    is($l->{working_set}, 4194304, 'rows = 1024, P = 4: a thread\'s 4 MiB');
+    ok($l->{beyond} && near($l->{extra_ns_per_iter}, 1.96875), 'one L3 for the four: 13 MiB, beyond, +1.96875 ns');
+    open my $in, '<', "$tmp/hand.machine" or die;
+    my $text = do { local $/; <$in> };
+    close $in;
+    $text =~ s/^(cache\.l3_bytes = .*)$/$1\ncache.l3_shared_by = 2/m or die 'no L3 line';
+    open my $out, '>', "$tmp/hand.machine" or die;
+    print $out $text;
+    close $out;
+    $l = mloop(predict('--set rows=1024 --P 4'));
+    is($l->{threads}, 2, 'cache.l3_shared_by = 2: two threads share an L3');
+    ok(!$l->{beyond} && near($l->{extra_ns_per_iter}, 0), 'two on each L3: 7 MiB, inside, nothing added');
+}
 
 # show, at the recorded size: the line says a thread's working set
 my $show = `$pp show $tmp/smooth.ppr --machine $tmp/hand.machine 2>/dev/null`;
