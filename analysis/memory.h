@@ -14,7 +14,10 @@
  * sub-loops', a sub-loop's reused stream counted once), at most the
  * program's arrays (the shapes the plugin found, evaluated at the size);
  * the program's arrays when that is not known (a trip count in the
- * enclosing loops' variables, a call to a function of the program).  The machine file gives that
+ * enclosing loops' variables, a call to a function of the program).
+ * Where such a count is a thread's own (a block partition's lo..hi), the
+ * instantiation prices the loop per thread with the thread's values
+ * (pp_mem_thread_ns, inst-mem.c).  The machine file gives that
  * bandwidth: one thread streaming working sets of half of each cache level
  * and one larger than the caches, interpolated in log(bytes).
  *
