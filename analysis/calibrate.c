@@ -508,8 +508,14 @@ int pp_calibrate(pp_machine *m, const pp_calib_opts *o, char *err,
     m->source = PP_MACHINE_MEASURED;
     m->cores = cores;
     m->quick = o->quick ? 1 : 0;
-    pp_cal_cache_sizes(&m->cache_l1d_bytes, &m->cache_l2_bytes,
-                       &m->cache_l3_bytes);
+    /* the cache sizes, and how many processing units share an L3: the
+     * memory model divides the shared level among the threads of one */
+    pp_cal_topology topo;
+    pp_cal_topology_get(&topo);
+    m->cache_l1d_bytes = topo.l1d;
+    m->cache_l2_bytes = topo.l2;
+    m->cache_l3_bytes = topo.l3;
+    m->cache_l3_shared_by = topo.l3_shared_by;
 
     int P[MAX_TEAMS], over[MAX_TEAMS];
     int nt = team_sizes(cores, maxt, P, over);

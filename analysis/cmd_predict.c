@@ -230,7 +230,7 @@ int pp_cmd_predict(int argc, char **argv)
                        mt.t1_summed ? "true" : "false");
             }
             if (s.have_machine) {
-                pp_mem_json(stdout, m, &s.mach);
+                pp_mem_json(stdout, m, &s.mach, P);
                 printf(",");
             }
             printf("\"interval\":");
@@ -299,7 +299,7 @@ int pp_cmd_predict(int argc, char **argv)
             if (m->mpi)
                 mpi_text(m, &s.mach, &mt);
             if (s.have_machine)
-                pp_mem_text(stdout, m, &s.mach);
+                pp_mem_text(stdout, m, &s.mach, P);
             if (mt.approx)
                 printf("  (some loop sums were sampled, not enumerated)\n");
             if (c.by)

@@ -296,7 +296,7 @@ int pp_cmd_show(int argc, char **argv)
         printf("(predicted totals of some loops were summed from samples, not enumerated)\n");
     /* the memory model's edge and its loops at these parameters, as predict prints them */
     if (c.format == PP_FMT_TEXT && s.have_machine)
-        pp_mem_text(stdout, m, &s.mach);
+        pp_mem_text(stdout, m, &s.mach, pp_prog_default_P(m));
     if (c.format == PP_FMT_TEXT) {
         int own = 0;      /* problem parameters but the thread count's */
         for (int i = 0; i < m->nparams; i++)

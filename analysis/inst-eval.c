@@ -35,6 +35,7 @@ int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi)
     fr->nthreads = fr->tid = 0;
     fr->thr_known = 0;
     fr->thr_k = fr->thr_n = 0;
+    fr->memc = NULL;
     int na = fr->mf->d->nargs + 1, nl = fr->mf->max_loop_id + 2;
     if (na <= 8) {
         fr->args = fr->args_buf;
@@ -60,6 +61,8 @@ int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi)
 
 void pp_inst_frame_free(frame *fr)
 {
+    free(fr->memc);
+    fr->memc = NULL;
     if (fr->args != fr->args_buf)
         free(fr->args);
     if (fr->args_known != fr->args_known_buf)

@@ -37,6 +37,9 @@ typedef struct frame {
      * caller passed ((addr NAME ...), or its own (arg NAME) passed on);
      * 0 unknown.  obj=(arg NAME) resolves through it (inst-events.c). */
     long *arg_obj;
+    /* per loop, its streams priced with this frame's values (inst-mem.c;
+     * allocated at the first loop priced per thread, NULL before) */
+    struct inst_memc *memc;
     /* inline storage for the common small frames: a call per iteration
      * of an enumerated loop must not cost four allocations */
     int64_t args_buf[8], iv_buf[16];
@@ -125,6 +128,12 @@ typedef struct {
                                    count (model-thread-values.c)          */
     char err[512];
 } ictx;
+
+/* inst-mem.c: loop k's cost and shared memory time per iteration in
+ * this frame, for a loop whose working set is per thread (pp_mloop
+ * mem_thr; unchanged where the frame's values do not give it); with
+ * PP_INST_MEMSTAT, its n x mult iterations are collected instead. */
+void pp_inst_mem_cost(ictx *c, frame *fr, int k, long double n, long double mult, double *cost, double *mem);
 
 int pp_inst_fail(ictx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

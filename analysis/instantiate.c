@@ -287,12 +287,17 @@ static inline __attribute__((always_inline)) int exec_loop_in(ictx *c, int t, fr
         return -1;
     if (n <= 0)
         return 0;
+    /* time per iteration: a loop whose working set is its thread's own is
+     * priced with this frame's values (inst-mem.c) */
+    double cost = ml->cost_ns, mem = ml->mem_ns;
+    if (__builtin_expect(ml->mem_thr == 1 && c->m->mem_mach != NULL, 0))
+        pp_inst_mem_cost(c, fr, k, n, mult, &cost, &mem);
     if (emit && ml->sync && (c->flags & PP_INST_STRUCT) && !makes_threads(fr->mf, k)) {
         /* the drawn graph: the body once, between markers */
         if (pp_inst_sync_action(c, t, PP_A_LOOP_OPEN, k, (int)llroundl(n), fr->fi, dl->id))
             return -1;
         set_iv(c, fr, k, 0);
-        add_work(c, t, 1, acc, ml->cost_ns, ml->mem_ns);
+        add_work(c, t, 1, acc, cost, mem);
         if (exec_scope(c, t, fr, k, mult, 1, acc))
             return -1;
         return pp_inst_sync_action(c, t, PP_A_LOOP_CLOSE, k, (int)llroundl(n), fr->fi, dl->id);
@@ -307,13 +312,13 @@ static inline __attribute__((always_inline)) int exec_loop_in(ictx *c, int t, fr
                 set_iv_by(fr, k, &r, (long double)j);
             else
                 set_iv(c, fr, k, (long double)j);
-            if (add_own(c, sites, t, 1, acc, ml->cost_ns, ml->mem_ns, mult, c->node) ||
+            if (add_own(c, sites, t, 1, acc, cost, mem, mult, c->node) ||
                 exec_scope(c, t, fr, k, mult, 1, acc))
                 return -1;
         }
         return 0;
     }
-    if (add_own(c, sites, t, emit, acc, (double)n * ml->cost_ns, (double)n * ml->mem_ns, mult, c->node))
+    if (add_own(c, sites, t, emit, acc, (double)n * cost, (double)n * mem, mult, c->node))
         return -1;
     if (!has_items)
         return 0;
@@ -540,6 +545,12 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
         c.keycache[f] = calloc((size_t)m->funcs[f].d->nevents + 1, sizeof **c.keycache);
     if (!out->totals || !out->fellback || !c.dither)
         rc = pp_inst_fail(&c, "out of memory");
+    if (rc == 0 && (flags & PP_INST_MEMSTAT) &&
+        !(out->memstat = calloc((size_t)m->nfuncs + 1, sizeof *out->memstat)))
+        rc = pp_inst_fail(&c, "out of memory");
+    for (int f = 0; rc == 0 && out->memstat && f < m->nfuncs; f++)
+        if (!(out->memstat[f] = calloc((size_t)m->funcs[f].d->nloops + 1, sizeof **out->memstat)))
+            rc = pp_inst_fail(&c, "out of memory");
     for (int f = 0; rc == 0 && f < m->nfuncs; f++) {
         out->totals[f] = calloc((size_t)m->funcs[f].d->nloops + 1, sizeof **out->totals);
         out->fellback[f] = calloc((size_t)m->funcs[f].d->nloops + 1, 1);
@@ -637,5 +648,8 @@ void pp_instance_free(pp_instance *in)
         free(in->fellback[f]);
     free(in->fellback);
     free(in->totals);
+    for (int f = 0; in->memstat && in->memstat[f]; f++)
+        free(in->memstat[f]);
+    free(in->memstat);
     memset(in, 0, sizeof *in);
 }

@@ -63,14 +63,14 @@ static const char *const field_x[F_NFIELDS] = {
 enum {
     G_NAME, G_SOURCE, G_CORES, G_MAXT, G_QUICK, G_L1D, G_L2, G_L3,
     G_BW1, G_BWALL, G_FOOT, G_BWL1, G_BWL2, G_BWL3, G_NOISE, G_BUSY, G_BUSYLOAD,
-    G_STEAL, G_ROUNDS, G_KERNEL, G_NGLOBAL
+    G_STEAL, G_ROUNDS, G_KERNEL, G_L3SH, G_NGLOBAL
 };
 static const char *const global_keys[G_NGLOBAL] = {
     "name", "source", "cores", "max_threads", "quick", "cache.l1d_bytes",
     "cache.l2_bytes", "cache.l3_bytes", "mem.bw1_bytes_per_ns",
     "mem.bw_all_bytes_per_ns", "mem.footprint_bytes", "mem.bw_l1_bytes_per_ns",
     "mem.bw_l2_bytes_per_ns", "mem.bw_l3_bytes_per_ns", "noise.cov", "busy", "busy.load",
-    "busy.steal", "busy.rounds", "compute.kernel_ns"
+    "busy.steal", "busy.rounds", "compute.kernel_ns", "cache.l3_shared_by"
 };
 
 typedef struct reader {
@@ -175,6 +175,11 @@ static int global_key(reader *r, pp_machine *m, int g, const char *key,
         if (parse_int(r, key, v, 0, 1L << 20, &l))
             return -1;
         m->max_threads = (int)l;
+        return 0;
+    case G_L3SH:
+        if (parse_int(r, key, v, 0, 1L << 20, &l))
+            return -1;
+        m->cache_l3_shared_by = (int)l;
         return 0;
     case G_QUICK:
         if (parse_int(r, key, v, 0, 1, &l))

@@ -96,6 +96,8 @@ static int write_all(FILE *f, const pp_machine *m)
     fprintf(f, "cache.l1d_bytes = %ld\n", m->cache_l1d_bytes);
     fprintf(f, "cache.l2_bytes = %ld\n", m->cache_l2_bytes);
     fprintf(f, "cache.l3_bytes = %ld\n", m->cache_l3_bytes);
+    if (m->cache_l3_shared_by > 0)
+        fprintf(f, "cache.l3_shared_by = %d\n", m->cache_l3_shared_by);
     char note[256];
     pp_machine_edge_note(m, note, sizeof note);
     if (note[0])   /* the sizes above are the host's word; the model's edge is this */

@@ -119,6 +119,8 @@ typedef struct pp_machine {
     int max_threads;      /* largest team measured (0 = unknown)          */
     int quick;            /* 1: measured with --quick (fewer samples)     */
     long cache_l1d_bytes, cache_l2_bytes, cache_l3_bytes; /* 0 = unknown  */
+    int cache_l3_shared_by; /* processing units sharing one L3 (hwloc's
+                               topology; 0 = unknown: all `cores`)        */
     double mem_bw1_bytes_per_ns;    /* streaming bandwidth, 1 thread      */
     double mem_bw_all_bytes_per_ns; /* aggregate, `cores` threads         */
     long mem_footprint_bytes;       /* per-thread working set of the

@@ -32,10 +32,10 @@ static const char *edge_from(const pp_machine *mach)
     return mach->stream.n >= 2 ? "measured" : "nominal";
 }
 
-int pp_mem_text(FILE *f, pp_prog *m, const pp_machine *mach)
+int pp_mem_text(FILE *f, pp_prog *m, const pp_machine *mach, int P)
 {
     pp_mem_loop *r;
-    int n = pp_mem_report(m, mach, &r);
+    int n = pp_mem_report(m, mach, P, &r);
     if (n <= 0)
         return n;
     char b1[32], b3[32];
@@ -44,23 +44,31 @@ int pp_mem_text(FILE *f, pp_prog *m, const pp_machine *mach)
     fprintf(f, "  memory: %s\n", note[0] ? note : "last cache level unknown");
     for (int i = 0; i < n; i++) {
         const pp_mem_loop *e = &r[i];
-        if (e->extra_ns <= 0 && !e->beyond)
+        /* the loops whose working sets are per thread are listed even
+         * with nothing added: which rule priced them is the news */
+        if (e->extra_ns <= 0 && !e->beyond && !e->per_thread)
             continue;
         const pp_dloop *dl = &m->funcs[e->f].d->loops[e->k];
-        fprintf(f, "    %s:L%d (line %d): %.0f B/iteration, working set %s (recorded %s)%s, +%.3g ns/iteration\n",
-                m->funcs[e->f].d->name, dl->id, dl->line, e->bytes, fmt_bytes(e->ws, b1, sizeof b1),
+        char who[96] = "";
+        if (e->per_thread == 1)
+            snprintf(who, sizeof who, " a thread, %d thread%s at once", e->threads, e->threads == 1 ? "" : "s");
+        fprintf(f, "    %s:L%d (line %d): %.0f B/iteration, working set %s%s (recorded %s)%s, +%.3g ns/iteration\n",
+                m->funcs[e->f].d->name, dl->id, dl->line, e->bytes, fmt_bytes(e->ws, b1, sizeof b1), who,
                 fmt_bytes(e->ws_rec, b3, sizeof b3),
                 e->beyond ? (e->beyond_rec ? ", in memory at both sizes" : ", leaves the caches") : "",
                 e->extra_ns);
+        if (e->per_thread == 2)
+            fprintf(f, "      (a trip count its working set needs is in neither the parameters nor a thread's "
+                       "values: priced at the program's arrays)\n");
     }
     free(r);
     return 0;
 }
 
-int pp_mem_json(FILE *f, pp_prog *m, const pp_machine *mach)
+int pp_mem_json(FILE *f, pp_prog *m, const pp_machine *mach, int P)
 {
     pp_mem_loop *r;
-    int n = pp_mem_report(m, mach, &r);
+    int n = pp_mem_report(m, mach, P, &r);
     if (n < 0)
         return n;
     fprintf(f, "\"memory\":");
@@ -84,7 +92,9 @@ int pp_mem_json(FILE *f, pp_prog *m, const pp_machine *mach)
         fprintf(f, ",\"beyond\":%s,\"beyond_recorded\":%s,\"extra_ns_per_iter\":", e->beyond ? "true" : "false",
                 e->beyond_rec ? "true" : "false");
         pp_json_num(f, e->extra_ns);
-        fprintf(f, "}");
+        fprintf(f, ",\"per_thread\":%s,\"threads\":%d}",
+                e->per_thread == 1 ? "true" : e->per_thread == 2 ? "\"unknown\"" : "false",
+                e->per_thread == 1 ? e->threads : 1);
     }
     fprintf(f, "]}");
     free(r);

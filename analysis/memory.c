@@ -23,13 +23,21 @@
 #define WRITE_WEIGHT 1.5
 
 
-/* Iterations per entry of loop k of f at the current parameters; -1 when
- * they depend on more than the parameters (a triangular nest). */
-static double trip_now(const pp_prog *m, int f, int k)
+/* Iterations per entry of loop k of f: at the current parameters, or
+ * from x's thread values when x has them; -1 when they depend on more
+ * (a triangular nest; a thread's lo..hi without x), x->unknown then set. */
+static double trip_now(const pp_prog *m, pp_mem_eval *x, int f, int k)
 {
     const pp_mloop *ml = &m->funcs[f].loops[k];
     if (ml->rule == PP_RULE_CONSTANT || !ml->count)
         return pp_loop_trip(m, ml);
+    if (x && x->trip) {
+        double v;
+        if (x->trip(x->u, k, &v) == 0)
+            return v > 0 ? v : 0;
+        x->unknown = 1;
+        return -1;
+    }
     /* the count in the problem's parameters (variables, globals and
      * arguments traced back to them) */
     pp_expr *e = ml->count ? pp_resolve_roots(m, f, ml->count) : NULL;
@@ -38,6 +46,8 @@ static double trip_now(const pp_prog *m, int f, int k)
     pp_expr_free(e);
     if (rc == 0)
         return v > 0 ? (double)v : 0;
+    if (x)
+        x->unknown = 1;
     return -1;
 }
 
@@ -77,7 +87,7 @@ static int within(const pp_mfunc *mf, int id, int k)
  * of the program (whose data it cannot see) or has references the
  * streams do not describe.  The reuse distance of a
  * stream that loop k re-walks on its next entry (memory.h). */
-static double entry_bytes(const pp_prog *m, int f, int k, int *budget)
+static double entry_bytes(const pp_prog *m, pp_mem_eval *x, int f, int k, int *budget)
 {
     const pp_mfunc *mf = &m->funcs[f];
     const pp_dloop *dl = &mf->d->loops[k];
@@ -86,7 +96,7 @@ static double entry_bytes(const pp_prog *m, int f, int k, int *budget)
     *budget -= mf->d->nloops + mf->d->ncalls + 1;
     if (*budget < 0)
         return -1;
-    double trip = trip_now(m, f, k);
+    double trip = trip_now(m, x, f, k);
     /* references the streams do not describe (memx=, gathers, chases):
      * bytes not known */
     if (trip < 0 || dl->memx > 0 || dl->memg > 0 || dl->memc > 0)
@@ -102,8 +112,8 @@ static double entry_bytes(const pp_prog *m, int f, int k, int *budget)
         const pp_dloop *cl = &mf->d->loops[c];
         if (cl->parent != dl->id)
             continue;
-        double cb = entry_bytes(m, f, c, budget);
-        double ct = trip_now(m, f, c);
+        double cb = entry_bytes(m, x, f, c, budget);
+        double ct = trip_now(m, x, f, c);
         if (cb < 0 || ct < 0)
             return -1;
         double fixed = 0;
@@ -123,41 +133,70 @@ static double entry_bytes(const pp_prog *m, int f, int k, int *budget)
  * what one entry of the enclosing loop walks, when known (the stream comes
  * back when that loop is entered again: B's rows in an i-k-j matrix
  * multiply come back after B, not after A, B and C), at most the
- * program's arrays; else the program's arrays.  -1: taken as cached. */
-static double stream_ws(const pp_prog *m, int f, int k, int s, double footprint)
+ * program's arrays; else the program's arrays (*whole then set, when not
+ * NULL).  -1: taken as cached. */
+static double stream_ws(const pp_prog *m, pp_mem_eval *x, int f, int k, int s, double footprint, int *whole)
 {
     const pp_dloop *dl = &m->funcs[f].d->loops[k];
+    if (whole)
+        *whole = 0;
     if (dl->stream_reuse[s]) {
         double walk = 0;   /* bytes all the loop's streams walk per iteration */
         for (int t = 0; t < dl->nstreams; t++)
             walk += step_bytes(dl->stream_step[t]);
-        double trip = trip_now(m, f, k);
+        double trip = trip_now(m, x, f, k);
         return trip < 0 ? -1 : trip * walk;   /* unknown reuse distance: cached */
     }
     int p = pp_model_scope_of(&m->funcs[f], dl->parent);
     if (p >= 0) {
         int budget = 100000;
-        double ws = entry_bytes(m, f, p, &budget);
-        if (ws >= 0)
-            return ws < footprint ? ws : footprint;
+        double ws = entry_bytes(m, x, f, p, &budget);
+        if (ws >= 0 && ws <= footprint)
+            return ws;
     }
+    if (whole)
+        *whole = 1;
     return footprint;
+}
+
+/* The one-thread working set that stands for a thread's working set ws
+ * when x's threads, each walking its own data, run at once (memory.h):
+ * the private L2 holds each thread's first L2 bytes, the rest of every
+ * thread's data is in the shared levels together, so one thread alone
+ * would see L2 + T (ws - L2) bytes.  Data all threads share (the
+ * program's arrays, *whole) are not divided. */
+static double shared_ws(const pp_machine *mach, const pp_mem_eval *x, double ws, int whole)
+{
+    int T = x ? x->threads : 1;
+    if (T <= 1 || whole)
+        return ws;
+    double l2 = mach->cache_l2_bytes > 0 ? (double)mach->cache_l2_bytes : 0;
+    return ws <= l2 ? ws : l2 + T * (ws - l2);
 }
 
 /* ns per iteration loop k of f spends on its streams; *beyond (when not
  * NULL) gets the part of it from streams whose working set is larger than
- * min_ws bytes. */
-static double streams_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint,
-                         double min_ws, double *beyond)
+ * min_ws bytes.  x: the trip counts' source (NULL: the parameters); with
+ * x, x->ws gets the largest working set a stream is served from. */
+static double streams_ns(const pp_prog *m, const pp_machine *mach, pp_mem_eval *x, int f, int k,
+                         double footprint, double min_ws, double *beyond)
 {
     const pp_dloop *dl = &m->funcs[f].d->loops[k];
     double ns = 0;
     for (int s = 0; s < dl->nstreams; s++) {
         /* a stride past a cache line still moves one line per iteration */
         double bytes = line_bytes(dl->stream_step[s]);
-        double ws = stream_ws(m, f, k, s, footprint);
+        int whole;
+        double ws = stream_ws(m, x, f, k, s, footprint, &whole);
         if (ws < 0)
             continue;
+        if (x && whole)
+            x->whole = 1;
+        else if (x && ws > x->ws)
+            x->ws = ws;
+        ws = shared_ws(mach, x, ws, whole);
+        if (x && ws > min_ws && min_ws > 0)
+            x->beyond = 1;
         double bw = pp_machine_stream_bw(mach, ws);
         if (bw > 0) {
             double t = (dl->stream_written[s] ? WRITE_WEIGHT : READ_WEIGHT) * bytes / bw;
@@ -184,7 +223,7 @@ static double streams_ns(const pp_prog *m, const pp_machine *mach, int f, int k,
 
 double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint)
 {
-    return streams_ns(m, mach, f, k, footprint, 0, NULL);
+    return streams_ns(m, mach, NULL, f, k, footprint, 0, NULL);
 }
 
 /* The last cache level: traffic beyond it goes to the memory, whose
@@ -207,12 +246,61 @@ double pp_mem_shared_ns(const pp_prog *m, const pp_machine *mach, int f, int k, 
     double last = last_cache_bytes(mach), sh = 0;
     if (last <= 0)
         return 0;   /* no cache sizes: nothing known to be shared */
-    streams_ns(m, mach, f, k, footprint, last, &sh);
+    streams_ns(m, mach, NULL, f, k, footprint, last, &sh);
     return sh;
 }
 
+double pp_mem_thread_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint,
+                        pp_mem_eval *x, double *shared)
+{
+    double last = last_cache_bytes(mach), sh = 0;
+    x->unknown = 0;
+    x->beyond = 0;
+    x->whole = 0;
+    x->ws = 0;
+    double ns = streams_ns(m, mach, x, f, k, footprint, last, last > 0 ? &sh : NULL);
+    if (x->unknown)
+        return -1;
+    *shared = sh;
+    return ns;
+}
+
+
+/* The recorded threads' own working sets (memory.h, "per thread"): for
+ * the loops whose trip counts the parameters do not give, an
+ * instantiation of the recorded run (its parameters and P, which the
+ * caller has set) prices each thread's streams with its values; a loop
+ * no thread could price keeps the rule of the whole data (mem_thr 2). */
+static void thread_rec(pp_prog *m, const pp_machine *mach)
+{
+    int P = m->p_recorded > 0 ? m->p_recorded : 1;
+    pp_prog_apply_P(m, P);
+    m->mem_mach = mach;
+    m->mem_foot = m->footprint_rec;
+    pp_instance in;
+    char err[256];
+    int rc = pp_instantiate(m, P, PP_INST_TOTALS | PP_INST_MEMSTAT, &in, err, sizeof err);
+    m->mem_mach = NULL;
+    for (int f = 0; f < m->nfuncs; f++)
+        for (int k = 0; k < m->funcs[f].d->nloops; k++) {
+            pp_mloop *ml = &m->funcs[f].loops[k];
+            if (ml->mem_thr != 1)
+                continue;
+            const struct pp_memstat *st = rc == 0 && in.memstat ? &in.memstat[f][k] : NULL;
+            if (st && st->n > 0) {
+                ml->mem_rec_thr = st->ns / st->n;
+                ml->mem_rec_ws = st->ws;
+                ml->mem_rec_beyond = st->beyond;
+            } else
+                ml->mem_thr = 2;
+        }
+    if (rc == 0)
+        pp_instance_free(&in);
+}
+
 /* The streams' time per iteration of every loop at the recorded size, for
- * mach: computed once per model and machine. */
+ * mach: computed once per model and machine (with which loops are priced
+ * per thread, and at what, in the record). */
 static const double *recorded_ns(pp_prog *m, const pp_machine *mach, int n)
 {
     if (m->mem_rec_ns && m->mem_rec_of == mach)
@@ -229,10 +317,19 @@ static const double *recorded_ns(pp_prog *m, const pp_machine *mach, int n)
     m->mem_rec_ns = rec;
     m->mem_rec_of = mach;
     pp_prog_reset(m);
-    int i = 0;
+    int i = 0, any = 0;
     for (int f = 0; f < m->nfuncs; f++)
-        for (int k = 0; k < m->funcs[f].d->nloops; k++)
-            rec[i++] = pp_mem_stream_ns(m, mach, f, k, m->footprint_rec);
+        for (int k = 0; k < m->funcs[f].d->nloops; k++) {
+            /* a trip count the parameters do not give: a thread's values
+             * may (mem_thr 1, settled by thread_rec) */
+            pp_mem_eval x = {.threads = 1};
+            rec[i++] = streams_ns(m, mach, &x, f, k, m->footprint_rec, 0, NULL);
+            pp_mloop *ml = &m->funcs[f].loops[k];
+            ml->mem_thr = x.unknown && m->funcs[f].d->loops[k].nstreams > 0;
+            any |= ml->mem_thr;
+        }
+    if (any)
+        thread_rec(m, mach);
     pp_prog_params_restore(m, vals);
     return rec;
 }
@@ -280,21 +377,27 @@ int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved)
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++) {
             pp_mloop *ml = &m->funcs[f].loops[k];
+            ml->mem_fit_ns = ml->cost_ns;
             /* the streams' time here, and its part the threads share */
             double sh = 0;
-            double extra = streams_ns(m, mach, f, k, foot, last, last > 0 ? &sh : NULL) - rec[i];
+            double extra = streams_ns(m, mach, NULL, f, k, foot, last, last > 0 ? &sh : NULL) - rec[i];
             sh *= mu;
             sv[i++] = ml->cost_ns;
             if (extra > 0)
                 ml->cost_ns += extra * mu;
             ml->mem_ns = sh < ml->cost_ns ? sh : ml->cost_ns > 0 ? ml->cost_ns : 0;
         }
+    /* the loops priced per thread: the instantiation prices them with
+     * each thread's values (inst-mem.c) */
+    m->mem_mach = mach;
+    m->mem_foot = foot;
     *saved = sv;
     return 0;
 }
 
 void pp_mem_restore(pp_prog *m, double *saved)
 {
+    m->mem_mach = NULL;
     if (!saved)
         return;
     int i = 0;
@@ -316,7 +419,7 @@ static double loop_ws(const pp_prog *m, int f, int k, double footprint, double *
     *bytes = 0;
     for (int s = 0; s < dl->nstreams; s++) {
         *bytes += line_bytes(dl->stream_step[s]);
-        double w = stream_ws(m, f, k, s, footprint);
+        double w = stream_ws(m, NULL, f, k, s, footprint, NULL);
         if (w > ws)
             ws = w;
     }
@@ -326,7 +429,54 @@ static double loop_ws(const pp_prog *m, int f, int k, double footprint, double *
     return ws;
 }
 
-int pp_mem_report(pp_prog *m, const pp_machine *mach, pp_mem_loop **out)
+/* The loops of r priced per thread at the current parameters and P: an
+ * instantiation collects their threads' working sets and times. */
+static void thread_report(pp_prog *m, const pp_machine *mach, int P, double foot, pp_mem_loop *r, int nr)
+{
+    int any = 0;
+    for (int j = 0; j < nr; j++) {
+        const pp_mloop *ml = &m->funcs[r[j].f].loops[r[j].k];
+        r[j].per_thread = ml->mem_thr == 2 ? 2 : 0;
+        any |= ml->mem_thr == 1;
+    }
+    if (!any)
+        return;
+    long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
+    pp_prog_apply_P(m, P);
+    m->mem_mach = mach;
+    m->mem_foot = foot;
+    pp_instance in;
+    char err[256];
+    int rc = pp_instantiate(m, P, PP_INST_TOTALS | PP_INST_MEMSTAT, &in, err, sizeof err);
+    m->mem_mach = NULL;
+    if (m->pkind == PP_P_PARAM)
+        m->params[m->p_param].value = saved;
+    if (rc)
+        return;
+    for (int j = 0; j < nr; j++) {
+        const pp_mloop *ml = &m->funcs[r[j].f].loops[r[j].k];
+        const struct pp_memstat *st = &in.memstat[r[j].f][r[j].k];
+        if (ml->mem_thr != 1)
+            continue;
+        if (!(st->n > 0)) {
+            r[j].per_thread = 2;   /* no thread's values here */
+            continue;
+        }
+        r[j].beyond = st->beyond;
+        double x = st->ns / st->n - ml->mem_rec_thr;
+        r[j].extra_ns = x > 0 ? x : 0;
+        if (st->whole && !(st->ws > foot))
+            continue;   /* its largest working set is the program's arrays */
+        r[j].per_thread = 1;
+        r[j].threads = st->threads;
+        r[j].ws = st->ws;
+        r[j].ws_rec = ml->mem_rec_ws;
+        r[j].beyond_rec = ml->mem_rec_beyond;
+    }
+    pp_instance_free(&in);
+}
+
+int pp_mem_report(pp_prog *m, const pp_machine *mach, int P, pp_mem_loop **out)
 {
     *out = NULL;
     int n;
@@ -365,6 +515,7 @@ int pp_mem_report(pp_prog *m, const pp_machine *mach, pp_mem_loop **out)
         r[j].beyond_rec = edge > 0 && r[j].ws_rec > edge;
     }
     pp_prog_params_restore(m, vals);
+    thread_report(m, mach, P, foot, r, nr);
     *out = r;
     return nr;
 }

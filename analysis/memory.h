@@ -14,7 +14,10 @@
  * sub-loops', a sub-loop's reused stream counted once), at most the
  * program's arrays (the shapes the plugin found, evaluated at the size);
  * the program's arrays when that is not known (a trip count in the
- * enclosing loops' variables, a call to a function of the program).  The machine file gives that
+ * enclosing loops' variables, a call to a function of the program).
+ * Where such a count is a thread's own (a block partition's lo..hi), the
+ * instantiation prices the loop per thread with the thread's values
+ * (pp_mem_thread_ns, inst-mem.c).  The machine file gives that
  * bandwidth: one thread streaming working sets of half of each cache level
  * and one larger than the caches, interpolated in log(bytes).
  *
@@ -44,6 +47,31 @@ double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, 
  * cache sizes. */
 double pp_mem_shared_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint);
 
+/* Where pp_mem_thread_ns gets a loop's trip count (iterations per
+ * entry) from: trip(u, k, &n) gives loop k's of the function, 0 when it
+ * could (instantiate's frame: a thread's values).  A stream whose working
+ * set depends on a thread's values is that thread's own data: `threads`
+ * of them run at once, each with its own private L2 (cache.l2_bytes) and
+ * the shared levels divided among them, priced as one thread streaming
+ * L2 + threads x (ws - L2) bytes on the machine's one-thread curve.  Out:
+ * unknown (a trip count could not be had), beyond (a stream past the
+ * memory edge), whole (a stream served at the program's arrays, which
+ * all threads share: not divided), ws (the largest working set of the
+ * other streams, the thread's own). */
+typedef struct pp_mem_eval {
+    int (*trip)(void *u, int k, double *n);
+    void *u;
+    int threads;
+    int unknown, beyond, whole;
+    double ws;
+} pp_mem_eval;
+
+/* pp_mem_stream_ns of loop k of f with x's trip counts; *shared gets the
+ * part of it past the memory edge (pp_mem_shared_ns).  -1 when a trip
+ * count could not be had. */
+double pp_mem_thread_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint,
+                        pp_mem_eval *x, double *shared);
+
 /* Set every loop's cost to its cost at the current parameters (the
  * fitted one plus the change of its stream time) and its mem_ns to its
  * pp_mem_shared_ns there (at most the cost); *saved receives the fitted
@@ -65,13 +93,20 @@ typedef struct {
     double ws, ws_rec;
     int beyond, beyond_rec;
     double extra_ns;
+    /* 1: ws, ws_rec and extra_ns are a thread's (the largest working set
+     * of the threads, the iteration-weighted mean of the added time),
+     * `threads` sharing the last level; 2: a trip count its working set
+     * needs is in neither the parameters nor a thread's values (a
+     * triangular nest, a count from loaded data): the rule of the whole
+     * data */
+    int per_thread, threads;
 } pp_mem_loop;
 
 /* The loops with streams (or gathers and chases) at the current
- * parameters into *out (malloc'd; the caller frees it); their number, 0
- * when the model does not apply (the conditions of pp_mem_apply), -1
- * when memory runs out. */
-int pp_mem_report(pp_prog *m, const pp_machine *mach, pp_mem_loop **out);
+ * parameters and P into *out (malloc'd; the caller frees it); their
+ * number, 0 when the model does not apply (the conditions of
+ * pp_mem_apply), -1 when memory runs out. */
+int pp_mem_report(pp_prog *m, const pp_machine *mach, int P, pp_mem_loop **out);
 void pp_mem_restore(pp_prog *m, double *saved);
 
 #endif

@@ -83,6 +83,18 @@ typedef struct {
                             beyond the last cache level at the current
                             parameters: shared by the threads streaming at
                             once (pp_mem_apply sets it; 0 otherwise)        */
+    /* Working sets per thread (memory.c, "per thread"): mem_thr = 1 when
+     * a stream's working set needs a trip count the parameters do not
+     * give but a thread's values do (a block partition's lo..hi); the
+     * instantiation then prices the loop per thread, from mem_fit_ns (the
+     * fitted cost) and mem_rec_thr (the streams' ns per iteration of the
+     * recorded run's threads, their iteration-weighted mean; mem_rec_ws
+     * the largest of their working sets, mem_rec_beyond whether one
+     * went past the memory edge); 2 when no thread's values gave them
+     * either (the rule of the whole data) */
+    int mem_thr;
+    double mem_fit_ns, mem_rec_thr, mem_rec_ws;
+    int mem_rec_beyond;
     double entry_ns;     /* fixed time per entry into the loop              */
     double entry_se;
     int entry_fitted;
@@ -220,6 +232,11 @@ typedef struct pp_prog {
                             per iteration at the recorded size, for the
                             machine mem_rec_of (memory.c, computed once) */
     const pp_machine *mem_rec_of;
+    /* while pp_mem_apply's costs hold (or pp_mem_report collects): the
+     * machine and the arrays' bytes the instantiation prices a thread's
+     * streams with (memory.h, pp_mem_thread_ns); NULL otherwise */
+    const pp_machine *mem_mach;
+    double mem_foot;
     double model_error;  /* the intervals' relative model error per
                             doubling of the work (metrics.h)            */
     double cost_quantile;/* --cost-quantile: the quantile of the segments'
@@ -402,6 +419,9 @@ typedef struct {
                                 --by, timeline): the contexts, each action's
                                 context and each WORK action's parts; the
                                 actions and their times are the same      */
+#define PP_INST_MEMSTAT 16   /* collect the per-thread memory pricing of
+                                the loops with mem_thr into memstat
+                                (memory.c); costs are left as they are    */
 
 /* A context (PP_INST_SITES): a function's body or a loop's, reached by a
  * chain of calls, forks, creates and loops, which it extends by one.
@@ -432,6 +452,16 @@ typedef struct {
     unsigned char **fellback; /* [func][loop index]: the count rule could not
                             be evaluated somewhere and the observed average
                             was used instead                               */
+    /* PP_INST_MEMSTAT (NULL otherwise): [func][loop index], over the
+     * entries priced per thread, weighted by their iterations */
+    struct pp_memstat {
+        double n;        /* iterations                                     */
+        double ns;       /* sum of n x the streams' ns per iteration        */
+        double ws;       /* the largest working set of a thread            */
+        int threads;     /* the most threads sharing the last level         */
+        int beyond;      /* a thread's stream went past the memory edge     */
+        int whole;       /* a stream was priced at the program's arrays     */
+    } **memstat;
     double work_ns;      /* sum of all WORK                                */
     int approx;          /* some sums were sampled, not enumerated         */
     int nteams;
