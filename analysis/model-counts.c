@@ -480,13 +480,46 @@ static int claims(const pp_mfunc *mf, int i)
     return 0;
 }
 
-/* Does function g claim work anywhere in its body? */
+/* Does event ev wait for the other threads (a condition wait, a
+ * barrier, a semaphore, a join)?  A lock taken beside such a wait is a
+ * hand-made barrier's or a monitor's: the loop around it is a time-step
+ * loop every thread runs whole, not a queue (heat_pthreads' barrier of a
+ * mutex, a count and a condition variable). */
+static int waits(const pp_devent *ev)
+{
+    return ev->kind == PP_EV_COND_WAIT || ev->kind == PP_EV_BARRIER || ev->kind == PP_EV_SEM_WAIT ||
+           ev->kind == PP_EV_JOIN;
+}
+
+/* Does function g claim work in its body, and wait for no thread? */
 static int func_claims(const pp_prog *m, int g)
 {
     const pp_mfunc *mg = &m->funcs[g];
-    for (int i = 0; i < mg->d->nevents; i++)
-        if (claims(mg, i))
+    int found = 0;
+    for (int i = 0; i < mg->d->nevents; i++) {
+        if (waits(&mg->d->events[i]))
+            return 0;
+        found |= claims(mg, i);
+    }
+    return found;
+}
+
+/* Does loop id of f, or a function it calls, wait for the other threads? */
+static int loop_waits(const pp_prog *m, int f, int id)
+{
+    const pp_mfunc *mf = &m->funcs[f];
+    const pp_dfunc *d = mf->d;
+    for (int i = 0; i < d->nevents; i++)
+        if (d->events[i].loop == id && waits(&d->events[i]))
             return 1;
+    for (int c = 0; c < d->ncalls; c++) {
+        int g = mf->call_callee[c];
+        if (d->calls[c].loop != id || g < 0)
+            continue;
+        for (int i = 0; i < m->funcs[g].d->nevents; i++)
+            if (waits(&m->funcs[g].d->events[i]))
+                return 1;
+    }
     return 0;
 }
 
@@ -506,7 +539,7 @@ void pp_counts_claims(pp_prog *m)
             /* the claim in a function the loop calls (take_item(q)) */
             for (int c = 0; c < d->ncalls && !found; c++)
                 found = d->calls[c].loop == id && mf->call_callee[c] >= 0 && func_claims(m, mf->call_callee[c]);
-            if (!found)
+            if (!found || loop_waits(m, f, id))
                 continue;
             /* a queue the threads share: at least two threads entered it
              * in some record */

@@ -15,7 +15,8 @@
 # n = 1600: the queue loop runs 1600 times in all at every P, thread k of
 # P gets floor(1600/P) + (k < 1600 mod P) items (P = 3: 534, 533, 533),
 # which the per-thread time of the inner loop shows.  With one record the
-# total is kept at every size: predict warns.
+# total is kept at every size: predict warns.  A time-step loop that takes
+# a shared mutex in a hand-made barrier (stepbar) is not a queue.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -140,6 +141,113 @@ int main(int argc, char **argv)
     return 0;
 }
 C
+
+$src{stepbar} = <<'C';
+/* not a queue: a time-step loop whose count the threads read from shared
+ * state, with a hand-made barrier (a mutex, a count, a generation and a
+ * condition variable) that takes the shared mutex every step */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct bar {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int count, waiting;
+    unsigned long gen;
+};
+
+struct shared {
+    int n, steps;
+    double *a;
+    struct bar b;
+};
+
+struct part {
+    struct shared *sh;
+    int lo, hi;
+};
+
+static void bar_wait(struct bar *b)
+{
+    pthread_mutex_lock(&b->mu);
+    unsigned long g = b->gen;
+    if (++b->waiting == b->count) {
+        b->waiting = 0;
+        b->gen++;
+        pthread_cond_broadcast(&b->cv);
+    } else {
+        while (g == b->gen)
+            pthread_cond_wait(&b->cv, &b->mu);
+    }
+    pthread_mutex_unlock(&b->mu);
+}
+
+static void *worker(void *arg)
+{
+    struct part *pt = arg;
+    struct shared *sh = pt->sh;
+    for (int s = 0; s < sh->steps; s++) {
+        for (int i = pt->lo; i < pt->hi; i++)
+            sh->a[i] = sh->a[i] * 0.999 + 1e-3 * (double)(s & 7);
+        bar_wait(&sh->b);
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3)
+        return 2;
+    int n = atoi(argv[1]), nthreads = atoi(argv[2]);
+    struct shared sh = {.n = n, .steps = 50};
+    sh.a = calloc((size_t)n, sizeof *sh.a);
+    pthread_mutex_init(&sh.b.mu, NULL);
+    pthread_cond_init(&sh.b.cv, NULL);
+    sh.b.count = nthreads;
+    struct part *pt = malloc(sizeof *pt * (size_t)nthreads);
+    pthread_t *th = malloc(sizeof *th * (size_t)nthreads);
+    for (int t = 0; t < nthreads; t++) {
+        pt[t] = (struct part){&sh, n * t / nthreads, n * (t + 1) / nthreads};
+        pthread_create(&th[t], NULL, worker, &pt[t]);
+    }
+    for (int t = 0; t < nthreads; t++)
+        pthread_join(th[t], NULL);
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += sh.a[i];
+    printf("%.6f\n", sum);
+    free(sh.a);
+    free(pt);
+    free(th);
+    return 0;
+}
+C
+
+# A time-step loop around a hand-made barrier takes the shared mutex every
+# step but claims nothing: every thread runs all 50 steps at every P (a
+# queue's dealing gave each of P threads 50/P of them).
+{
+    open my $fh, '>', "$TMP/stepbar.c" or die;
+    print $fh $src{stepbar};
+    close $fh;
+    my ($rc, $out, $err) = run_in($TMP, "gcc -O2$SAN -pthread -fplugin=$B/perfpred.so $TMP/stepbar.c "
+                                        . "-o $TMP/stepbar -L$B -l:libperfpred-rt.a");
+    is($rc, 0, "stepbar: instrumented build") or diag($err);
+    for my $n (20000, 40000) {
+        ($rc, $out, $err) = run_in($TMP, "env PERFPRED_RECORD=$TMP/stepbar-$n.ppr $TMP/stepbar $n 2");
+        is($rc, 0, "stepbar $n 2: runs") or diag($err);
+    }
+    my $recs = "$TMP/stepbar-20000.ppr $TMP/stepbar-40000.ppr";
+    ($rc, $out, $err) = run_in($TMP, "$PP show $recs");
+    unlike($out, qr/a work queue/, "stepbar: the time-step loop is not a work queue") or diag($out);
+    for my $P (1, 2, 4) {
+        my $j = json_in($TMP, "$PP show $recs --set n=160000 --P $P --format json", "stepbar: show at P=$P");
+        my %pred = map { $_->{id} => $_->{predicted} } @{ $j->{loops} || [] };
+        is($pred{'worker:L0'}, 50 * $P, "stepbar P=$P: every thread runs the 50 steps");
+        is($pred{'worker:L1'}, 50 * 160000, "stepbar P=$P: the rows 50 x 160000 times in all");
+    }
+}
 
 for my $p (qw(mutexq atomicq)) {
     open my $fh, '>', "$TMP/$p.c" or die;
