@@ -360,13 +360,60 @@ ref_indirection (class loop *loop, tree ref, tree *phi)
   return r;
 }
 
+/* PTR, through pointer arithmetic and conversions, is the value of an
+   allocation of a size fixed at compile time (malloc (C), calloc (C1,
+   C2), aligned_alloc (A, C)): a table, whose working set does not grow
+   with the problem any more than a static array's.  Only where the
+   pointer is an SSA name the call defines (not one stored to memory and
+   reloaded: a structure's field, a global).  */
+static bool
+const_alloc (tree ptr)
+{
+  for (int depth = 0; ptr && TREE_CODE (ptr) == SSA_NAME && depth < 8; depth++)
+    {
+      gimple *d = SSA_NAME_DEF_STMT (ptr);
+      if (is_gimple_assign (d))
+	{
+	  enum tree_code c = gimple_assign_rhs_code (d);
+	  if (c != POINTER_PLUS_EXPR && c != SSA_NAME && !CONVERT_EXPR_CODE_P (c))
+	    return false;
+	  ptr = gimple_assign_rhs1 (d);
+	  continue;
+	}
+      if (!is_gimple_call (d))
+	return false;
+      tree fn = gimple_call_fndecl (d);
+      if (!fn || !fndecl_built_in_p (fn, BUILT_IN_NORMAL))
+	return false;
+      switch (DECL_FUNCTION_CODE (fn))
+	{
+	case BUILT_IN_MALLOC:
+	  return gimple_call_num_args (d) == 1
+		 && TREE_CODE (gimple_call_arg (d, 0)) == INTEGER_CST;
+	case BUILT_IN_CALLOC:
+	  return gimple_call_num_args (d) == 2
+		 && TREE_CODE (gimple_call_arg (d, 0)) == INTEGER_CST
+		 && TREE_CODE (gimple_call_arg (d, 1)) == INTEGER_CST;
+	case BUILT_IN_ALIGNED_ALLOC:
+	  return gimple_call_num_args (d) == 2
+		 && TREE_CODE (gimple_call_arg (d, 1)) == INTEGER_CST;
+	default:
+	  return false;
+	}
+    }
+  return false;
+}
+
 /* REF is in a declared array of a size fixed at compile time (a lookup
- * table: static double t[256]): what a gather into it costs does not
- * change with the problem's size. */
+ * table: static double t[256]) or in an allocation of such a size
+ * (const_alloc): what a gather into it costs does not change with the
+ * problem's size. */
 static bool
 fixed_size_object (tree ref)
 {
   tree b = get_base_address (ref);
+  if (b && TREE_CODE (b) == MEM_REF)
+    return const_alloc (TREE_OPERAND (b, 0));
   if (!b || !VAR_P (b))
     return false;
   tree ty = TREE_TYPE (b);

@@ -14,6 +14,7 @@
 #   divided:  a[i * 3 / 7]: not affine, not loaded: unknown (memx);
 #   lookup:   table[next[i] & 255], a static table of 256 doubles: a
 #             gather whose working set does not grow: not counted;
+#   heaptable: cnt[next[i] & 255]++ into calloc(256, 8): a table too;
 #   global:   ga[i] through a global pointer: one stream;
 #   column:   a[i*n + j], a step of n * 8 bytes: '?' (in the variables);
 #   rowptr:   c[i][j] += b[k][j] through row pointers loaded in the loop
@@ -96,6 +97,9 @@ for my $opt ('-O0', '-O2') {
     my $lk = $mem{ $line{lookup} } || ['missing', 0, 0, 0];
     is(join(' ', streams($lk->[0]), @$lk[1 .. 3]), '8 0 0 0 0 0',
        "$opt lookup: a gather into a fixed table is not counted ($lk->[0] memx memg memc: @$lk[1 .. 3])");
+    my $ht = $mem{ $line{heaptable} } || ['missing', 0, 0, 0];
+    is(join(' ', streams($ht->[0]), @$ht[1 .. 3]), '8 0 0 0 0 0',
+       "$opt heaptable: a histogram into a constant-size allocation is not counted ($ht->[0] memx memg memc: @$ht[1 .. 3])");
     my $dv = $mem{ $line{divided} } || ['missing', 0, 0, 0];
     is(join(' ', @$dv[1 .. 3]), '1 0 0', "$opt divided: a computed index stays unknown (memx memg memc: @$dv[1 .. 3])");
     my $show = `$B/perfpred show $tmp/s.ppr 2>&1`;
