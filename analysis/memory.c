@@ -266,27 +266,42 @@ double pp_mem_thread_ns(const pp_prog *m, const pp_machine *mach, int f, int k, 
 }
 
 
+/* An instantiation at P (P applied, then put back) that prices the loops
+ * marked mem_thr with each thread's values and collects their stream
+ * times (in->memstat), at footprint foot.  0, or -1 (nothing in *in). */
+static int memstat_at(pp_prog *m, const pp_machine *mach, int P, double foot, pp_instance *in)
+{
+    long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
+    pp_prog_apply_P(m, P);
+    m->mem_mach = mach;
+    m->mem_foot = foot;
+    char err[256];
+    int rc = pp_instantiate(m, P, PP_INST_TOTALS | PP_INST_MEMSTAT, in, err, sizeof err);
+    m->mem_mach = NULL;
+    if (m->pkind == PP_P_PARAM)
+        m->params[m->p_param].value = saved;
+    if (rc == 0 && !in->memstat) {
+        pp_instance_free(in);
+        rc = -1;
+    }
+    return rc;
+}
+
 /* The recorded threads' own working sets (memory.h, "per thread"): for
  * the loops whose trip counts the parameters do not give, an
- * instantiation of the recorded run (its parameters and P, which the
- * caller has set) prices each thread's streams with its values; a loop
+ * instantiation of the recorded run (its parameters, which the caller has
+ * set, and P) prices each thread's streams with its values; a loop
  * no thread could price keeps the rule of the whole data (mem_thr 2). */
 static void thread_rec(pp_prog *m, const pp_machine *mach)
 {
-    int P = m->p_recorded > 0 ? m->p_recorded : 1;
-    pp_prog_apply_P(m, P);
-    m->mem_mach = mach;
-    m->mem_foot = m->footprint_rec;
     pp_instance in;
-    char err[256];
-    int rc = pp_instantiate(m, P, PP_INST_TOTALS | PP_INST_MEMSTAT, &in, err, sizeof err);
-    m->mem_mach = NULL;
+    int rc = memstat_at(m, mach, m->p_recorded > 0 ? m->p_recorded : 1, m->footprint_rec, &in);
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++) {
             pp_mloop *ml = &m->funcs[f].loops[k];
             if (ml->mem_thr != 1)
                 continue;
-            const struct pp_memstat *st = rc == 0 && in.memstat ? &in.memstat[f][k] : NULL;
+            const struct pp_memstat *st = rc == 0 ? &in.memstat[f][k] : NULL;
             if (st && st->n > 0) {
                 ml->mem_rec_thr = st->ns / st->n;
                 ml->mem_rec_ws = st->ws;
@@ -363,10 +378,8 @@ int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved)
     if (on <= 0)
         return on;
     double *sv = malloc(sizeof *sv * (size_t)(n + 1));
-    if (!sv) {
-        free(sv);
+    if (!sv)
         return -1;
-    }
     double last = last_cache_bytes(mach);
     /* what-if: the memory hierarchy's time per byte (whatif.h, `memory`):
      * the time added here, and the shared part, times mu.  The recorded
@@ -441,17 +454,8 @@ static void thread_report(pp_prog *m, const pp_machine *mach, int P, double foot
     }
     if (!any)
         return;
-    long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
-    pp_prog_apply_P(m, P);
-    m->mem_mach = mach;
-    m->mem_foot = foot;
     pp_instance in;
-    char err[256];
-    int rc = pp_instantiate(m, P, PP_INST_TOTALS | PP_INST_MEMSTAT, &in, err, sizeof err);
-    m->mem_mach = NULL;
-    if (m->pkind == PP_P_PARAM)
-        m->params[m->p_param].value = saved;
-    if (rc)
+    if (memstat_at(m, mach, P, foot, &in))
         return;
     for (int j = 0; j < nr; j++) {
         const pp_mloop *ml = &m->funcs[r[j].f].loops[r[j].k];

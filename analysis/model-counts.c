@@ -491,17 +491,14 @@ static int waits(const pp_devent *ev)
            ev->kind == PP_EV_JOIN;
 }
 
-/* Does function g claim work in its body, and wait for no thread? */
+/* Does function g claim work anywhere in its body? */
 static int func_claims(const pp_prog *m, int g)
 {
     const pp_mfunc *mg = &m->funcs[g];
-    int found = 0;
-    for (int i = 0; i < mg->d->nevents; i++) {
-        if (waits(&mg->d->events[i]))
-            return 0;
-        found |= claims(mg, i);
-    }
-    return found;
+    for (int i = 0; i < mg->d->nevents; i++)
+        if (claims(mg, i))
+            return 1;
+    return 0;
 }
 
 /* Does loop id of f, or a function it calls, wait for the other threads? */
@@ -544,13 +541,16 @@ void pp_counts_claims(pp_prog *m)
             /* a queue the threads share: at least two threads entered it
              * in some record */
             int nt = 0;
-            for (int ri = 0; ri < m->nrec; ri++)
-                if (threads_in(m, ri, f, k) > nt)
-                    nt = threads_in(m, ri, f, k);
+            for (int ri = 0; ri < m->nrec && nt < 2; ri++) {
+                int n = threads_in(m, ri, f, k);
+                if (n > nt)
+                    nt = n;
+            }
             if (nt < 2)
                 continue;
             ml->claim = 1;
-            ml->trip = trip_in(m, 0, f, k, observed_in(m, 0, f, k), entries_in(m, 0, f, k) ? entries_in(m, 0, f, k) : 1);
+            uint64_t e = entries_in(m, 0, f, k);
+            ml->trip = trip_in(m, 0, f, k, observed_in(m, 0, f, k), e ? e : 1);
         }
     }
 }

@@ -162,7 +162,7 @@ elt_addr (tree array, int slot, gimple_seq *seq)
      jle 2f; 1:
    and each exit
      leaq SCR@tpoff, %r11; cmpq $0, %fs:8K+8(%r11); jne 2f; 1:
-   with, out of line in .text.perfpred_cold, the stub 2: that steps over
+   with, out of line in .text.perfpred_cold, the call path 2: that steps over
    the red zone, pushes the thread-pointer offsets of scr[K] (and, for the
    exit, of cnt[S] before it), calls __pp_tbegin_x86 or __pp_tend_x86
    (runtime/rt-timing-x86.S) through the GOT and jumps back to 1:.  Not
@@ -171,13 +171,13 @@ elt_addr (tree array, int slot, gimple_seq *seq)
    flags: the compiler adds no block, no call and no live register to the
    loop, where the diamonds of the generic form cost a third of the
    compile time and moved hot loops across alignment boundaries.  */
-static const char timing_stub_head[] =
+static const char timing_cold_head[] =
   /* weak, as the generic form's declarations: a link without the runtime
      then fails on one symbol, whose name is the message (pp-keep.cc) */
   ".weak\t__pp_tbegin_x86\n\t.weak\t__pp_tend_x86\n\t"
   ".pushsection .text.perfpred_cold,\"ax\",@progbits\n"
   "2:\t{leaq\t-128(%%rsp), %%rsp|lea\trsp, [rsp-128]}\n\t";
-static const char timing_stub_tail[] =
+static const char timing_cold_tail[] =
   "\n\tjmp\t1b\n\t.popsection";
 
 static gasm *
@@ -204,24 +204,24 @@ apply_timing_asm (pp_fn *f, pp_loop_info &li)
     + pp_fmt ("{movq\t$0, %%%%fs:%ld(%%%%r11)|mov\tQWORD PTR fs:%ld[r11], 0}\n\t"
 	      "{subq\t$1, %%%%fs:%ld(%%%%r11)|sub\tQWORD PTR fs:%ld[r11], 1}\n\t"
 	      "jle\t2f\n1:\n\t", k + 8, k + 8, k, k)
-    + timing_stub_head
+    + timing_cold_head
     + pp_fmt ("{pushq\t$%s@tpoff+%ld|push\tOFFSET %s@tpoff+%ld}\n\t"
 	      "{call\t*__pp_tbegin_x86@GOTPCREL(%%%%rip)|call\tQWORD PTR __pp_tbegin_x86@GOTPCREL[rip]}\n\t"
 	      "{leaq\t136(%%%%rsp), %%%%rsp|lea\trsp, [rsp+136]}", scr, k, scr, k)
-    + timing_stub_tail;
+    + timing_cold_tail;
   gsi_insert_on_edge_immediate (loop_preheader_edge (li.loop),
 				timing_asm (entry));
 
   std::string exit = base
     + pp_fmt ("{cmpq\t$0, %%%%fs:%ld(%%%%r11)|cmp\tQWORD PTR fs:%ld[r11], 0}\n\t"
 	      "jne\t2f\n1:\n\t", k + 8, k + 8)
-    + timing_stub_head
+    + timing_cold_head
     + pp_fmt ("{pushq\t$%s@tpoff+%ld|push\tOFFSET %s@tpoff+%ld}\n\t"
 	      "{pushq\t$%s@tpoff+%ld|push\tOFFSET %s@tpoff+%ld}\n\t"
 	      "{call\t*__pp_tend_x86@GOTPCREL(%%%%rip)|call\tQWORD PTR __pp_tend_x86@GOTPCREL[rip]}\n\t"
 	      "{leaq\t144(%%%%rsp), %%%%rsp|lea\trsp, [rsp+144]}",
 	      cnt, 8L * li.tslot, cnt, 8L * li.tslot, scr, k, scr, k)
-    + timing_stub_tail;
+    + timing_cold_tail;
   auto_vec<edge> exits = get_loop_exit_edges (li.loop);
   for (unsigned x = 0; x < exits.length (); x++)
     gsi_insert_on_edge_immediate (exits[x], timing_asm (exit));

@@ -4,8 +4,8 @@
  * On x86-64 the plugin times a loop with one volatile asm on its entry and
  * one on each exit, which the compiler sees as a few instructions that
  * clobber r11 and the flags: the countdown, the stamp test and the branch
- * to an out-of-line stub are inside the asm, so the compiler adds no block,
- * no call and no register pressure to the loop's code.  The stub (in the
+ * to an out-of-line call path are inside the asm, so the compiler adds no block,
+ * no call and no register pressure to the loop's code.  The call path (in the
  * section .text.perfpred_cold) steps over the red zone and calls
  *
  *   __pp_tbegin_x86   with, on the stack above the return address, the
@@ -14,7 +14,7 @@
  *   __pp_tend_x86     with the same, and above it the offset of the
  *                     counter slot S.
  *
- * The stub pushes the offsets (immediates the linker fills in) and calls
+ * The call path pushes the offsets (immediates the linker fills in) and calls
  * through the GOT: lazy binding's resolver, on the way through a PLT,
  * would clobber r10 and r11 before anything here could save them.
  *

@@ -106,7 +106,7 @@ PP_EXPORT PP_HANDLER void __pp_tend(uint64_t *scr, uint64_t *slot)
 #if defined(__x86_64__) && defined(__ELF__)
 /* One timed entry and its exit as the plugin's asm form does it
  * (plugin/pp-timing.cc): the countdown and stamp in SCR, the branches to
- * out-of-line stubs that push the offsets of SCR and SLOT from the thread
+ * out-of-line call paths that push the offsets of SCR and SLOT from the thread
  * pointer and call rt-timing-x86.S.  */
 void __pp_tbegin_x86(void);
 void __pp_tend_x86(void);
