@@ -321,6 +321,28 @@ out:
  * measured loops' part of them.  A measured cost may go down to a
  * hundredth of its prior (the prior's tenth is there for costs the data
  * cannot see; a timed loop's is seen). */
+/* The pull toward the prior in the measured rows' fit: weak when the
+ * records hold two sizes or more, the segments' otherwise (see below). */
+#define MEASURED_MU_SIZES 1e-3
+#define MEASURED_MU_ONE 0.01
+
+/* Do two of the records differ in some parameter's value (the problem
+ * size: not P, not the rank)? */
+static int several_sizes(const pp_prog *m)
+{
+    for (int i = 0; i < m->nparams; i++) {
+        long v0 = 0, v = 0;
+        int h0 = pp_prog_param_in(m, 0, i, &v0) == 0;
+        for (int r = 1; r < m->nrec; r++) {
+            int h = pp_prog_param_in(m, r, i, &v) == 0;
+            if (h != h0 || (h && v != v0))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+
 static int fit_measured_first(pp_prog *m, const double *A, const double *dur, long nseg, long nmeas, int ncols,
                               const double *prior, const int *own, const double *lo, double *cst, double *cse)
 {
@@ -329,8 +351,9 @@ static int fit_measured_first(pp_prog *m, const double *A, const double *dur, lo
     int *meas = calloc(nc, sizeof *meas);
     double *lo1 = malloc(sizeof *lo1 * nc), *c1 = calloc(nc, sizeof *c1), *se1 = calloc(nc, sizeof *se1);
     double *A2 = malloc(sizeof *A2 * (size_t)(nseg ? nseg : 1) * nc), *d2 = malloc(sizeof *d2 * (size_t)(nseg + 1));
+    double *Aw = malloc(sizeof *Aw * (size_t)(nmeas ? nmeas : 1) * nc), *dw = malloc(sizeof *dw * (size_t)(nmeas + 1));
     double r2;
-    if (!meas || !lo1 || !c1 || !se1 || !A2 || !d2)
+    if (!meas || !lo1 || !c1 || !se1 || !A2 || !d2 || !Aw || !dw)
         goto out;
     const double *A1 = A + (size_t)nseg * nc;
     for (long i = 0; i < nmeas; i++)
@@ -339,7 +362,30 @@ static int fit_measured_first(pp_prog *m, const double *A, const double *dur, lo
                 meas[c] = 1;
     for (int c = 0; c < ncols; c++)
         lo1[c] = meas[c] ? 0.01 * prior[c] : lo[c];
-    if (pp_lsq_solve_bounded(A1, dur + nseg, (int)nmeas, ncols, prior, own, 0.01, lo1, c1, se1, &r2, NULL))
+    /* Each measured row weighted by 1/sqrt of its time: a row sums many
+     * timed entries, whose noise adds up in variance, so its variance
+     * grows with its time.  With records at two sizes or more, the pull
+     * toward the prior is weak (MEASURED_MU_SIZES, against 0.01 for the
+     * segments): each size's rows sum many entries of one length, and a
+     * timed loop's costs are its own, far from the static guess where
+     * they are: with the segments' pull, apsp's relaxation loop, whose
+     * rows at two sizes say about 150 ns an entry and 1.8 ns an
+     * iteration, would get the prior's 1 ns an entry and 2.4 ns an
+     * iteration, +94% at 16x the size.  From one size, a loop's cost per
+     * entry shows only in its short entries (a triangle's first rows),
+     * whose time is mostly the timing's and the host's: a weak pull there
+     * gave a pair-interaction triangle 17-72 ns an entry and T1 growing
+     * 33-57x at 8x n, where it grows 63-72x (61-omp-triangle.t).  The
+     * pull also splits what the rows cannot: a loop whose entries all
+     * run the same count, recorded at one size. */
+    for (long i = 0; i < nmeas; i++) {
+        double t = dur[nseg + i], w = t > 0 ? 1.0 / sqrt(t) : 1.0;
+        for (size_t c = 0; c < nc; c++)
+            Aw[(size_t)i * nc + c] = A1[(size_t)i * nc + c] * w;
+        dw[i] = t * w;
+    }
+    if (pp_lsq_solve_bounded(Aw, dw, (int)nmeas, ncols, prior, own, several_sizes(m) ? MEASURED_MU_SIZES : MEASURED_MU_ONE,
+                             lo1, c1, se1, &r2, NULL))
         goto out;
     memcpy(A2, A, sizeof *A2 * (size_t)nseg * nc);
     for (long i = 0; i < nseg; i++) {
@@ -371,7 +417,7 @@ static int fit_measured_first(pp_prog *m, const double *A, const double *dur, lo
     m->cost_r2 = ss_tot > 0 ? 1 - ss_res / ss_tot : 1;
     rc = 0;
 out:
-    free(meas); free(lo1); free(c1); free(se1); free(A2); free(d2);
+    free(meas); free(lo1); free(c1); free(se1); free(A2); free(d2); free(Aw); free(dw);
     return rc;
 }
 

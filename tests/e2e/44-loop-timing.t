@@ -9,6 +9,11 @@
 # cost must be 200 000 x 2 x 0.5 / 1 000 000 = 0.2 ns an iteration, by
 # the formula of docs/model.md, whatever the segment's other time.
 #
+# The same loop recorded at n = 1000 and n = 4000, its one entry rewritten
+# to 700 and 2200 ns (1 ns a tick, the CPU time the wall time): the two
+# sizes separate the cost per entry from the cost per iteration,
+# c = (2200 - 700) / 3000 = 0.5 ns and e = 700 - 1000 c = 200 ns.
+#
 # tests/timing/sweeps.c: pthreads workers with their rows in a struct, a
 # heavy and a light loop that always run together (the segments alone
 # cannot separate them), a barrier of a mutex and a condition variable,
@@ -113,6 +118,43 @@ SKIP: {
     ($l) = grep { $_->{line} == ($loop =~ / line=(\d+)/)[0] } @{ $j->{loops} || [] };
     ok($l && abs($l->{cost_ns} - $want) < 0.002 * $want,
        sprintf('one_loop, two runs (0.3 and 0.2 ns an iteration): %.4f ns, the least', $l ? $l->{cost_ns} : -1));
+}
+
+# ------------------------------------------------ per entry, per iteration
+# a record of one_loop with its one timed entry set to TICKS ticks of 1 ns,
+# the timing free and the thread's CPU time its wall time
+sub one_entry_record {
+    my ($rec, $ticks) = @_;
+    my ($loop) = $rec =~ /^(loop id=0 .*)$/m;
+    my ($tslot) = ($loop // '') =~ / tslot=(\d+)/;
+    return undef unless defined $tslot;
+    $rec =~ s/^timing .*$/timing tick_ns=1 cost_ns=0/m;
+    my ($start, $cstart) = $rec =~ /^thread id=0 .* start=(\d+) .*cstart=(\d+)/m;
+    my ($t) = $rec =~ /^tail thread=0 t=(\d+)/m;
+    my $c = $cstart + ($t - $start);
+    $rec =~ s/^(tail thread=0 t=\d+ c=)\d+/$1$c/m;
+    $rec =~ s{^(count thread=0 func=0 slots=\()([^)]*)\)}{
+        my ($head, @v) = ($1, split / /, $2); $v[$tslot] = $ticks; $v[$tslot + 1] = 1; "$head@v)" }me;
+    my $t1 = $tslot + 1;
+    $rec =~ s{^(tail thread=0 .*delta=\()(.*)\)$}{
+        my ($head, $d) = ($1, $2); $d =~ s/\(0 $tslot \d+\)/(0 $tslot $ticks)/; $d =~ s/\(0 $t1 \d+\)/(0 $t1 1)/;
+        "$head$d)" }me;
+    return $rec;
+}
+SKIP: {
+    -x "$TMP/one" or build('tests/timing/one_loop.c', "$TMP/one", '') or skip('no build', 3);
+    my %ticks = (1000 => 700, 4000 => 2200);
+    for my $n (sort keys %ticks) {
+        my ($rc, $out) = run_in($TMP, "PERFPRED_RECORD=$TMP/n$n.ppr ./one $n");
+        my $rec = $rc == 0 ? one_entry_record(slurp("$TMP/n$n.ppr"), $ticks{$n}) : undef;
+        ok(defined $rec, "one_loop at n = $n: recorded, its entry rewritten to $ticks{$n} ns") or diag($out);
+        spew("$TMP/e$n.ppr", $rec // '');
+    }
+    my $j = json_of("$PP show --format json $TMP/e1000.ppr $TMP/e4000.ppr");
+    my ($l) = grep { ($_->{cost_from} // '') eq 'measured' } @{ $j->{loops} || [] };
+    ok($l && abs($l->{cost_ns} - 0.5) < 0.01 && abs($l->{entry_ns} - 200) < 4,
+       sprintf('two sizes: %.4f ns an iteration and %.1f ns an entry, by hand 0.5 and 200',
+               $l ? $l->{cost_ns} : -1, $l ? $l->{entry_ns} : -1)) or diag(explain($l));
 }
 
 # ---------------------------------------------------------------- sweeps
