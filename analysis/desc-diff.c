@@ -131,7 +131,7 @@ static const char *loop_differs(const pp_dloop *a, const pp_dloop *b, char *buf,
               a->has_mem != b->has_mem;
     for (int s = 0; !mem && s < a->nstreams && s < PP_MAX_STREAMS; s++)
         mem = a->stream_step[s] != b->stream_step[s] || a->stream_reuse[s] != b->stream_reuse[s] ||
-              a->stream_written[s] != b->stream_written[s];
+              a->stream_written[s] != b->stream_written[s] || a->stream_rows[s] != b->stream_rows[s];
     if (mem)
         return say(buf, n, OPT, where, "accesses memory otherwise");
     return NULL;

@@ -106,8 +106,9 @@ static int parse_ops(const pp_line *l, long ops[PP_NOPS], pp_where *w)
     return rc;
 }
 
-/* mem=(STEP REUSE WRITTEN ...) memx=K memg=K memc=K: the loop's memory
- * streams, and the references that are none (unknown, gathers, chases). */
+/* mem=(STEP REUSE WRITTEN ...) memr=(ROWS ...) memx=K memg=K memc=K: the
+ * loop's memory streams and their rows, and the references that are none
+ * (unknown, gathers, chases). */
 static int parse_mem(const pp_line *l, pp_dloop *lp, pp_where *w)
 {
     pp_expr *e = NULL;
@@ -129,12 +130,31 @@ static int parse_mem(const pp_line *l, pp_dloop *lp, pp_where *w)
             else if (lp->nstreams < PP_MAX_STREAMS) {
                 lp->stream_step[lp->nstreams] = st;
                 lp->stream_reuse[lp->nstreams] = (unsigned char)re;
+                lp->stream_rows[lp->nstreams] = 1;
                 lp->stream_written[lp->nstreams++] = (unsigned char)wr;
             } else
                 lp->memx++;   /* more streams than kept: counted as unknown */
         }
+        int triples = e->kind == PP_E_LIST ? e->nkids / 3 : 0;
         pp_expr_free(e);
-    }
+        /* memr=(ROWS ...): one count per triple, 1 to 64 */
+        pp_expr *r = NULL;
+        if (rc == 0 && pp_line_opt_expr(l, "memr", &r, w))
+            rc = -1;
+        if (rc == 0 && r) {
+            if (r->kind != PP_E_LIST || r->nkids != triples)
+                rc = pp_where_error(w, "memr= needs one row count per stream of mem= (%d)", triples);
+            for (int i = 0; rc == 0 && i < r->nkids; i++) {
+                long v;
+                if (!pp_expr_is_int(r->kids[i], &v) || v < 1 || v > 64)
+                    rc = pp_where_error(w, "memr= needs row counts from 1 to 64");
+                else if (i < lp->nstreams)
+                    lp->stream_rows[i] = (unsigned char)v;
+            }
+        }
+        pp_expr_free(r);
+    } else if (pp_line_get(l, "memr"))
+        rc = pp_where_error(w, "memr= without mem=");
     static const char *const key[3] = {"memx", "memg", "memc"};
     int *dst[3] = {&lp->memx, &lp->memg, &lp->memc};
     for (int k = 0; rc == 0 && k < 3; k++) {

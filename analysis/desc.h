@@ -43,10 +43,12 @@ typedef struct {
     long ops[PP_NOPS];
     /* memory streams of the loop's own statements (mem=, memx=): bytes
      * per iteration (0: a step in the program's variables, '?'), reused
-     * by the enclosing loop?, written? */
+     * by the enclosing loop?, written?, and its rows (memr=: references
+     * a row apart merged into it, 1 without memr=) */
     int nstreams;
     long stream_step[PP_MAX_STREAMS];
     unsigned char stream_reuse[PP_MAX_STREAMS], stream_written[PP_MAX_STREAMS];
+    unsigned char stream_rows[PP_MAX_STREAMS];
     int memx;                     /* references the plugin could not follow */
     int memg, memc;               /* gathers (a[idx[i]]) and chases
                                      (p = p->next): memg=, memc=          */

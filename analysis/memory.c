@@ -66,6 +66,46 @@ static double line_bytes(long step)
     return s < CACHE_LINE ? s : CACHE_LINE;
 }
 
+double pp_mem_line_ns(double bytes, int written, int lines, double bw, double bw_l1)
+{
+    if (!(bw > 0))
+        return 0;
+    double t = (written ? WRITE_WEIGHT : READ_WEIGHT) * bytes / bw;
+    if (lines > 1 && bw_l1 > bw)
+        t += (lines - 1) * READ_WEIGHT * bytes * (1 / bw - 1 / bw_l1);
+    return t;
+}
+
+int pp_mem_row_lines(int rows, double live_bytes, double l1_bytes)
+{
+    if (rows <= 1 || !(live_bytes > l1_bytes) || !(l1_bytes > 0))
+        return 1;
+    return rows;
+}
+
+/* The line streams stream s of loop k of f walks (pp_mem_row_lines): all
+ * its rows when the rows of all the loop's streams, over one entry (its
+ * trip count times their cache bytes per iteration), do not fit in the
+ * L1; 1 when they do, or the trip count is not known here (x->unknown is
+ * left alone: the stream's working set decides that). */
+static int stream_lines(const pp_prog *m, const pp_machine *mach, pp_mem_eval *x, int f, int k, int s)
+{
+    const pp_dloop *dl = &m->funcs[f].d->loops[k];
+    int rows = dl->stream_rows[s];
+    if (rows <= 1 || mach->cache_l1d_bytes <= 0)
+        return 1;
+    int unknown = x ? x->unknown : 0;
+    double trip = trip_now(m, x, f, k);
+    if (x)
+        x->unknown = unknown;
+    if (trip <= 0)
+        return 1;
+    double live = 0;
+    for (int t = 0; t < dl->nstreams; t++)
+        live += line_bytes(dl->stream_step[t]) * (dl->stream_rows[t] > 1 ? dl->stream_rows[t] : 1);
+    return pp_mem_row_lines(rows, trip * live, (double)mach->cache_l1d_bytes);
+}
+
 /* 1 when a loop of f with this id is loop k or inside it. */
 static int within(const pp_mfunc *mf, int id, int k)
 {
@@ -199,7 +239,10 @@ static double streams_ns(const pp_prog *m, const pp_machine *mach, pp_mem_eval *
             x->beyond = 1;
         double bw = pp_machine_stream_bw(mach, ws);
         if (bw > 0) {
-            double t = (dl->stream_written[s] ? WRITE_WEIGHT : READ_WEIGHT) * bytes / bw;
+            /* its rows beyond the first that miss the L1 are read again
+             * from where the stream's data are */
+            double t = pp_mem_line_ns(bytes, dl->stream_written[s], stream_lines(m, mach, x, f, k, s), bw,
+                                      pp_machine_stream_bw(mach, (double)mach->cache_l1d_bytes / 2));
             ns += t;
             if (beyond && ws > min_ws)
                 *beyond += t;
@@ -425,13 +468,13 @@ void pp_mem_restore(pp_prog *m, double *saved)
 /* The largest working set loop k's streams are served from (0: none
  * known; each stream taken as cached), and its cache bytes per
  * iteration. */
-static double loop_ws(const pp_prog *m, int f, int k, double footprint, double *bytes)
+static double loop_ws(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint, double *bytes)
 {
     const pp_dloop *dl = &m->funcs[f].d->loops[k];
     double ws = 0;
     *bytes = 0;
     for (int s = 0; s < dl->nstreams; s++) {
-        *bytes += line_bytes(dl->stream_step[s]);
+        *bytes += line_bytes(dl->stream_step[s]) * stream_lines(m, mach, NULL, f, k, s);
         double w = stream_ws(m, NULL, f, k, s, footprint, NULL);
         if (w > ws)
             ws = w;
@@ -506,7 +549,7 @@ int pp_mem_report(pp_prog *m, const pp_machine *mach, int P, pp_mem_loop **out)
             pp_mem_loop *e = &r[nr++];
             e->f = f;
             e->k = k;
-            e->ws = loop_ws(m, f, k, foot, &e->bytes);
+            e->ws = loop_ws(m, mach, f, k, foot, &e->bytes);
             e->beyond = edge > 0 && e->ws > edge;
             double x = pp_mem_stream_ns(m, mach, f, k, foot) - rec[i];
             e->extra_ns = x > 0 ? x : 0;
@@ -515,7 +558,7 @@ int pp_mem_report(pp_prog *m, const pp_machine *mach, int P, pp_mem_loop **out)
     pp_prog_reset(m);
     for (int j = 0; j < nr; j++) {
         double b;
-        r[j].ws_rec = loop_ws(m, r[j].f, r[j].k, m->footprint_rec, &b);
+        r[j].ws_rec = loop_ws(m, mach, r[j].f, r[j].k, m->footprint_rec, &b);
         r[j].beyond_rec = edge > 0 && r[j].ws_rec > edge;
     }
     pp_prog_params_restore(m, vals);

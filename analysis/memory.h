@@ -25,8 +25,10 @@
  * extra time of its streams there over their time at the recorded size
  * (no overlap of computation and memory: an upper bound; a loop the data
  * at the recorded size already left the caches for changes little).  A
- * stream counts its step's bytes (a cache line at most) once, written or
- * not: write-backs overlap with the reads on the machines measured.
+ * stream counts its step's bytes (a cache line at most), 3/4 of them read
+ * and 3/2 written in calibrate's units, and once per row when the rows it
+ * merges (a stencil's u[i-1][j], u[i+1][j]) no longer fit in the L1
+ * (pp_mem_row_lines, pp_mem_line_ns).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -35,6 +37,29 @@
 
 #include "machine.h"
 #include "model.h"
+
+/* ns per iteration of a stream of `bytes` per iteration (its step, a
+ * cache line at most) walking `lines` line streams (pp_mem_row_lines),
+ * served at bw bytes/ns of calibrate's triad: the stream counts 3/4 of
+ * its bytes when only read, 3/2 when written (the triad moves 32 bytes
+ * for the 24 it is counted); each further line (a row only read: a
+ * stencil's neighbours above and below) 3/4 of its bytes at bw over what
+ * they cost at bw_l1, the bandwidth of a working set in the L1, where the
+ * row was read when it stayed there (that time is in the fitted cost).
+ * 0 for bw <= 0. */
+double pp_mem_line_ns(double bytes, int written, int lines, double bw, double bw_l1);
+
+/* The cache-line streams one memory stream walks when it merges `rows`
+ * rows (memr=: u[i-1][j], u[i][j] and u[i+1][j] of a stencil, each read
+ * again one entry of the loop after the one before it): one while the
+ * rows the loop reads at once fit in the L1 (live_bytes, the loop's trip
+ * count times the cache bytes of all its streams' rows per iteration, at
+ * most l1_bytes), then every row: each is read again from beyond the L1,
+ * and from where the stream's data are (its working set's bandwidth: on
+ * the development VM a five-point stencil whose rows miss the L1 slows by
+ * what a stream per row costs from the memory, and by nothing while its
+ * data sit in the L2 or L3).  1 for rows <= 1 or without an L1 size. */
+int pp_mem_row_lines(int rows, double live_bytes, double l1_bytes);
 
 /* ns per iteration loop k of function f spends on its streams at the
  * current parameters, with the program's arrays `footprint` bytes large;

@@ -10,7 +10,12 @@
  * invariant in the enclosing loop: then every iteration of the enclosing
  * loop walks the same bytes again (a row reused, served by a near cache);
  * otherwise the stream only comes back when the whole data set has been
- * walked.  References whose address does not move (a[k]) are not streams;
+ * walked.  A merged stream's references whose starts differ by more than
+ * a constant under ROW_BYTES (u[i-1][j], u[i][j] and u[i+1][j]: a row
+ * apart) are its rows: they walk other cache lines, which the stream
+ * reads again an entry or two later (memr=, the analyser decides whether
+ * they come back from the L1).
+ * References whose address does not move (a[k]) are not streams;
  * of those scev cannot follow, an address that comes from a value loaded in
  * the loop is a gather (a[idx[i]]) or, when the load feeds the next
  * iteration's address, a chase (p = p->next: one per chased pointer, the
@@ -19,6 +24,13 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "pp.h"
+#include "tree-affine.h"
+
+/* At most this many rows are told apart per stream, and references whose
+ * starts differ by a constant under ROW_BYTES are in one row (a[i][j-1]
+ * and a[i][j+1], the fields of one structure). */
+#define MAX_ROWS 8
+#define ROW_BYTES 1024
 
 struct pp_stream
 {
@@ -27,6 +39,9 @@ struct pp_stream
   int symbolic;
   int reuse;
   int written;
+  tree start;           /* the address (or offset) at the loop's entry, or NULL */
+  int rows;             /* distinct rows merged (0: not yet counted) */
+  tree row[MAX_ROWS];
 };
 
 /* The object an address starts from: the pointer a chain of
@@ -219,7 +234,11 @@ via_invariant_load (class loop *loop, tree addr, pp_stream *out)
 	}
     }
   else if (r > 0)
-    fixed = off_starts_fixed (loop, off);
+    {
+      fixed = off_starts_fixed (loop, off);
+      if (TREE_CODE (ev) == POLYNOMIAL_CHREC)
+	out->start = CHREC_LEFT (ev);   /* the offset's start: rows tell apart by it */
+    }
   if (r <= 0)
     return r;
   /* reused: the stream starts at the same place at every iteration of the
@@ -261,6 +280,7 @@ analyse_ref (class loop *loop, tree ref, pp_stream *out)
   if (r == 0)
     return 0;
   tree start = CHREC_LEFT (ev);
+  out->start = start;
   class loop *parent = loop_outer (loop);
   out->reuse = 0;
   if (parent && loop_depth (parent) > 0)
@@ -319,7 +339,7 @@ indirection (class loop *loop, tree t, int depth, bool in_phi, tree *phi)
       /* loaded here: from a place that moves (idx[i], p->next), or the
 	 same place every iteration (a global N the loop's stores may
 	 alias, reloaded: the address is affine in fact, not a gather) */
-      pp_stream tmp = { NULL_TREE, 0, 0, 0, 0 };
+      pp_stream tmp = { NULL_TREE, 0, 0, 0, 0, NULL_TREE, 0, {} };
       return analyse_ref (loop, gimple_assign_rhs1 (d), &tmp) == 0 ? 0 : 1;
     }
   int best = 0;
@@ -421,9 +441,91 @@ fixed_size_object (tree ref)
 	 && TREE_CODE (TYPE_SIZE_UNIT (ty)) == INTEGER_CST;
 }
 
+/* T without its conversions between integer (or pointer) types of one
+ * precision, which do not change the bits of an address. */
+static tree
+strip_same_precision (tree t)
+{
+  while (t && CONVERT_EXPR_P (t)
+	 && (INTEGRAL_TYPE_P (TREE_TYPE (t)) || POINTER_TYPE_P (TREE_TYPE (t)))
+	 && (INTEGRAL_TYPE_P (TREE_TYPE (TREE_OPERAND (t, 0)))
+	     || POINTER_TYPE_P (TREE_TYPE (TREE_OPERAND (t, 0))))
+	 && TYPE_PRECISION (TREE_TYPE (t)) == TYPE_PRECISION (TREE_TYPE (TREE_OPERAND (t, 0))))
+    t = TREE_OPERAND (t, 0);
+  return t;
+}
+
+/* A and B compute the same address, conversions of one precision aside:
+ * (unsigned long) N * (unsigned long) k + (unsigned long) i and
+ * (unsigned long) (N * k + i), which the affine combinations keep apart
+ * (a product of two variables is one of their elements, whole). */
+static bool
+same_value (tree a, tree b, int depth)
+{
+  a = strip_same_precision (a);
+  b = strip_same_precision (b);
+  if (!a || !b || depth > 16)
+    return false;
+  if (TREE_CODE (a) == INTEGER_CST && TREE_CODE (b) == INTEGER_CST)
+    return wi::to_widest (a) == wi::to_widest (b)
+	   || (TYPE_PRECISION (TREE_TYPE (a)) == TYPE_PRECISION (TREE_TYPE (b))
+	       && wi::to_wide (a) == wi::to_wide (b));
+  if (TREE_CODE (a) != TREE_CODE (b))
+    return false;
+  if (TREE_CODE (a) == SSA_NAME || DECL_P (a))
+    return a == b;
+  if (!EXPR_P (a) || TREE_OPERAND_LENGTH (a) != TREE_OPERAND_LENGTH (b))
+    return operand_equal_p (a, b, 0);
+  int n = TREE_OPERAND_LENGTH (a);
+  bool same = true;
+  for (int i = 0; same && i < n; i++)
+    same = same_value (TREE_OPERAND (a, i), TREE_OPERAND (b, i), depth + 1);
+  if (!same && n == 2 && commutative_tree_code (TREE_CODE (a)))
+    same = same_value (TREE_OPERAND (a, 0), TREE_OPERAND (b, 1), depth + 1)
+	   && same_value (TREE_OPERAND (a, 1), TREE_OPERAND (b, 0), depth + 1);
+  return same;
+}
+
+/* Whether two references of one stream starting at A and B walk the same
+ * row: their starts differ by a constant under ROW_BYTES (SSA names
+ * expanded through their affine definitions: up = u + (i - 1) * n and
+ * dn = u + (i + 1) * n differ by 2 n, a[i][j - 1] and a[i][j + 1] by 16
+ * bytes).  Unknown starts count as the same row. */
+static bool
+same_row (tree a, tree b, hash_map<tree, name_expansion *> **cache)
+{
+  if (!a || !b || operand_equal_p (a, b, 0))
+    return true;
+  if (!INTEGRAL_TYPE_P (TREE_TYPE (a)) && !POINTER_TYPE_P (TREE_TYPE (a)))
+    return true;
+  if (!INTEGRAL_TYPE_P (TREE_TYPE (b)) && !POINTER_TYPE_P (TREE_TYPE (b)))
+    return true;
+  aff_tree x, y;
+  tree_to_aff_combination_expand (fold_convert (sizetype, a), sizetype, &x, cache);
+  tree_to_aff_combination_expand (fold_convert (sizetype, b), sizetype, &y, cache);
+  aff_combination_scale (&y, -1);
+  aff_combination_add (&x, &y);
+  if (x.n != 0 || x.rest || !x.offset.is_constant ())
+    return same_value (a, b, 0);
+  widest_int d = wi::abs (x.offset.to_constant ());
+  return wi::ltu_p (d, ROW_BYTES);
+}
+
+/* Count ST's start as a row of stream V when no row of V has it. */
+static void
+add_row (pp_stream *v, const pp_stream *st, hash_map<tree, name_expansion *> **cache)
+{
+  for (int r = 0; r < v->rows; r++)
+    if (same_row (v->row[r], st->start, cache))
+      return;
+  if (v->rows < MAX_ROWS)
+    v->row[v->rows++] = st->start;
+}
+
 std::string
 pp_streams_text (pp_fn *f, class loop *loop)
 {
+  hash_map<tree, name_expansion *> *cache = NULL;
   auto_vec<pp_stream> v;
   int unknown = 0, gathers = 0, chases = 0;
   auto_vec<tree> chased;
@@ -445,7 +547,7 @@ pp_streams_text (pp_fn *f, class loop *loop)
 	  if (!store && !load)
 	    continue;
 	  tree ref = store ? gimple_assign_lhs (s) : gimple_assign_rhs1 (s);
-	  pp_stream st = { NULL_TREE, 0, 0, 0, store };
+	  pp_stream st = { NULL_TREE, 0, 0, 0, store, NULL_TREE, 0, {} };
 	  int r = analyse_ref (loop, ref, &st);
 	  /* a load from a place the loop does not store to, at an address
 	     that does not move (.omp_data_i->cur, g->n): the same bytes
@@ -480,13 +582,19 @@ pp_streams_text (pp_fn *f, class loop *loop)
 		&& operand_equal_p (v[i].base, st.base, 0))
 	      {
 		v[i].written |= st.written;
+		add_row (&v[i], &st, &cache);
 		merged = true;
 		break;
 	      }
 	  if (!merged)
-	    v.safe_push (st);
+	    {
+	      st.rows = 1;
+	      st.row[0] = st.start;
+	      v.safe_push (st);
+	    }
 	}
     }
+  free_affine_expand_cache (&cache);
   std::string t = " mem=(";
   for (unsigned i = 0; i < v.length (); i++)
     {
@@ -496,6 +604,16 @@ pp_streams_text (pp_fn *f, class loop *loop)
       t += pp_fmt (" %d %d", v[i].reuse, v[i].written);
     }
   t += ")";
+  bool rows = false;
+  for (unsigned i = 0; i < v.length (); i++)
+    rows |= v[i].rows > 1;
+  if (rows)
+    {
+      t += " memr=(";
+      for (unsigned i = 0; i < v.length (); i++)
+	t += pp_fmt (i ? " %d" : "%d", v[i].rows);
+      t += ")";
+    }
   if (unknown)
     t += pp_fmt (" memx=%d", unknown);
   if (gathers)
