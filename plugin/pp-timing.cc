@@ -5,7 +5,7 @@
    timed, __pp_tend adds the elapsed ticks and one timed entry to two
    counter slots (`tslot=S`: S ticks, S + 1 timed entries).  The runtime
    sets the countdown from the loop's time per entry, so that timing costs
-   about 0.5% of the loop: a loop entered rarely is timed on every entry,
+   about 0.1% of the loop: a loop entered rarely is timed on every entry,
    one entered millions of times on one entry in k (docs/runtime.md,
    "Loop timing").
 

@@ -9,8 +9,14 @@
  *
  * The period is chosen from the loop's own time per entry, so that the
  * pair of calls (measured once at start-up, `timing cost_ns`) costs about
- * 1/PP_TIMING_SHARE of the loop: a loop that runs 100 us per entry is
- * timed every time, one that runs 50 ns one entry in a few hundred.  The
+ * 1/PP_TIMING_SHARE of the loop, 1/PP_TIMING_WARM_SHARE over its first
+ * timed entries (rt-period.h): a loop that runs 100 us per entry is
+ * timed every time, one that runs 50 ns about one entry in five hundred.
+ * In place a timed entry costs about twice the start-up measure (its two
+ * branches mispredicted, its code out of the caches), and the loops of a
+ * nest each take their share of the same time: md.c's four timed loops
+ * deep spent 2.6% of the run in timed entries at a share of 1/200, and
+ * about 1% at 1/1000 (with fewer timed entries, each of them costlier).  The
  * next timed entry is drawn around the period (k/2 + a random part below
  * k), so that a loop whose work alternates with the period (red and black
  * rows) is not always sampled on the same phase.  Everything is the
@@ -29,10 +35,6 @@
 
 #include "rt-internal.h"
 
-/* the timing's cost against the loop's time */
-#define PP_TIMING_SHARE 200
-#define PP_TIMING_MAX_PERIOD (1u << 20)
-
 /* The handlers are called from the middle of compiled code on x86-64
  * (rt-timing-x86.S): general registers only, no call, no sanitizer hook,
  * so that no vector or x87 state the program holds there is touched.  */
@@ -43,6 +45,9 @@
 #define PP_GR
 #endif
 #define PP_HANDLER PP_GR __attribute__((noinline))
+
+#define PP_PERIOD_ATTR PP_GR
+#include "rt-period.h"
 
 static uint64_t mono_ns(void)
 {
@@ -93,14 +98,7 @@ PP_EXPORT PP_HANDLER void __pp_tend(uint64_t *scr, uint64_t *slot)
     uint64_t d = now > t0 ? now - t0 : 0;
     slot[0] += d;
     slot[1] += 1;
-    /* the period this entry asks for, moved half-way there */
-    uint64_t want = d ? pair_ticks * PP_TIMING_SHARE / d : PP_TIMING_MAX_PERIOD;
-    if (want < 1)
-        want = 1;
-    if (want > PP_TIMING_MAX_PERIOD)
-        want = PP_TIMING_MAX_PERIOD;
-    uint64_t cur = scr[2] ? scr[2] : 1;
-    scr[2] = (cur + want + 1) / 2;
+    scr[2] = pp_timing_period(scr[2], d, pair_ticks, slot[1]);
 }
 
 #if defined(__x86_64__) && defined(__ELF__)
