@@ -42,7 +42,7 @@ use File::Temp qw(tempdir);
 use JSON::PP;
 use FindBin;
 use lib "$FindBin::Bin/lib";
-use PPCheck qw(hand_machine);
+use PPCheck qw(hand_machine predict_json memory_loop hand_memory_machine);
 
 my $B = $ENV{PERFPRED_BUILD} || 'build';
 for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
@@ -141,18 +141,7 @@ like($inner // '', qr/ mem=\(8 0 1 8 0 0\)/, 'smooth: a written stream and a rea
 my ($line) = ($inner // '') =~ / line=(\d+) /;
 $line //= 0;
 
-hand_machine("$tmp/hand.machine", name => 'elsewhere', header => <<'EOF');
-cache.l1d_bytes = 32768
-cache.l2_bytes = 1048576
-cache.l3_bytes = 33554432
-mem.bw1_bytes_per_ns = 8
-mem.bw_all_bytes_per_ns = 12
-mem.footprint_bytes = 67108864
-point.mem.stream = 16384 64
-point.mem.stream = 8388608 64
-point.mem.stream = 8388616 8
-point.mem.stream = 67108864 8
-EOF
+hand_memory_machine("$tmp/hand.machine", 8388608, 67108864);
 # four processors: four threads at once
 {
     open my $in, '<', "$tmp/hand.machine" or die;
@@ -164,16 +153,8 @@ EOF
     close $out;
 }
 
-sub predict {
-    my ($args) = @_;
-    my $out = `$pp predict $tmp/smooth.ppr --machine $tmp/hand.machine --draws 0 --format json $args 2>/dev/null`;
-    return eval { decode_json($out) } || {};
-}
-sub mloop {
-    my ($j) = @_;
-    my ($l) = grep { $_->{line} == $line } @{ $j->{memory}{loops} || [] };
-    return $l || {};
-}
+sub predict { return predict_json($pp, "$tmp/smooth.ppr --machine $tmp/hand.machine $_[0]") }
+sub mloop { return memory_loop($_[0], $line) }
 sub near { my ($a, $b, $tol) = @_; return defined $a && abs($a - $b) <= ($tol // 1e-9) * (abs($b) + 1e-9); }
 
 my %want = (    # P => [working set a thread, beyond, ns added an iteration]

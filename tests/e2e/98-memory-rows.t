@@ -36,7 +36,7 @@ use File::Temp qw(tempdir);
 use JSON::PP;
 use FindBin;
 use lib "$FindBin::Bin/lib";
-use PPCheck qw(hand_machine);
+use PPCheck qw(hand_machine predict_json memory_loop hand_memory_machine);
 
 my $B = $ENV{PERFPRED_BUILD} || 'build';
 for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
@@ -103,29 +103,10 @@ system("PERFPRED_RECORD=$tmp/heat.ppr $tmp/heat 64 64 20 >/dev/null") == 0 or BA
 my $desc = `strings $tmp/heat | grep 'line=27 '`;
 like($desc, qr/ mem=\(8 0 0 8 0 1\) memr=\(3 1\)/, 'the inner loop: u read in 3 rows, v written in 1 (memr=(3 1))');
 
-hand_machine("$tmp/hand.machine", name => 'elsewhere', header => <<'EOF');
-cache.l1d_bytes = 32768
-cache.l2_bytes = 1048576
-cache.l3_bytes = 33554432
-mem.bw1_bytes_per_ns = 8
-mem.bw_all_bytes_per_ns = 12
-mem.footprint_bytes = 1073741824
-point.mem.stream = 16384 64
-point.mem.stream = 67108864 64
-point.mem.stream = 67108872 8
-point.mem.stream = 1073741824 8
-EOF
+hand_memory_machine("$tmp/hand.machine", 67108864, 1073741824);
 
-sub predict {
-    my ($args) = @_;
-    my $out = `$pp predict $tmp/heat.ppr --machine $tmp/hand.machine --P 1 --draws 0 --format json $args 2>/dev/null`;
-    return eval { decode_json($out) } || {};
-}
-sub mloop {
-    my ($j) = @_;
-    my ($l) = grep { $_->{line} == 27 } @{ $j->{memory}{loops} || [] };
-    return $l || {};
-}
+sub predict { return predict_json($pp, "$tmp/heat.ppr --machine $tmp/hand.machine --P 1 $_[0]") }
+sub mloop { return memory_loop($_[0], 27) }
 sub near { my ($a, $b) = @_; return defined $a && abs($a - $b) <= 1e-9 * (abs($b) + 1e-9); }
 
 my $short = mloop(predict('--set nx=1000 --set ny=5000 --set steps=20'));

@@ -27,7 +27,7 @@ use File::Temp qw(tempdir);
 use JSON::PP;
 use FindBin;
 use lib "$FindBin::Bin/lib";
-use PPCheck qw(hand_machine);
+use PPCheck qw(hand_machine predict_json memory_loop hand_memory_machine);
 
 my $B = $ENV{PERFPRED_BUILD} || 'build';
 for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
@@ -99,29 +99,10 @@ ok(defined $desc, "relax: the omp for loop (line $line) is described");
 like($desc // '', qr/ mem=\(8 0 0 8 0 1\)/, 'relax: a read stream and a written one of 8 bytes, neither walked again by the steps');
 unlike($desc // '', qr/ memx=/, 'relax: the shared pointers\' loads are not unknown references');
 
-hand_machine("$tmp/hand.machine", name => 'elsewhere', header => <<'EOF');
-cache.l1d_bytes = 32768
-cache.l2_bytes = 1048576
-cache.l3_bytes = 33554432
-mem.bw1_bytes_per_ns = 8
-mem.bw_all_bytes_per_ns = 12
-mem.footprint_bytes = 67108864
-point.mem.stream = 16384 64
-point.mem.stream = 8388608 64
-point.mem.stream = 8388616 8
-point.mem.stream = 67108864 8
-EOF
+hand_memory_machine("$tmp/hand.machine", 8388608, 67108864);
 
-sub predict {
-    my ($args) = @_;
-    my $out = `$pp predict $tmp/relax.ppr --machine $tmp/hand.machine --P 1 --draws 0 --format json $args 2>/dev/null`;
-    return eval { decode_json($out) } || {};
-}
-sub mloop {
-    my ($j) = @_;
-    my ($l) = grep { $_->{line} == $line } @{ $j->{memory}{loops} || [] };
-    return $l || {};
-}
+sub predict { return predict_json($pp, "$tmp/relax.ppr --machine $tmp/hand.machine --P 1 $_[0]") }
+sub mloop { return memory_loop($_[0], $line) }
 sub near { my ($a, $b) = @_; return defined $a && abs($a - $b) <= 1e-9 * (abs($b) + 1e-9); }
 
 my ($in, $out) = (mloop(predict('--set n=524288 --set steps=20')), mloop(predict('--set n=524289 --set steps=20')));

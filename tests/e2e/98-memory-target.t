@@ -36,7 +36,7 @@ use File::Temp qw(tempdir);
 use JSON::PP;
 use FindBin;
 use lib "$FindBin::Bin/lib";
-use PPCheck qw(hand_machine);
+use PPCheck qw(hand_machine predict_json memory_loop hand_memory_machine);
 
 my $B = $ENV{PERFPRED_BUILD} || 'build';
 for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
@@ -144,29 +144,10 @@ system("PERFPRED_RECORD=$tmp/triad.ppr $tmp/triad 4096 50 >/dev/null") == 0 or B
 system("PERFPRED_RECORD=$tmp/mm.ppr $tmp/matmul 64 >/dev/null") == 0 or BAIL_OUT('matmul run');
 system("PERFPRED_RECORD=$tmp/triadbig.ppr $tmp/triad 400000 2 >/dev/null") == 0 or BAIL_OUT('triad big run');
 
-hand_machine("$tmp/hand.machine", name => 'elsewhere', header => <<'EOF');
-cache.l1d_bytes = 32768
-cache.l2_bytes = 1048576
-cache.l3_bytes = 33554432
-mem.bw1_bytes_per_ns = 8
-mem.bw_all_bytes_per_ns = 12
-mem.footprint_bytes = 67108864
-point.mem.stream = 16384 64
-point.mem.stream = 8388608 64
-point.mem.stream = 8388616 8
-point.mem.stream = 67108864 8
-EOF
+hand_memory_machine("$tmp/hand.machine", 8388608, 67108864);
 
-sub predict {
-    my ($rec, $args) = @_;
-    my $out = `$pp predict $tmp/$rec.ppr --machine $tmp/hand.machine --P 1 --draws 0 --format json $args 2>/dev/null`;
-    return eval { decode_json($out) } || {};
-}
-sub mloop {
-    my ($j, $line) = @_;
-    my ($l) = grep { $_->{line} == $line } @{ $j->{memory}{loops} || [] };
-    return $l || {};
-}
+sub predict { return predict_json($pp, "$tmp/$_[0].ppr --machine $tmp/hand.machine --P 1 $_[1]") }
+sub mloop { return memory_loop($_[0], $_[1]) }
 sub near { my ($a, $b) = @_; return defined $a && abs($a - $b) <= 1e-9 * (abs($b) + 1e-9); }
 
 # ---- the triad ---------------------------------------------------------

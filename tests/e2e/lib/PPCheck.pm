@@ -6,7 +6,8 @@ use strict;
 use warnings;
 use JSON::PP;
 use Exporter 'import';
-our @EXPORT_OK = qw(compare_symbolic hand_machine mpi_setup run_in json_in counts_exact_in);
+our @EXPORT_OK = qw(compare_symbolic hand_machine mpi_setup run_in json_in counts_exact_in predict_json memory_loop
+                    hand_memory_machine);
 
 # The MPI tests' environment: the MPI's tools must be there (default
 # mpicc and mpirun; BAIL_OUT otherwise), Open MPI may run as root, 4 ranks
@@ -47,6 +48,36 @@ sub json_in {
     my $j = eval { decode_json($out) };
     Test::More::ok($j, "$what: JSON") or Test::More::diag($out);
     return $j;
+}
+
+# hand_machine with the memory tests' caches and bandwidth curve: L1
+# 32 KiB, L2 1 MiB, L3 32 MiB; 64 bytes/ns up to EDGE bytes of working
+# set, 8 beyond (the memory's); one thread 8 bytes/ns, all 12; the
+# program's arrays FOOTPRINT bytes.
+sub hand_memory_machine {
+    my ($path, $edge, $footprint) = @_;
+    my $header = join('', map { "$_\n" }
+        'cache.l1d_bytes = 32768', 'cache.l2_bytes = 1048576', 'cache.l3_bytes = 33554432',
+        'mem.bw1_bytes_per_ns = 8', 'mem.bw_all_bytes_per_ns = 12', "mem.footprint_bytes = $footprint",
+        'point.mem.stream = 16384 64', "point.mem.stream = $edge 64", 'point.mem.stream = ' . ($edge + 8) . ' 8',
+        "point.mem.stream = $footprint 8");
+    hand_machine($path, name => 'elsewhere', header => $header);
+}
+
+# The decoded JSON of `PP predict ARGS --draws 0 --format json` (an empty
+# hash when it prints none).
+sub predict_json {
+    my ($pp, $args) = @_;
+    my $out = `$pp predict $args --draws 0 --format json 2>/dev/null`;
+    return eval { decode_json($out) } || {};
+}
+
+# The memory model's entry for the loop at LINE in predict's JSON (an
+# empty hash when it has none).
+sub memory_loop {
+    my ($j, $line) = @_;
+    my ($l) = grep { $_->{line} == $line } @{ $j->{memory}{loops} || [] };
+    return $l || {};
 }
 
 # An MPI run's model (`PP show RUN --view model`, in DIR): its loops are
