@@ -27,10 +27,13 @@
 #include "tree-affine.h"
 
 /* At most this many rows are told apart per stream, and references whose
- * starts differ by a constant under ROW_BYTES are in one row (a[i][j-1]
- * and a[i][j+1], the fields of one structure). */
+ * starts differ by a constant under ROW_BYTES, a cache line, are in one
+ * row (a[i][j-1] and a[i][j+1], the fields of a small structure).  A
+ * line, not a larger bound: a stencil's rows N * 8 bytes apart for a
+ * compile-time N must be rows at every N a build may give (N = 100 and
+ * N = 150 of one program, 72-macro-sizes.t). */
 #define MAX_ROWS 8
-#define ROW_BYTES 1024
+#define ROW_BYTES 64
 
 struct pp_stream
 {
