@@ -16,8 +16,11 @@ int pp_lsq_solve(const double *A, const double *d, int nrows, int ncols, const d
     return pp_lsq_solve_cov(A, d, nrows, ncols, prior, own, mu_rel, c, se, r2, NULL);
 }
 
-int pp_lsq_solve_cov(const double *A, const double *d, int nrows, int ncols, const double *prior, const int *own,
-                     double mu_rel, double *c, double *se, double *r2, double *covout)
+/* The penalised fit; with col_mu, each column's pull toward the common
+ * scale (or its own prior) is mu_rel times the norm of its own scaled
+ * data, not of all the rows' durations (see lsq.h). */
+static int solve_cov(const double *A, const double *d, int nrows, int ncols, const double *prior, const int *own,
+                     double mu_rel, int col_mu, double *c, double *se, double *r2, double *covout)
 {
     if (covout)
         for (long i = 0; i < (long)ncols * ncols; i++)
@@ -65,20 +68,32 @@ int pp_lsq_solve_cov(const double *A, const double *d, int nrows, int ncols, con
                     gsl_matrix_set(X, (size_t)i, (size_t)colof[j],
                                    A[(size_t)i * (size_t)ncols + (size_t)j] * prior[j]);
         }
+        double mmin = mu;
         for (int j = 0; j < ncols; j++)
             if (colof[j] >= 0) {
                 size_t row = (size_t)nrows + (size_t)colof[j];
-                gsl_matrix_set(X, row, (size_t)colof[j], mu);
+                double mj = mu;
+                if (col_mu) {
+                    double nj = 0;
+                    for (int i = 0; i < nrows; i++) {
+                        double x = gsl_matrix_get(X, (size_t)i, (size_t)colof[j]);
+                        nj += x * x;
+                    }
+                    mj = mu_rel * sqrt(nj) + 1e-12;
+                    mmin = colof[j] == 0 || mj < mmin ? mj : mmin;
+                }
+                gsl_matrix_set(X, row, (size_t)colof[j], mj);
                 if (own && own[j])
-                    gsl_vector_set(y, row, mu);                /* x_j -> 1 */
+                    gsl_vector_set(y, row, mj);                /* x_j -> 1 */
                 else
-                    gsl_matrix_set(X, row, (size_t)p, -mu);    /* x_j -> s */
+                    gsl_matrix_set(X, row, (size_t)p, -mj);    /* x_j -> s */
             }
         /* a pull of the common scale itself toward 1 (the prior is already
          * scaled to the run's total time), so that it is defined even when
-         * every column shares it */
-        gsl_matrix_set(X, rows - 1, (size_t)p, 0.1 * mu);
-        gsl_vector_set(y, rows - 1, 0.1 * mu);
+         * every column shares it; weaker than every column's own pull, so
+         * that costs the rows cannot separate split in their priors' ratio */
+        gsl_matrix_set(X, rows - 1, (size_t)p, 0.1 * mmin);
+        gsl_vector_set(y, rows - 1, 0.1 * mmin);
         double chisq;
         gsl_multifit_linear(X, y, b, cov, &chisq, ws);
         double ss = 0, st = 0;
@@ -111,11 +126,17 @@ int pp_lsq_solve_cov(const double *A, const double *d, int nrows, int ncols, con
     return rc;
 }
 
-int pp_lsq_solve_bounded(const double *A, const double *d, int nrows, int ncols, const double *prior, const int *own,
-                         double mu_rel, const double *lo, double *c, double *se, double *r2, double *cov)
+int pp_lsq_solve_cov(const double *A, const double *d, int nrows, int ncols, const double *prior, const int *own,
+                     double mu_rel, double *c, double *se, double *r2, double *covout)
+{
+    return solve_cov(A, d, nrows, ncols, prior, own, mu_rel, 0, c, se, r2, covout);
+}
+
+static int solve_bounded(const double *A, const double *d, int nrows, int ncols, const double *prior, const int *own,
+                         double mu_rel, int col_mu, const double *lo, double *c, double *se, double *r2, double *cov)
 {
     if (!lo)
-        return pp_lsq_solve_cov(A, d, nrows, ncols, prior, own, mu_rel, c, se, r2, cov);
+        return solve_cov(A, d, nrows, ncols, prior, own, mu_rel, col_mu, c, se, r2, cov);
     size_t na = (size_t)nrows * (size_t)ncols;
     double *Af = malloc(sizeof *Af * (na ? na : 1));
     double *df = malloc(sizeof *df * (size_t)(nrows ? nrows : 1));
@@ -135,7 +156,7 @@ int pp_lsq_solve_bounded(const double *A, const double *d, int nrows, int ncols,
                     df[i] -= a * lo[j];
             }
         }
-        if (pp_lsq_solve_cov(Af, df, nrows, ncols, prior, own, mu_rel, c, se, r2, cov))
+        if (solve_cov(Af, df, nrows, ncols, prior, own, mu_rel, col_mu, c, se, r2, cov))
             goto out;
         /* the column furthest below its bound (relative to its prior) is
          * fixed at the bound; after eight rounds, all of them at once */
@@ -185,6 +206,19 @@ out:
     free(df);
     free(fixed);
     return rc;
+}
+
+int pp_lsq_solve_bounded(const double *A, const double *d, int nrows, int ncols, const double *prior, const int *own,
+                         double mu_rel, const double *lo, double *c, double *se, double *r2, double *cov)
+{
+    return solve_bounded(A, d, nrows, ncols, prior, own, mu_rel, 0, lo, c, se, r2, cov);
+}
+
+int pp_lsq_solve_bounded_col(const double *A, const double *d, int nrows, int ncols, const double *prior,
+                             const int *own, double mu_rel, const double *lo, double *c, double *se, double *r2,
+                             double *cov)
+{
+    return solve_bounded(A, d, nrows, ncols, prior, own, mu_rel, 1, lo, c, se, r2, cov);
 }
 
 /* rows by their slowdown against the fit (pp_lsq_quantile_level) */

@@ -37,6 +37,17 @@ int pp_lsq_solve_cov(const double *A, const double *d, int nrows, int ncols, con
 int pp_lsq_solve_bounded(const double *A, const double *d, int nrows, int ncols, const double *prior, const int *own,
                          double mu_rel, const double *lo, double *c, double *se, double *r2, double *cov);
 
+/* The same, with each column's pull (toward the common scale, or its own
+ * prior) mu_rel times the norm of that column's own data (A_j prior_j)
+ * rather than of all the durations.  A cost the rows see in small
+ * amounts but distinctly (a loop's cost per entry, from records at two
+ * sizes: its column is a few percent of the rows' time) is then decided
+ * by the rows, not pulled to the common scale by the weight of the
+ * others; costs the rows cannot separate still share the scale. */
+int pp_lsq_solve_bounded_col(const double *A, const double *d, int nrows, int ncols, const double *prior,
+                             const int *own, double mu_rel, const double *lo, double *c, double *se, double *r2,
+                             double *cov);
+
 /* What pp_lsq_posterior_cov found: the data rows, the priced columns
  * (tau > 0), the rank of the rows over them, the residual degrees of
  * freedom nrows - rank, the residual standard deviation, and whether the

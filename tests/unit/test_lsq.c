@@ -54,6 +54,51 @@ static void test_inseparable_follows_prior(void **state)
     assert_true(fabs(c[0] / c[1] - 3) < 0.01);
 }
 
+/* A measured loop recorded at two sizes (apsp's search: 1024 entries of
+ * 32 iterations, then 4096 of 64; 0.95 ns an iteration and 36.5 ns an
+ * entry) beside a loop of 10^7 iterations at 1 ns in another row.  The
+ * entry column is a few percent of the rows' time: a pull toward the
+ * common scale of 1% of all the durations' norm (pp_lsq_solve_bounded)
+ * decides it, and the entries' time lands on the iterations; with each
+ * column's pull a share of its own data (pp_lsq_solve_bounded_col) the
+ * two rows decide: 0.95 and 36.5 within 1%. */
+static void test_column_penalty_keeps_entry_cost(void **state)
+{
+    (void)state;
+    enum { R = 3, C = 3 };
+    double prior[C] = {1, 1, 10}, lo[C] = {0.01, 0.01, 0.1}, c[C], se[C], r2;
+    double A[R * C] = {
+        0, 32768, 1024,
+        0, 262144, 4096,
+        1e7, 0, 0,
+    };
+    double d[R] = {32768 * 0.95 + 1024 * 36.5, 262144 * 0.95 + 4096 * 36.5, 1e7};
+    assert_int_equal(pp_lsq_solve_bounded(A, d, R, C, prior, NULL, 0.01, lo, c, se, &r2, NULL), 0);
+    assert_true(c[2] < 0.5 * 36.5);   /* the global pull: the entry cost is lost */
+    assert_int_equal(pp_lsq_solve_bounded_col(A, d, R, C, prior, NULL, 0.01, lo, c, se, &r2, NULL), 0);
+    assert_true(fabs(c[0] - 1) < 0.01);
+    assert_true(fabs(c[1] - 0.95) < 0.0095);
+    assert_true(fabs(c[2] - 36.5) < 0.365);
+}
+
+/* With each column's own pull, costs the rows cannot separate still
+ * split in the ratio of their priors (3:1), their sum right. */
+static void test_column_penalty_inseparable(void **state)
+{
+    (void)state;
+    enum { R = 20, C = 2 };
+    double A[R * C], d[R], prior[C] = {3, 1}, lo[C] = {0, 0}, c[C], se[C], r2;
+    for (int i = 0; i < R; i++) {
+        double n = 100.0 * (i + 1);
+        A[i * C + 0] = n;
+        A[i * C + 1] = n;
+        d[i] = 8.0 * n;
+    }
+    assert_int_equal(pp_lsq_solve_bounded_col(A, d, R, C, prior, NULL, 0.01, lo, c, se, &r2, NULL), 0);
+    assert_true(fabs(c[0] + c[1] - 8) < 0.01);
+    assert_true(fabs(c[0] / c[1] - 3) < 0.01);
+}
+
 /* Noisy segments (deterministic pseudo-noise): the standard error of the
  * cost per iteration falls as more runs (rows) are added. */
 static double noise(unsigned *s)
@@ -168,6 +213,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recovers_known_costs),
         cmocka_unit_test(test_inseparable_follows_prior),
+        cmocka_unit_test(test_column_penalty_keeps_entry_cost),
+        cmocka_unit_test(test_column_penalty_inseparable),
         cmocka_unit_test(test_errors_shrink_with_runs),
         cmocka_unit_test(test_unused_column_keeps_prior),
         cmocka_unit_test(test_bounded_keeps_costs_nonnegative),
