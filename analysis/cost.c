@@ -320,7 +320,10 @@ out:
  * cost per segment, calls, loops not timed) from the segments, less the
  * measured loops' part of them.  A measured cost may go down to a
  * hundredth of its prior (the prior's tenth is there for costs the data
- * cannot see; a timed loop's is seen). */
+ * cannot see; a timed loop's is seen).  The first stage pulls each cost
+ * toward the common scale by a share of its own column's data
+ * (pp_lsq_solve_bounded_col): a loop's cost per entry, a few percent of
+ * the rows' time, is the rows' to decide, not the pull's. */
 static int fit_measured_first(pp_prog *m, const double *A, const double *dur, long nseg, long nmeas, int ncols,
                               const double *prior, const int *own, const double *lo, double *cst, double *cse)
 {
