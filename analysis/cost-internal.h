@@ -34,6 +34,12 @@ typedef struct {
 /* adds v to the row's column col; -1: out of memory */
 int pp_cost_add_entry(segment *s, int col, double v);
 
+/* The factor for the rows from nseg to nrows (the measured loops') that
+ * gives them the mean squared residual, against the costs c, of the rows
+ * before nseg (the segments'): the root of the ratio of the two mean
+ * squares; 1 where either group has no residual. */
+double pp_cost_group_scale(const double *A, const double *dur, long nseg, long nrows, int ncols, const double *c);
+
 /* cost-timed.c: the rows loop timing gives (docs/model.md, "Measured
  * loop costs").  Per segment, pp_timed_segment notes every timed loop's
  * time in it; pp_timed_rows then appends one row per (record, loop,
@@ -55,6 +61,13 @@ int pp_timed_segment(pp_timed *t, int ri, const pp_record *r, const pp_rdelta *d
                      double slow, double dur);
 /* Appends the rows to *seg (weight w), the least of repeated runs only. */
 int pp_timed_rows(pp_timed *t, segment **seg, long *nseg, long *capseg, double w);
+
+/* A loop's timed entries measured raw ns in all, the timing's own window
+ * over them window ns: too short to be timed (the window is more than a
+ * quarter of what they measured), 1; else 0.  Such a loop's rows are
+ * left out where a loop around it has rows of its own. */
+#define PP_TIMED_MIN_WINDOWS 12.0
+int pp_timed_too_short(double raw, double window);
 /* After the fit: marks the measured loops (pp_mloop.cost_measured), and
  * warns where the measured loops' time exceeds their segments'. */
 void pp_timed_finish(const pp_timed *t, pp_prog *m);

@@ -37,6 +37,8 @@ typedef struct {
     int ri, f, k, b;
     segment s;            /* columns and the measured time (dur)   */
     double timed;         /* timed entries, for the row's weight   */
+    double raw, window;   /* ns the timed entries measured, and the
+                             timing's own window over them          */
     int dropped;          /* a repeat's row that took longer       */
 } trow;
 
@@ -304,6 +306,8 @@ int pp_timed_segment(pp_timed *t, int ri, const pp_record *r, const pp_rdelta *d
             double est = fmax(ns, 0) * (E / n) / slow;
             row->s.dur += est;
             row->timed += n;
+            row->raw += fmax(ns, 0);
+            row->window += n * r->timing_window_ns;
             if (t->top[f][l] && ri >= 0 && ri < t->nrec)
                 t->meas[ri] += est;
         }
@@ -346,8 +350,55 @@ static int repeats(const pp_prog *m, int ra, int rb)
     return m->rec_group[ra] == m->rec_group[rb];
 }
 
+int pp_timed_too_short(double raw, double window)
+{
+    return window > 0 && raw < PP_TIMED_MIN_WINDOWS * window;
+}
+
+/* Of the rows of loop k of function f: the timed entries' ns and the
+ * timing's window over them, summed over every record */
+static int loop_too_short(const pp_timed *t, int f, int k)
+{
+    double raw = 0, window = 0;
+    for (long j = 0; j < t->nrows; j++) {
+        const trow *b = &t->rows[j];
+        if (b->f == f && b->k == k) {
+            raw += b->raw;
+            window += b->window;
+        }
+    }
+    return pp_timed_too_short(raw, window);
+}
+
+/* A loop whose timed entries measured, over all its rows, less than
+ * PP_TIMED_MIN_WINDOWS times the timing's own window (the timing is most
+ * of what they measured), inside a loop with rows of its own that is
+ * not: its rows are dropped (marked 3), and the rows of the loop around
+ * it, which hold its entries, timed and not, decide its cost. */
+static void drop_too_short(pp_timed *t)
+{
+    for (long i = 0; i < t->nrows; i++) {
+        trow *a = &t->rows[i];
+        if (a->dropped == 3 || !loop_too_short(t, a->f, a->k))
+            continue;
+        const pp_dfunc *df = t->m->funcs[a->f].d;
+        int outer = 0;
+        for (long j = 0; j < t->nrows && !outer; j++) {
+            const trow *b = &t->rows[j];
+            outer = b->f == a->f && b->k != a->k && b->s.n > 0 && is_inside(df, a->k, b->k) &&
+                    !loop_too_short(t, b->f, b->k);
+        }
+        if (!outer)
+            continue;
+        for (long j = 0; j < t->nrows; j++)
+            if (t->rows[j].f == a->f && t->rows[j].k == a->k)
+                t->rows[j].dropped = 3;
+    }
+}
+
 int pp_timed_rows(pp_timed *t, segment **seg, long *nseg, long *capseg, double w)
 {
+    drop_too_short(t);
     for (long i = 0; i < t->nrows; i++)
         for (long j = i + 1; j < t->nrows; j++) {
             trow *a = &t->rows[i], *b = &t->rows[j];
