@@ -162,9 +162,16 @@ SKIP: {
     build('tests/timing/sweeps.c', "$TMP/sweeps", '') or skip('no build', 12);
     my %cost;
     for my $setup (0, 1) {
-        my ($rc, $out) = run_in($TMP, "PERFPRED_RECORD=$TMP/sw$setup.ppr ./sweeps 200000 2 $setup");
-        ok($rc == 0, "sweeps (set-up $setup): ran") or diag($out);
-        my $j = json_of("$PP show --format json $TMP/sw$setup.ppr");
+        # three runs, as perfpred record -r 3 makes them (the least of the
+        # repeats per loop): one run's light loop measured 0.28 or 0.55 ns
+        # an iteration, from run to run on this host
+        my ($rc, $out) = (0, '');
+        for my $r (1 .. 3) {
+            my ($rc1, $out1) = run_in($TMP, "PERFPRED_RECORD=$TMP/sw$setup.r$r.ppr ./sweeps 200000 2 $setup");
+            ($rc, $out) = ($rc1, $out1) if $rc1 != 0;
+        }
+        ok($rc == 0, "sweeps (set-up $setup): ran three times") or diag($out);
+        my $j = json_of("$PP show --format json " . join(' ', map { "$TMP/sw$setup.r$_.ppr" } 1 .. 3));
         my $l = loops_by_line($j);
         # heavy (the divides), light, checksum: timed, with their own cost
         for my $line (50, 57, 110) {
