@@ -233,6 +233,7 @@ my @more = (      # docs/samples.md for the arguments; small sizes
     # tests/timing (44-loop-timing.t): measured loop costs
     ['timing_sweeps', 'tests/timing/sweeps.c',   'pthread', ['20000 {P} 0', '20000 {P} 1']],
     ['timing_one',    'tests/timing/one_loop.c', 'serial',  '100000'],
+    ['timing_fir',    'tests/timing/fir.c',      'serial',  '20000 3 10'],
     # tests/wrapper (92-wrapper.t builds them through perfpred-gcc)
     ['wrapper_omp',   'tests/wrapper/omp.c',   'omp', '1000'],
     ['wrapper_mpi',   'tests/wrapper/mpi.c',   'mpi', '100'],
