@@ -318,9 +318,12 @@ out:
  * segments held (a set-up outside every loop would otherwise be spread
  * over the loops that ran beside it).  Then the other costs (the fixed
  * cost per segment, calls, loops not timed) from the segments, less the
- * measured loops' part of them.  A measured cost may go down to a
- * hundredth of its prior (the prior's tenth is there for costs the data
- * cannot see; a timed loop's is seen). */
+ * measured loops' part of them.  A measured cost may go down to 1e-4 of
+ * its prior (the prior's tenth is there for costs the data cannot see; a
+ * timed loop's is seen, and the prior is scaled to the whole run's time
+ * over the static operations: a run whose segment holds a slow start,
+ * the sanitizers' or a cold binary's, put a hundredth of it at 4.4 ns an
+ * iteration for a loop its timing measured at 0.5). */
 /* The pull toward the prior in the measured rows' fit: weak when the
  * records hold two sizes or more, the segments' otherwise (see below). */
 #define MEASURED_MU_SIZES 1e-3
@@ -361,7 +364,7 @@ static int fit_measured_first(pp_prog *m, const double *A, const double *dur, lo
             if (A1[(size_t)i * nc + (size_t)c] != 0)
                 meas[c] = 1;
     for (int c = 0; c < ncols; c++)
-        lo1[c] = meas[c] ? 0.01 * prior[c] : lo[c];
+        lo1[c] = meas[c] ? 1e-4 * prior[c] : lo[c];
     /* Each measured row weighted by 1/sqrt of its time: a row sums many
      * timed entries, whose noise adds up in variance, so its variance
      * grows with its time.  With records at two sizes or more, the pull
