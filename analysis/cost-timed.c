@@ -355,50 +355,58 @@ int pp_timed_too_short(double raw, double window)
     return window > 0 && raw < PP_TIMED_MIN_WINDOWS * window;
 }
 
-/* Of the rows of loop k of function f: the timed entries' ns and the
- * timing's window over them, summed over every record */
-static int loop_too_short(const pp_timed *t, int f, int k)
-{
-    double raw = 0, window = 0;
-    for (long j = 0; j < t->nrows; j++) {
-        const trow *b = &t->rows[j];
-        if (b->f == f && b->k == k) {
-            raw += b->raw;
-            window += b->window;
-        }
-    }
-    return pp_timed_too_short(raw, window);
-}
-
 /* A loop whose timed entries measured, over all its rows, less than
  * PP_TIMED_MIN_WINDOWS times the timing's own window (the timing is most
  * of what they measured), inside a loop with rows of its own that is
  * not: its rows are dropped (marked 3), and the rows of the loop around
- * it, which hold its entries, timed and not, decide its cost. */
-static void drop_too_short(pp_timed *t)
+ * it, which hold its entries, timed and not, decide its cost.  One pass
+ * over the rows sums each loop's timed ns and window; the loops around a
+ * loop are its parents. */
+static int drop_too_short(pp_timed *t)
 {
-    for (long i = 0; i < t->nrows; i++) {
-        trow *a = &t->rows[i];
-        if (a->dropped == 3 || !loop_too_short(t, a->f, a->k))
-            continue;
-        const pp_dfunc *df = t->m->funcs[a->f].d;
-        int outer = 0;
-        for (long j = 0; j < t->nrows && !outer; j++) {
-            const trow *b = &t->rows[j];
-            outer = b->f == a->f && b->k != a->k && b->s.n > 0 && is_inside(df, a->k, b->k) &&
-                    !loop_too_short(t, b->f, b->k);
-        }
-        if (!outer)
-            continue;
-        for (long j = 0; j < t->nrows; j++)
-            if (t->rows[j].f == a->f && t->rows[j].k == a->k)
-                t->rows[j].dropped = 3;
+    long *base = malloc(sizeof *base * ((size_t)t->nf + 1));
+    if (!base)
+        return -1;
+    base[0] = 0;
+    for (int f = 0; f < t->nf; f++)
+        base[f + 1] = base[f] + t->m->funcs[f].d->nloops;
+    size_t nl = (size_t)base[t->nf] + 1;
+    double *raw = calloc(nl, sizeof *raw), *window = calloc(nl, sizeof *window);
+    char *has = calloc(nl, 1), *shrt = calloc(nl, 1), *drop = calloc(nl, 1);
+    int rc = -1;
+    if (!raw || !window || !has || !shrt || !drop)
+        goto out;
+    for (long j = 0; j < t->nrows; j++) {
+        const trow *b = &t->rows[j];
+        long i = base[b->f] + b->k;
+        raw[i] += b->raw;
+        window[i] += b->window;
+        has[i] |= b->s.n > 0;
     }
+    for (size_t i = 0; i < nl; i++)
+        shrt[i] = (char)pp_timed_too_short(raw[i], window[i]);
+    for (int f = 0; f < t->nf; f++) {
+        const pp_dfunc *df = t->m->funcs[f].d;
+        for (int k = 0; k < df->nloops; k++) {
+            if (!shrt[base[f] + k])
+                continue;
+            for (int p = parent_index(df, k); p >= 0 && !drop[base[f] + k]; p = parent_index(df, p))
+                drop[base[f] + k] = has[base[f] + p] && !shrt[base[f] + p];
+        }
+    }
+    for (long j = 0; j < t->nrows; j++)
+        if (drop[base[t->rows[j].f] + t->rows[j].k])
+            t->rows[j].dropped = 3;
+    rc = 0;
+out:
+    free(base); free(raw); free(window); free(has); free(shrt); free(drop);
+    return rc;
 }
 
 int pp_timed_rows(pp_timed *t, segment **seg, long *nseg, long *capseg, double w)
 {
-    drop_too_short(t);
+    if (drop_too_short(t))
+        return -1;
     for (long i = 0; i < t->nrows; i++)
         for (long j = i + 1; j < t->nrows; j++) {
             trow *a = &t->rows[i], *b = &t->rows[j];
