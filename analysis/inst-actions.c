@@ -115,12 +115,48 @@ int pp_inst_sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int
     return pp_inst_push_action(c, t, (pp_action){.kind = k, .key = key, .n = n, .func = fi, .site = site});
 }
 
+static size_t key_hash(const char *s)
+{
+    size_t h = 14695981039346656037u;   /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+/* The keys' hash index (c->keyidx: index + 1, 0 empty), made anew at
+ * twice the keys; -1 out of memory. */
+static int key_index_grow(ictx *c)
+{
+    size_t cap = c->keycap ? c->keycap * 2 : 64;
+    int *t = calloc(cap, sizeof *t);
+    if (!t)
+        return -1;
+    for (int i = 0; i < c->in->nkeys; i++) {
+        size_t j = key_hash(c->in->keys[i]) & (cap - 1);
+        while (t[j])
+            j = (j + 1) & (cap - 1);
+        t[j] = i + 1;
+    }
+    free(c->keyidx);
+    c->keyidx = t;
+    c->keycap = cap;
+    return 0;
+}
+
 long pp_inst_intern(ictx *c, const char *key)
 {
     pp_instance *in = c->in;
-    for (int i = 0; i < in->nkeys; i++)
-        if (strcmp(in->keys[i], key) == 0)
-            return i;
+    /* a key per team ("team:%d"), per lock of an array, per guessed
+     * object: thousands of them; a search of all of them per event
+     * was quadratic */
+    if ((size_t)(in->nkeys + 1) * 2 > c->keycap && key_index_grow(c))
+        return pp_inst_fail(c, "out of memory");
+    size_t j = key_hash(key) & (c->keycap - 1);
+    while (c->keyidx[j]) {
+        if (strcmp(in->keys[c->keyidx[j] - 1], key) == 0)
+            return c->keyidx[j] - 1;
+        j = (j + 1) & (c->keycap - 1);
+    }
     char **nk = realloc(in->keys, sizeof *nk * (size_t)(in->nkeys + 1));
     int *np = realloc(in->key_parties, sizeof *np * (size_t)(in->nkeys + 1));
     if (nk)
@@ -129,8 +165,10 @@ long pp_inst_intern(ictx *c, const char *key)
         in->key_parties = np;
     if (!nk || !np)
         return pp_inst_fail(c, "out of memory");
-    in->keys[in->nkeys] = strdup(key);
+    if (!(in->keys[in->nkeys] = strdup(key)))
+        return pp_inst_fail(c, "out of memory");
     in->key_parties[in->nkeys] = 0;
+    c->keyidx[j] = in->nkeys + 1;
     return in->nkeys++;
 }
 

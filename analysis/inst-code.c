@@ -339,10 +339,22 @@ static inline int run(const ictx *c, const frame *fr, int pc, int64_t *out)
             break;
         case I_SHARED: {
             const shared_val *sv = fr->shared;
+            if (!sv)
+                return -1;
             int i = 0;
-            while (sv && i < sv->n && strcmp(sv->name[i], in->name) != 0)
-                i++;
-            if (!sv || i == sv->n || !sv->known[i])
+            if (in->seen_names == sv->name && in->seen_at < sv->n)
+                i = in->seen_at;
+            else {
+                while (i < sv->n && strcmp(sv->name[i], in->name) != 0)
+                    i++;
+                if (i == sv->n)
+                    return -1;
+                /* the program's instructions are the context's (c->code
+                 * is not const): remembered for the next evaluation */
+                c->code[pc].seen_names = sv->name;
+                c->code[pc].seen_at = i;
+            }
+            if (!sv->known[i])
                 return -1;
             st[sp++] = sv->val[i];
             break;
@@ -401,6 +413,261 @@ static inline int run(const ictx *c, const frame *fr, int pc, int64_t *out)
     }
 }
 
+/* ---- one program over a range of thread numbers ---------------------------- */
+
+/* A value over the thread numbers lo..hi of a range: c0 + c1 tid, exact
+ * (int64 at every thread of the range).  The stack programs above read
+ * (tid) and the thread's index; a static schedule's chunk is affine in
+ * them, and a chunk's count (its end less its start) is the same over a
+ * range: the affine form keeps the terms that cancel, where intervals
+ * would not. */
+typedef struct {
+    int64_t c0, c1;
+} affine;
+
+typedef struct {
+    int64_t lo, hi;
+} trange;
+
+/* x at thread tid (in __int128: no overflow) */
+static inline __int128 aff_at(affine x, int64_t tid)
+{
+    return (__int128)x.c0 + (__int128)x.c1 * tid;
+}
+
+static inline int fits(__int128 v)
+{
+    return v >= INT64_MIN && v <= INT64_MAX;
+}
+
+/* r = c0 + c1 tid from 128-bit coefficients: 0 unless r and every
+ * thread's value fit in int64 (so that no thread's evaluation overflowed) */
+static int aff_make(__int128 c0, __int128 c1, trange R, affine *r)
+{
+    if (!fits(c0) || !fits(c1))
+        return 0;
+    r->c0 = (int64_t)c0;
+    r->c1 = (int64_t)c1;
+    return fits(aff_at(*r, R.lo)) && fits(aff_at(*r, R.hi));
+}
+
+/* the sign of x over the range: -1 (< 0 at every thread), 1 (> 0), 2
+ * (>= 0, zero somewhere), -2 (<= 0, zero somewhere), 0 (zero at every
+ * thread), 3 (both signs) */
+static int aff_sign(affine x, trange R)
+{
+    __int128 a = aff_at(x, R.lo), b = aff_at(x, R.hi);
+    __int128 mn = a < b ? a : b, mx = a < b ? b : a;
+    if (mx < 0)
+        return -1;
+    if (mn > 0)
+        return 1;
+    if (mn == 0 && mx == 0)
+        return 0;
+    if (mn >= 0)
+        return 2;
+    if (mx <= 0)
+        return -2;
+    return 3;
+}
+
+/* x is non-zero at every thread (1), zero at every thread (0), or not
+ * the same there (-1): a truth value the range agrees on */
+static int aff_truth(affine x, trange R)
+{
+    if (x.c1 == 0)
+        return x.c0 != 0;
+    int s = aff_sign(x, R);
+    return s == 1 || s == -1 ? 1 : s == 0 ? 0 : -1;
+}
+
+/* A comparison k of a and b over the range: 0 or 1 at every thread, or
+ * -1 when the threads differ. */
+static int aff_cmp(int k, affine a, affine b, trange R)
+{
+    affine d;
+    if (!aff_make((__int128)a.c0 - b.c0, (__int128)a.c1 - b.c1, R, &d))
+        return -1;
+    int s = aff_sign(d, R);
+    switch (k) {
+    case PP_E_LT: return s == -1 ? 1 : s == 1 || s == 2 || s == 0 ? 0 : -1;
+    case PP_E_GE: return s == -1 ? 0 : s == 1 || s == 2 || s == 0 ? 1 : -1;
+    case PP_E_LE: return s == -1 || s == -2 || s == 0 ? 1 : s == 1 ? 0 : -1;
+    case PP_E_GT: return s == -1 || s == -2 || s == 0 ? 0 : s == 1 ? 1 : -1;
+    case PP_E_EQ: return s == 0 ? 1 : s == 1 || s == -1 ? 0 : -1;
+    case PP_E_NE: return s == 0 ? 0 : s == 1 || s == -1 ? 1 : -1;
+    default: return -1;
+    }
+}
+
+/* a k b over the range (k a binary operator's kind): 1 with *r, 0 when
+ * the threads' values are not one affine form, -1 when every thread's
+ * evaluation fails alike (a constant division by zero, say) */
+static int aff_op2(int k, affine a, affine b, trange R, affine *r)
+{
+    if (a.c1 == 0 && b.c1 == 0) {
+        int64_t v;
+        if (pp_expr_op2_i64((pp_ekind)k, a.c0, b.c0, &v))
+            return -1;
+        *r = (affine){v, 0};
+        return 1;
+    }
+    switch (k) {
+    case PP_E_ADD:
+        return aff_make((__int128)a.c0 + b.c0, (__int128)a.c1 + b.c1, R, r);
+    case PP_E_SUB:
+        return aff_make((__int128)a.c0 - b.c0, (__int128)a.c1 - b.c1, R, r);
+    case PP_E_MUL:
+        if (a.c1 == 0)
+            return aff_make((__int128)a.c0 * b.c0, (__int128)a.c0 * b.c1, R, r);
+        if (b.c1 == 0)
+            return aff_make((__int128)b.c0 * a.c0, (__int128)b.c0 * a.c1, R, r);
+        return 0;
+    case PP_E_MIN:
+    case PP_E_MAX: {
+        /* op2's min is b < a ? b : a: a where they are equal */
+        int le = aff_cmp(PP_E_LE, a, b, R), ge = aff_cmp(PP_E_GE, a, b, R);
+        if (le == 1)
+            *r = k == PP_E_MIN ? a : b;
+        else if (ge == 1)
+            *r = k == PP_E_MIN ? b : a;
+        else
+            return 0;
+        return 1;
+    }
+    case PP_E_LT: case PP_E_LE: case PP_E_GT: case PP_E_GE: case PP_E_EQ: case PP_E_NE: {
+        int v = aff_cmp(k, a, b, R);
+        if (v < 0)
+            return 0;
+        *r = (affine){v, 0};
+        return 1;
+    }
+    default:
+        return 0;   /* division, shifts, bits of a varying value */
+    }
+}
+
+int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, int *ok, int64_t *out)
+{
+    const pp_icode *code = c->code;
+    trange R = {lo, hi};
+    affine st[64];
+    int sp = 0;
+    *ok = 0;
+    for (;; pc++) {
+        const pp_icode *in = &code[pc];
+        if (sp >= 62)
+            return 0;
+        switch (in->op) {
+        case I_END:
+            if (st[0].c1 != 0)
+                return 0;
+            *ok = 1;
+            *out = st[0].c0;
+            return 1;
+        case I_K:
+            st[sp++] = (affine){in->v, 0};
+            break;
+        case I_FAIL:
+            return 1;
+        case I_ARG:
+            if (!fr->args_known || !fr->args_known[in->a])
+                return 1;
+            st[sp++] = (affine){fr->args[in->a], 0};
+            break;
+        case I_IV:
+            if (!fr->iv_known[in->a])
+                return 1;
+            st[sp++] = (affine){fr->iv[in->a], 0};
+            break;
+        case I_THRK:
+        case I_THRN:
+            if (!fr->thr_known)
+                return 1;
+            st[sp++] = in->op == I_THRK ? (affine){0, 1} : (affine){fr->thr_n, 0};
+            break;
+        case I_NTHREADS:
+        case I_TID:
+            if (!fr->omp)
+                return 1;
+            st[sp++] = in->op == I_TID ? (affine){0, 1} : (affine){fr->nthreads, 0};
+            break;
+        case I_SHARED: {
+            /* the team's data block: the same at every thread */
+            const shared_val *sv = fr->shared;
+            int i = 0;
+            while (sv && i < sv->n && strcmp(sv->name[i], in->name) != 0)
+                i++;
+            if (!sv || i == sv->n || !sv->known[i])
+                return 1;
+            st[sp++] = (affine){sv->val[i], 0};
+            break;
+        }
+        case I_COMM: {
+            int64_t rank, size;
+            if (pp_inst_comm_lookup(c, in->name, c->rank, &rank, &size))
+                return 1;
+            st[sp++] = (affine){in->a ? size : rank, 0};
+            break;
+        }
+        case I_NEG:
+            if (st[sp - 1].c1 == 0 && st[sp - 1].c0 == INT64_MIN)
+                return 1;   /* run() fails there, at every thread */
+            if (!aff_make(-(__int128)st[sp - 1].c0, -(__int128)st[sp - 1].c1, R, &st[sp - 1]))
+                return 0;
+            break;
+        case I_NOT: {
+            int t = aff_truth(st[sp - 1], R);
+            if (t < 0)
+                return 0;
+            st[sp - 1] = (affine){!t, 0};
+            break;
+        }
+        case I_BNOT:
+            if (st[sp - 1].c1 != 0)
+                return 0;
+            st[sp - 1].c0 = ~st[sp - 1].c0;
+            break;
+        case I_AND:
+        case I_OR: {
+            int t = aff_truth(st[sp - 1], R);
+            if (t < 0)
+                return 0;
+            if (t != (in->op == I_AND)) {
+                st[sp - 1] = (affine){in->op == I_OR, 0};
+                pc = in->a - 1;
+            } else
+                sp--;
+            break;
+        }
+        case I_JZ: {
+            int t = aff_truth(st[--sp], R);
+            if (t < 0)
+                return 0;
+            if (!t)
+                pc = in->a - 1;
+            break;
+        }
+        case I_JMP:
+            pc = in->a - 1;
+            break;
+        default:
+            if (in->op >= I_BINK && in->op < I_BINK + 32) {
+                int r = aff_op2(in->op - I_BINK + PP_E_ADD, st[sp - 1], (affine){in->v, 0}, R, &st[sp - 1]);
+                if (r <= 0)
+                    return r < 0;
+            } else if (in->op >= I_BIN && in->op < I_BIN + 32) {
+                sp--;
+                int r = aff_op2(in->op - I_BIN + PP_E_ADD, st[sp - 1], st[sp], R, &st[sp - 1]);
+                if (r <= 0)
+                    return r < 0;
+            } else
+                return 1;   /* not emitted: every thread fails, as run() does */
+            break;
+        }
+    }
+}
+
 /* ---- the cache ---------------------------------------------------------- */
 
 static size_t hash(const pp_expr *e, int fi)
@@ -436,6 +703,9 @@ static int __attribute__((noinline, cold)) compile(ictx *c, const pp_expr *e, in
     int start = c->ncode, depth = 0;
     if (comp(c, &c->m->funcs[fi], e, 0, &depth) < 0 || emit(c, I_END, 0, 0, NULL) < 0)
         return -1;
+    for (int i = start; i < c->ncode; i++)
+        if (c->code[i].op == I_TID || c->code[i].op == I_THRK)
+            c->code[start].thread_dep = 1;
     size_t i = hash(e, fi) & c->ecmask;
     while (c->ec[i].e)
         i = (i + 1) & c->ecmask;
@@ -457,8 +727,37 @@ static inline int program(ictx *c, const pp_expr *e, int fi)
     return compile(c, e, fi);
 }
 
+/* Does the program at pc read a frame slot whose value came from the
+ * thread's number (frame.iv_taint, args_taint)? */
+static int reads_taint(const ictx *c, const frame *fr, int pc)
+{
+    for (const pp_icode *in = &c->code[pc]; in->op != I_END; in++)
+        if ((in->op == I_IV && fr->iv_taint && fr->iv_taint[in->a]) ||
+            (in->op == I_ARG && fr->args_taint && fr->args_taint[in->a]))
+            return 1;
+    return 0;
+}
+
+/* While a class's first member unrolls (inst-class.c): what the
+ * evaluation at pc read.  A value that only goes into a slot (eval_sink)
+ * taints it; one the unrolling uses (a count, a guard, a key) is noted
+ * when it read the thread's number, and stops the class when it read a
+ * tainted slot, whose value another member's trace cannot give. */
+static void __attribute__((noinline)) class_dep(ictx *c, const frame *fr, int pc, int rc, int64_t v)
+{
+    int taint = reads_taint(c, fr, pc);
+    c->eval_dep = taint || c->code[pc].thread_dep;
+    if (!c->eval_dep || c->eval_sink)
+        return;
+    if (taint)
+        pp_inst_class_bad(c);
+    else
+        pp_inst_class_note(c, fr, pc, rc == 0, v);
+}
+
 int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out)
 {
+    c->eval_dep = 0;
     if (!e)
         return -1;
     int pc = program(c, e, fr->fi);
@@ -470,11 +769,19 @@ int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out)
         *out = c->code[pc].v;       /* a constant: most loop bounds */
         return 0;
     }
-    int64_t v;
-    if (run(c, fr, pc, &v))
+    int64_t v = 0;
+    int rc = run(c, fr, pc, &v);
+    if (__builtin_expect(c->team_rec != NULL, 0))
+        class_dep(c, fr, pc, rc, v);
+    if (rc)
         return -1;
     *out = v;
     return 0;
+}
+
+int pp_inst_run(ictx *c, const frame *fr, int pc, int64_t *out)
+{
+    return run(c, fr, pc, out);
 }
 
 void pp_inst_code_reset(ictx *c)

@@ -40,23 +40,31 @@ int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi)
     if (na <= 8) {
         fr->args = fr->args_buf;
         fr->args_known = fr->args_known_buf;
+        fr->args_taint = fr->args_taint_buf;
         fr->arg_obj = fr->arg_obj_buf;
         memset(fr->args_known_buf, 0, sizeof fr->args_known_buf);
+        memset(fr->args_taint_buf, 0, sizeof fr->args_taint_buf);
         memset(fr->arg_obj_buf, 0, sizeof fr->arg_obj_buf);
     } else {
         fr->args = calloc((size_t)na, sizeof *fr->args);
         fr->args_known = calloc((size_t)na, 1);
+        fr->args_taint = calloc((size_t)na, 1);
         fr->arg_obj = calloc((size_t)na, sizeof *fr->arg_obj);
     }
     if (nl <= 16) {
         fr->iv = fr->iv_buf;
         fr->iv_known = fr->iv_known_buf;
+        fr->iv_taint = fr->iv_taint_buf;
         memset(fr->iv_known_buf, 0, sizeof fr->iv_known_buf);
+        memset(fr->iv_taint_buf, 0, sizeof fr->iv_taint_buf);
     } else {
         fr->iv = calloc((size_t)nl, sizeof *fr->iv);
         fr->iv_known = calloc((size_t)nl, 1);
+        fr->iv_taint = calloc((size_t)nl, 1);
     }
-    return fr->args && fr->args_known && fr->arg_obj && fr->iv && fr->iv_known ? 0 : -1;
+    return fr->args && fr->args_known && fr->args_taint && fr->arg_obj && fr->iv && fr->iv_known && fr->iv_taint
+               ? 0
+               : -1;
 }
 
 void pp_inst_frame_free(frame *fr)
@@ -67,6 +75,10 @@ void pp_inst_frame_free(frame *fr)
         free(fr->args);
     if (fr->args_known != fr->args_known_buf)
         free(fr->args_known);
+    if (fr->args_taint != fr->args_taint_buf)
+        free(fr->args_taint);
+    if (fr->iv_taint != fr->iv_taint_buf)
+        free(fr->iv_taint);
     if (fr->arg_obj != fr->arg_obj_buf)
         free(fr->arg_obj);
     if (fr->iv != fr->iv_buf)

@@ -68,6 +68,7 @@ long pp_inst_obj_key(ictx *c, const frame *fr, const pp_expr *o)
      * other keys (so no false exclusion between them; a key per call
      * would make as many keys as calls). */
     char *txt = o ? pp_expr_to_sexpr(o) : NULL;
+    pp_inst_class_bad(c);   /* a key per thread: not a class's to copy */
     snprintf(buf, sizeof buf, "guess:%s:%s@%d", fr->mf->d->name, txt ? txt : "?", c->cur_t);
     free(txt);
     return pp_inst_intern(c, buf);
@@ -217,6 +218,11 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     if (data_block(c, fr, ev, &sv))
         return -1;
     int rc = 0;
+    /* the members after the first (the forking thread runs its own part
+     * among its other actions) in classes (inst-class.c) */
+    pp_inst_team *tm = n > 2 ? pp_inst_team_new(c) : NULL;
+    int64_t copy_to = 0;    /* the members up to it are class cur's copies */
+    int cur = -1;
     for (int64_t tid = 0; tid < n && rc == 0; tid++) {
         int wt = t;
         if (tid > 0) {
@@ -228,10 +234,26 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
             rc = pp_inst_sync_action(c, wt, PP_A_TEAM_WAIT, team, (int)n, fr->fi, ev->id);
             if (rc)
                 break;
+            c->members++;
+            if (cur >= 0 && tid <= copy_to) {
+                rc = pp_inst_class_copy(c, tm, cur, wt);
+                c->copied++;
+                continue;
+            }
+            int k = pp_inst_class_find(c, tm, tid);
+            if (k >= 0) {
+                rc = pp_inst_class_copy(c, tm, k, wt);
+                c->copied++;
+                cur = k;
+                copy_to = pp_inst_class_extent(c, tm, k, tid, n - 1);
+                continue;
+            }
+            pp_inst_class_begin(c, tm, wt);
         }
         frame cf;
         if (pp_inst_frame_init(&cf, c->m, cfi)) {
             rc = pp_inst_fail(c, "out of memory");
+            pp_inst_class_end(c, tm, 0);
             break;
         }
         cf.shared = &sv;
@@ -246,7 +268,10 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         pp_inst_frame_free(&cf);
         if (rc == 0 && tid > 0)
             rc = pp_inst_sync_action(c, wt, PP_A_TEAM_DONE, team, (int)n, fr->fi, ev->id);
+        if (tid > 0 && (cur = pp_inst_class_end(c, tm, rc == 0)) >= 0)
+            copy_to = pp_inst_class_extent(c, tm, cur, tid, n - 1);
     }
+    pp_inst_team_free(tm);
     free(sv.val);
     free(sv.known);
     if (rc)
@@ -257,10 +282,9 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
 static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
 {
     int cfi = fr->mf->ev_child[idx];
-    int order = 0;
-    for (int i = 0; i < c->in->nthreads; i++)
-        order += c->in->threads[i].kind == PP_IT_PTHREAD;
-    int nt = pp_inst_new_thread(c, PP_IT_PTHREAD, t, order, cfi);
+    /* its creation order among the pthreads (counted, not searched: a
+     * create per thread made P creates cost O(P^2)) */
+    int nt = pp_inst_new_thread(c, PP_IT_PTHREAD, t, (int)c->npthreads++, cfi);
     if (nt < 0)
         return -1;
     if (pp_inst_sync_action(c, t, PP_A_CREATE, nt, 0, fr->fi, ev->id))
@@ -320,6 +344,14 @@ static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
 int pp_inst_graph_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
 {
     c->cur_t = t;
+    /* a team member's barriers and locks are its own actions; the other
+     * events change what the members share (threads, teams, queues of
+     * waiters, messages): such a member is not a class's to copy */
+    if (c->team_rec && ev->kind != PP_EV_BARRIER && ev->kind != PP_EV_LOCK && ev->kind != PP_EV_UNLOCK &&
+        (ev->kind == PP_EV_FORK || ev->kind == PP_EV_CREATE || ev->kind == PP_EV_JOIN ||
+         ev->kind == PP_EV_COND_WAIT || ev->kind == PP_EV_COND_SIGNAL || ev->kind == PP_EV_COND_BROADCAST ||
+         ev->kind == PP_EV_SEM_WAIT || ev->kind == PP_EV_SEM_POST || pp_evkind_is_mpi(ev->kind)))
+        pp_inst_class_bad(c);
     switch (ev->kind) {
     case PP_EV_FORK:
         return exec_fork(c, t, fr, ev, idx);

@@ -44,6 +44,10 @@ typedef struct frame {
      * of an enumerated loop must not cost four allocations */
     int64_t args_buf[8], iv_buf[16];
     unsigned char args_known_buf[8], iv_known_buf[16];
+    /* per argument and loop: its value came from the thread's number
+     * (inst-class.c; kept only while a class's first member unrolls) */
+    unsigned char *args_taint, *iv_taint;
+    unsigned char args_taint_buf[8], iv_taint_buf[16];
     long arg_obj_buf[8];
 } frame;
 
@@ -52,6 +56,15 @@ typedef struct {
     int op, a;
     int64_t v;
     const char *name;
+    /* I_SHARED: the data block's name list it last found name in, and
+     * where (a fork's block is the same list at every fork of the site:
+     * the name is compared once, not at every evaluation) */
+    char *const *seen_names;
+    int seen_at;
+    /* on a program's first instruction: the program reads the thread's
+     * number or index ((tid), a thread value's k): inst-class.c notes
+     * its evaluations */
+    unsigned char thread_dep;
 } pp_icode;
 
 /* (expression, function) -> the start of its program in ictx.code */
@@ -105,6 +118,21 @@ typedef struct {
     double **dither;            /* [func][event/call slot]: opportunities */
     long **keycache;            /* [func][event]: its object key + 1 when it
                                    does not depend on the frame (0: unknown) */
+    struct pp_inst_team *team_rec; /* the team whose class's first member is
+                                   being unrolled (inst-class.c), or NULL  */
+    int eval_sink;              /* while team_rec: the evaluations' values
+                                   only go into a frame's slot (a loop's
+                                   start and step, a callee's argument)    */
+    int eval_dep;               /* while team_rec: the last evaluation read
+                                   the thread's number or a slot from it   */
+    long npthreads;             /* pthreads created so far               */
+    int *keyidx;                /* in->keys' hash index (inst-actions.c)  */
+    size_t keycap;
+    long members, copied;       /* team members after the first, and those
+                                   copied from their class (inst-class.c) */
+    unsigned char **count_stable; /* [func][loop]: its count is the same all
+                                   through a frame (inst-mem.c): 0 not yet
+                                   known, 1 yes, 2 no                       */
     long nbarriers;             /* barrier actions made                     */
     int cur_t;                  /* the thread whose event is being made     */
     int mpi;                    /* the threads are MPI ranks                */
@@ -141,6 +169,36 @@ int pp_inst_fail(ictx *c, const char *fmt, ...) __attribute__((format(printf, 2,
  * to thread t (or make room); flush t's pending work as a WORK action; end a segment
  * (its fixed cost) and append the event action; an object key's index. */
 int pp_inst_new_thread(ictx *c, pp_itkind kind, int parent, int tid, int start_func);
+/* Classes of team members (inst-class.c): members of an OpenMP team
+ * whose thread number gives the same result to every expression their
+ * unrolling evaluates make the same actions, unrolled once and copied.
+ * exec_fork: team = pp_inst_team_new (NULL: every member unrolled); per
+ * member k = pp_inst_class_find; k >= 0: pp_inst_class_copy; else
+ * pp_inst_class_begin, the unrolling, pp_inst_class_end. */
+typedef struct pp_inst_team pp_inst_team;
+int pp_inst_class_allowed(const ictx *c);
+pp_inst_team *pp_inst_team_new(ictx *c);
+void pp_inst_team_free(pp_inst_team *tm);
+int pp_inst_class_find(ictx *c, pp_inst_team *tm, int64_t tid);
+int pp_inst_class_copy(ictx *c, pp_inst_team *tm, int k, int t);
+void pp_inst_class_begin(ictx *c, pp_inst_team *tm, int t);
+/* the class the member made, or -1 */
+int pp_inst_class_end(ictx *c, pp_inst_team *tm, int ok);
+/* noted by pp_inst_eval: an evaluation of a program that reads the
+ * thread's number (pc: its start) in frame fr */
+void pp_inst_class_note(ictx *c, const frame *fr, int pc, int ok, int64_t v);
+/* the member being unrolled did what its trace cannot follow */
+void pp_inst_class_bad(ictx *c);
+/* runs the compiled program at pc in frame fr (inst-code.c) */
+int pp_inst_run(ictx *c, const frame *fr, int pc, int64_t *out);
+/* the same over the thread numbers lo..hi (tid and the thread's index
+ * taking each of them, the rest of fr as it is): 1 when every thread gets
+ * the same result (*ok: it has a value, *out), 0 when they may not */
+int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, int *ok, int64_t *out);
+/* the last thread number of lo..hi up to which every member gives class
+ * k's trace its results (the member lo does) */
+int64_t pp_inst_class_extent(ictx *c, pp_inst_team *tm, int k, int64_t lo, int64_t hi);
+
 int pp_inst_push_action(ictx *c, int t, pp_action a);
 /* room for n actions of thread t */
 int pp_inst_reserve(ictx *c, int t, int n);

@@ -68,7 +68,17 @@ static int frame_trip(void *u, int k, double *n)
     if (e->trip_state == 0) {
         const pp_mloop *ml = &t->fr->mf->loops[k];
         int64_t v;
-        e->trip_state = !ml->count || !frame_stable(ml->count) || pp_inst_eval(t->c, t->fr, ml->count, &v) ? 2 : 1;
+        unsigned char *st = t->c->count_stable ? t->c->count_stable[t->fr->fi] : NULL;
+        int stable;
+        if (st && st[k])
+            stable = st[k] == 1;
+        else {
+            /* the same for every frame of the function: asked once */
+            stable = ml->count && frame_stable(ml->count);
+            if (st)
+                st[k] = stable ? 1 : 2;
+        }
+        e->trip_state = !stable || pp_inst_eval(t->c, t->fr, ml->count, &v) ? 2 : 1;
         e->trip = e->trip_state == 1 && v > 0 ? (double)v : 0;
     }
     *n = e->trip;

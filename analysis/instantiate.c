@@ -45,6 +45,7 @@ static long double loop_count(ictx *c, const frame *fr, int k, int *exact)
     if (ml->claim && fr->thr_known && fr->thr_n > 0) {
         /* a work queue: the team's total dealt over its threads like a
          * dynamic schedule of equal items (desc-sched.c) */
+        pp_inst_class_bad(c);   /* dealt by the thread's index, outside the trace */
         long double T = roundl((long double)pp_loop_team_total(c->m, ml));
         long double n = (long double)fr->thr_n, q = floorl(T / n);
         return q + ((long double)fr->thr_k < T - q * n ? 1 : 0);
@@ -56,15 +57,21 @@ static long double loop_count(ictx *c, const frame *fr, int k, int *exact)
 typedef struct {
     int known;
     int64_t init, step;
+    int dep;        /* read the thread's number (inst-class.c) */
 } iv_rule;
 
 static iv_rule iv_rule_of(ictx *c, const frame *fr, int k)
 {
     const pp_dloop *dl = &fr->mf->d->loops[k];
-    iv_rule r = {0, 0, 0};
+    iv_rule r = {0, 0, 0, 0};
     const pp_expr *init = dl->deal_init ? dl->deal_init : dl->init;
     const pp_expr *step = dl->deal_init ? dl->deal_step : dl->step;
-    r.known = pp_inst_eval(c, fr, init, &r.init) == 0 && pp_inst_eval(c, fr, step, &r.step) == 0;
+    c->eval_sink = 1;
+    r.known = pp_inst_eval(c, fr, init, &r.init) == 0;
+    r.dep = c->eval_dep;
+    r.known = r.known && pp_inst_eval(c, fr, step, &r.step) == 0;
+    r.dep |= c->eval_dep;
+    c->eval_sink = 0;
     return r;
 }
 
@@ -79,6 +86,7 @@ static void set_iv_by(frame *fr, int k, const iv_rule *r, long double j)
         fr->iv_known[id] = 1;
     } else
         fr->iv_known[id] = 0;
+    fr->iv_taint[id] = (unsigned char)r->dep;
 }
 
 static void set_iv(ictx *c, frame *fr, int k, long double j)
@@ -116,7 +124,7 @@ static iv_rule iv_rule_fixed(ictx *c, const frame *fr, int k, int *fixed)
     const pp_expr *step = dl->deal_init ? dl->deal_step : dl->step;
     /* a dealt chunk's start reads tid and the dispatch loop's IV */
     *fixed = id >= 0 && id <= fr->mf->max_loop_id && !has_iv(init) && !has_iv(step);
-    iv_rule r = {0, 0, 0};
+    iv_rule r = {0, 0, 0, 0};
     if (*fixed)
         r = iv_rule_of(c, fr, k);
     return r;
@@ -172,6 +180,7 @@ static double site_runs(ictx *c, const frame *fr, int guard_branch, int guard_tr
         return ratio;
     /* deterministic dithering: run on the opportunities where the running
      * sum of the ratio crosses an integer */
+    pp_inst_class_bad(c);   /* the dithering's state is the team's, not a member's */
     double before = *dither * ratio;
     *dither += 1;
     return floor(*dither * ratio + 1e-9) > floor(before + 1e-9) ? 1.0 : 0.0;
@@ -373,7 +382,11 @@ static int call_frame(ictx *c, const frame *fr, const pp_dcall *dc, int cfi, fra
     for (int i = 0; i < dc->nargs && i < cf->mf->d->nargs; i++) {
         int64_t v;
         const pp_expr *a = dc->args[i];
-        if (a && pp_inst_eval(c, fr, a, &v) == 0) {
+        c->eval_sink = 1;
+        int ok = a && pp_inst_eval(c, fr, a, &v) == 0;
+        c->eval_sink = 0;
+        cf->args_taint[i] = (unsigned char)(a && c->eval_dep);
+        if (ok) {
             cf->args[i] = v;
             cf->args_known[i] = 1;
         } else if (a && a->kind == PP_E_ADDR && a->name && cf->mf->sync) {
@@ -543,6 +556,9 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
     c.keycache = calloc((size_t)m->nfuncs + 1, sizeof *c.keycache);
     for (int f = 0; c.keycache && f < m->nfuncs; f++)
         c.keycache[f] = calloc((size_t)m->funcs[f].d->nevents + 1, sizeof **c.keycache);
+    c.count_stable = calloc((size_t)m->nfuncs + 1, sizeof *c.count_stable);
+    for (int f = 0; c.count_stable && f < m->nfuncs; f++)
+        c.count_stable[f] = calloc((size_t)m->funcs[f].d->nloops + 1, 1);
     if (!out->totals || !out->fellback || !c.dither)
         rc = pp_inst_fail(&c, "out of memory");
     if (rc == 0 && (flags & PP_INST_MEMSTAT) &&
@@ -601,6 +617,10 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
     }
     if (rc == 0)
         pp_inst_count_parties(&c);
+    /* for the class walk's tests (docs/model.md, "Team members in classes") */
+    if (rc == 0 && c.members > 0 && getenv("PERFPRED_CLASS_STATS"))
+        fprintf(stderr, "perfpred: P=%d: %ld of %ld team members copied from their class\n", P, c.copied,
+                c.members);
     free(c.pthreads_of);
     for (int f = 0; c.dither && f < m->nfuncs; f++)
         free(c.dither[f]);
@@ -608,6 +628,10 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
     for (int f = 0; c.keycache && f < m->nfuncs; f++)
         free(c.keycache[f]);
     free(c.keycache);
+    for (int f = 0; c.count_stable && f < m->nfuncs; f++)
+        free(c.count_stable[f]);
+    free(c.count_stable);
+    free(c.keyidx);
     free(c.pending);
     free(c.unjoined);
     free(c.next_unjoined);

@@ -175,6 +175,7 @@ my @more = (      # docs/samples.md for the arguments; small sizes
     ['triangle',    'tests/programs/triangle.c', 'serial', '200'],
     ['smooth',      'tests/programs/smooth.c',   'omp', '500 10'],
     ['relax',       'tests/programs/relax.c',    'omp', '500 10'],
+    ['team_rows',   'tests/programs/team_rows.c', 'omp', '120 6 1'],
     ['samename',    'tests/programs/samename/a.c tests/programs/samename/b.c', 'serial', '100'],
     # tests/plugin (10-plugin.t, 12-streams.t, 14-inline.t, 15-hoist.t,
     # 16-register.t, 17-ivbranch.t run them with these arguments)

@@ -1,0 +1,386 @@
+/* inst-class.c - team members that run alike (see inst-internal.h,
+ * "Classes of team members").
+ *
+ * An OpenMP team of n threads runs its outlined function once per member,
+ * and the members differ only in their thread number: with a static
+ * schedule, most of them run the same chunk size and make the same
+ * actions.  Unrolling every member evaluates the same counts and prices
+ * the same memory streams n times over.
+ *
+ * A member's unrolling is a function of the team's state (the same for
+ * every member: the shared data block, the parameters, P) and of its
+ * thread number, which it reads only through the compiled expressions
+ * that read (tid) or the thread's index (inst-code.c marks them).  So
+ * while one member (a class's first) is unrolled, every evaluation of
+ * such an expression is noted with the frame values it read and its
+ * result: the class's trace.  Another member whose own thread number
+ * gives every noted expression the same result, in the same frame
+ * values, would make the same evaluations, the same control flow and so
+ * the same actions: it joins the class, and the class's actions are
+ * copied to it, with what the first member added to the loop totals, the
+ * memory statistics and the work.  The copy is exact, not an estimate: the oracle test
+ * (tests/e2e/99-class-walk.t) compares every number with the full
+ * unrolling.
+ *
+ * What a member can do that the trace does not see marks the class
+ * unusable (pp_inst_class_bad): events that make threads, teams or other
+ * state shared between members (a nested fork, a create, a join,
+ * condition variables, semaphores, MPI), a guarded site whose share is
+ * dithered across its executions, a work queue dealt by the thread's
+ * index, a lock whose object is guessed per thread.  Such members are
+ * unrolled one by one, as before.  Classes are off for the drawn graph
+ * and `--by` (their per-action bookkeeping), for MPI ranks, and with
+ * PERFPRED_FULL_WALK=1 (the oracle).
+ *
+ * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+ */
+#include "inst-internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TRACE_MAX   512    /* evaluations noted per class, beyond: unusable */
+#define CLASSES_MAX 8      /* classes kept per team                         */
+
+/* One noted evaluation: the program, the frame values it can read, and
+ * its result. */
+typedef struct {
+    int pc, ok;
+    int64_t v;
+    int na, nl;
+    int64_t *args, *iv;             /* na and nl values (one allocation)  */
+    unsigned char *args_known, *iv_known;
+    int thr_known, omp;
+    int64_t thr_n, nthreads;
+    const void *shared;
+} note;
+
+typedef struct {
+    int thread;                     /* its first member's logical thread   */
+    int from, to;                   /* the actions it made there           */
+    int ntrace;
+    note *trace;
+    /* what it added to in->totals and in->memstat's n and ns, at the
+     * loops it ran (most loops of a program are not the team's) */
+    int nadd;
+    struct add {
+        int f, l;
+        long double total;
+        double mem_n, mem_ns;
+    } *add;
+    double work_ns;
+} pclass;
+
+struct pp_inst_team {
+    int on;
+    int nclass;
+    pclass cls[CLASSES_MAX];
+    /* the member being unrolled as a class's first */
+    int recording, bad, thread, from, nthreads0, nteams0;
+    int ntrace, captrace;
+    note *trace;
+    long double *totals0;
+    double *mem0;
+    double work0;
+    size_t nloops;                  /* all functions' loops              */
+};
+
+int pp_inst_class_allowed(const ictx *c)
+{
+    static int full = -1;
+    if (full < 0) {
+        const char *e = getenv("PERFPRED_FULL_WALK");
+        full = e && *e && strcmp(e, "0") != 0;
+    }
+    return !full && !c->mpi && !(c->flags & (PP_INST_STRUCT | PP_INST_SITES)) && !c->team_rec;
+}
+
+static size_t all_loops(const pp_prog *m)
+{
+    size_t n = 0;
+    for (int f = 0; f < m->nfuncs; f++)
+        n += (size_t)m->funcs[f].d->nloops;
+    return n;
+}
+
+static void totals_copy(const ictx *c, long double *dst)
+{
+    size_t i = 0;
+    for (int f = 0; f < c->m->nfuncs; f++) {
+        int n = c->m->funcs[f].d->nloops;
+        memcpy(dst + i, c->in->totals[f], sizeof *dst * (size_t)n);
+        i += (size_t)n;
+    }
+}
+
+/* the memory statistics' sums (PP_INST_MEMSTAT): their largest working
+ * sets and flags are the class's first member's, already taken */
+static void memstat_copy(const ictx *c, double *dst)
+{
+    size_t i = 0;
+    for (int f = 0; f < c->m->nfuncs; f++)
+        for (int l = 0; l < c->m->funcs[f].d->nloops; l++) {
+            dst[i++] = c->in->memstat[f][l].n;
+            dst[i++] = c->in->memstat[f][l].ns;
+        }
+}
+
+pp_inst_team *pp_inst_team_new(ictx *c)
+{
+    if (!pp_inst_class_allowed(c))
+        return NULL;
+    pp_inst_team *tm = calloc(1, sizeof *tm);
+    if (!tm)
+        return NULL;   /* no classes: the members are unrolled one by one */
+    tm->on = 1;
+    tm->nloops = all_loops(c->m);
+    return tm;
+}
+
+static void notes_free(note *n, int k)
+{
+    for (int i = 0; i < k; i++)
+        free(n[i].args);
+    free(n);
+}
+
+void pp_inst_team_free(pp_inst_team *tm)
+{
+    if (!tm)
+        return;
+    for (int i = 0; i < tm->nclass; i++) {
+        notes_free(tm->cls[i].trace, tm->cls[i].ntrace);
+        free(tm->cls[i].add);
+    }
+    notes_free(tm->trace, tm->ntrace);
+    free(tm->totals0);
+    free(tm->mem0);
+    free(tm);
+}
+
+void pp_inst_class_bad(ictx *c)
+{
+    if (c->team_rec)
+        c->team_rec->bad = 1;
+}
+
+void pp_inst_class_note(ictx *c, const frame *fr, int pc, int ok, int64_t v)
+{
+    pp_inst_team *tm = c->team_rec;
+    if (!tm || tm->bad)
+        return;
+    if (tm->ntrace == TRACE_MAX) {
+        tm->bad = 1;
+        return;
+    }
+    if (tm->ntrace == tm->captrace) {
+        int cap = tm->captrace ? tm->captrace * 2 : 16;
+        note *nt = realloc(tm->trace, sizeof *nt * (size_t)cap);
+        if (!nt) {
+            tm->bad = 1;
+            return;
+        }
+        tm->trace = nt;
+        tm->captrace = cap;
+    }
+    note *n = &tm->trace[tm->ntrace];
+    memset(n, 0, sizeof *n);
+    n->pc = pc;
+    n->ok = ok;
+    n->v = ok ? v : 0;
+    n->na = fr->args ? fr->mf->d->nargs + 1 : 0;
+    n->nl = fr->mf->max_loop_id + 2;
+    size_t bytes = sizeof(int64_t) * (size_t)(n->na + n->nl) + (size_t)(n->na + n->nl);
+    char *buf = malloc(bytes ? bytes : 1);
+    if (!buf) {
+        tm->bad = 1;
+        return;
+    }
+    n->args = (int64_t *)buf;
+    n->iv = n->args + n->na;
+    n->args_known = (unsigned char *)(n->iv + n->nl);
+    n->iv_known = n->args_known + n->na;
+    if (n->na) {
+        memcpy(n->args, fr->args, sizeof(int64_t) * (size_t)n->na);
+        memcpy(n->args_known, fr->args_known, (size_t)n->na);
+    }
+    memcpy(n->iv, fr->iv, sizeof(int64_t) * (size_t)n->nl);
+    memcpy(n->iv_known, fr->iv_known, (size_t)n->nl);
+    n->thr_known = fr->thr_known;
+    n->omp = fr->omp;
+    n->thr_n = fr->thr_n;
+    n->nthreads = fr->nthreads;
+    n->shared = fr->shared;
+    tm->ntrace++;
+}
+
+/* The frame a note was made in, at thread number tid. */
+static void note_frame(const note *n, int64_t tid, frame *fr)
+{
+    memset(fr, 0, sizeof *fr);
+    fr->args = n->args;
+    fr->args_known = n->na ? n->args_known : NULL;
+    fr->iv = n->iv;
+    fr->iv_known = n->iv_known;
+    fr->thr_known = n->thr_known;
+    fr->thr_n = n->thr_n;
+    fr->thr_k = tid;
+    fr->omp = n->omp;
+    fr->nthreads = n->nthreads;
+    fr->tid = tid;
+    fr->shared = (const shared_val *)n->shared;
+}
+
+/* Does the member with thread number tid give every noted evaluation of
+ * class k its result? */
+static int joins(ictx *c, const pclass *k, int64_t tid)
+{
+    for (int i = 0; i < k->ntrace; i++) {
+        const note *n = &k->trace[i];
+        frame fr;
+        note_frame(n, tid, &fr);
+        int64_t v = 0;
+        int ok = pp_inst_run(c, &fr, n->pc, &v) == 0;
+        if (ok != n->ok || (ok && v != n->v))
+            return 0;
+    }
+    return 1;
+}
+
+/* Does every member lo..hi give every noted evaluation of class k its
+ * result? */
+static int joins_range(ictx *c, const pclass *k, int64_t lo, int64_t hi)
+{
+    for (int i = 0; i < k->ntrace; i++) {
+        const note *n = &k->trace[i];
+        frame fr;
+        note_frame(n, lo, &fr);
+        int ok;
+        int64_t v = 0;
+        if (!pp_inst_run_range(c, &fr, n->pc, lo, hi, &ok, &v) || ok != n->ok || (ok && v != n->v))
+            return 0;
+    }
+    return 1;
+}
+
+int64_t pp_inst_class_extent(ictx *c, pp_inst_team *tm, int k, int64_t lo, int64_t hi)
+{
+    const pclass *cl = &tm->cls[k];
+    if (joins_range(c, cl, lo, hi))
+        return hi;
+    /* the largest e with lo..e alike: lo..lo is (the member lo is the
+     * class's), lo..hi is not */
+    int64_t a = lo, b = hi;
+    while (b - a > 1) {
+        int64_t mid = a + (b - a) / 2;
+        if (joins_range(c, cl, lo, mid))
+            a = mid;
+        else
+            b = mid;
+    }
+    return a;
+}
+
+int pp_inst_class_find(ictx *c, pp_inst_team *tm, int64_t tid)
+{
+    if (!tm || !tm->on)
+        return -1;
+    for (int k = 0; k < tm->nclass; k++)
+        if (joins(c, &tm->cls[k], tid))
+            return k;
+    return -1;
+}
+
+int pp_inst_class_copy(ictx *c, pp_inst_team *tm, int k, int t)
+{
+    const pclass *cl = &tm->cls[k];
+    if (pp_inst_reserve(c, t, c->in->threads[t].nact + (cl->to - cl->from)))
+        return -1;
+    for (int a = cl->from; a < cl->to; a++)
+        if (pp_inst_push_action(c, t, c->in->threads[cl->thread].act[a]))
+            return -1;
+    for (int i = 0; i < cl->nadd; i++) {
+        const struct add *d = &cl->add[i];
+        c->in->totals[d->f][d->l] += d->total;
+        if (c->in->memstat) {
+            c->in->memstat[d->f][d->l].n += d->mem_n;
+            c->in->memstat[d->f][d->l].ns += d->mem_ns;
+        }
+    }
+    c->in->work_ns += cl->work_ns;
+    return 0;
+}
+
+void pp_inst_class_begin(ictx *c, pp_inst_team *tm, int t)
+{
+    if (!tm || !tm->on || tm->nclass == CLASSES_MAX)
+        return;
+    if (!tm->totals0 && !(tm->totals0 = malloc(sizeof *tm->totals0 * (tm->nloops + 1))))
+        return;
+    totals_copy(c, tm->totals0);
+    if (c->in->memstat) {
+        if (!tm->mem0 && !(tm->mem0 = malloc(sizeof *tm->mem0 * (2 * tm->nloops + 1))))
+            return;
+        memstat_copy(c, tm->mem0);
+    }
+    tm->work0 = c->in->work_ns;
+    tm->recording = 1;
+    tm->bad = 0;
+    tm->thread = t;
+    tm->from = c->in->threads[t].nact;
+    tm->nthreads0 = c->in->nthreads;
+    tm->nteams0 = c->in->nteams;
+    tm->ntrace = 0;
+    c->team_rec = tm;
+}
+
+int pp_inst_class_end(ictx *c, pp_inst_team *tm, int ok)
+{
+    if (!tm || !tm->recording)
+        return -1;
+    tm->recording = 0;
+    c->team_rec = NULL;
+    int usable = ok && !tm->bad && c->in->nthreads == tm->nthreads0 && c->in->nteams == tm->nteams0 &&
+                 tm->nclass < CLASSES_MAX;
+    long double *tot = usable ? malloc(sizeof *tot * (tm->nloops + 1)) : NULL;
+    double *mem = tot && c->in->memstat ? malloc(sizeof *mem * (2 * tm->nloops + 1)) : NULL;
+    struct add *add = tot ? malloc(sizeof *add * (tm->nloops + 1)) : NULL;
+    if (!tot || !add || (c->in->memstat && !mem)) {
+        free(tot);
+        free(mem);
+        free(add);
+        notes_free(tm->trace, tm->ntrace);
+        tm->trace = NULL;
+        tm->ntrace = tm->captrace = 0;
+        return -1;
+    }
+    totals_copy(c, tot);
+    if (mem)
+        memstat_copy(c, mem);
+    int nadd = 0;
+    size_t i = 0;
+    for (int f = 0; f < c->m->nfuncs; f++)
+        for (int l = 0; l < c->m->funcs[f].d->nloops; l++, i++) {
+            struct add d = {f, l, tot[i] - tm->totals0[i], 0, 0};
+            if (mem) {
+                d.mem_n = mem[2 * i] - tm->mem0[2 * i];
+                d.mem_ns = mem[2 * i + 1] - tm->mem0[2 * i + 1];
+            }
+            if (d.total != 0 || d.mem_n != 0 || d.mem_ns != 0)
+                add[nadd++] = d;
+        }
+    free(tot);
+    free(mem);
+    pclass *cl = &tm->cls[tm->nclass++];
+    cl->thread = tm->thread;
+    cl->from = tm->from;
+    cl->to = c->in->threads[tm->thread].nact;
+    cl->ntrace = tm->ntrace;
+    cl->trace = tm->trace;
+    cl->nadd = nadd;
+    cl->add = add;
+    cl->work_ns = c->in->work_ns - tm->work0;
+    tm->trace = NULL;
+    tm->ntrace = tm->captrace = 0;
+    return tm->nclass - 1;
+}

@@ -1,0 +1,166 @@
+#!/usr/bin/perl
+# 99-class-walk.t - the oracle of the class walk (docs/model.md, "Team
+# members in classes"): OpenMP team members whose thread number gives the
+# same result to every expression their unrolling evaluates are unrolled
+# once and copied.  For every OpenMP sample and test program, recorded at
+# two threads, `predict` and `scale` with the classes and with the full
+# unrolling (PERFPRED_FULL_WALK=1) give the same numbers, to 1e-9
+# relative, at P = 1..64 and at a larger size where the program has one;
+# and the classes are used (most members copied) where the threads'
+# chunks are alike.
+#
+# Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+use strict;
+use warnings;
+use Test::More;
+use File::Temp qw(tempdir);
+use JSON::PP;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use PPCheck qw(hand_memory_machine run_in);
+
+my $B = $ENV{PERFPRED_BUILD} || 'build';
+for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
+    plan skip_all => "$f is not built (make all)" unless -e $f;
+}
+my $tmp = tempdir(CLEANUP => 1);
+my $pp = "$B/perfpred";
+my $san = $ENV{SANITIZE} ? '-fsanitize=address,undefined' : '';
+$ENV{ASAN_OPTIONS} = 'detect_leaks=0';
+delete $ENV{PERFPRED_FULL_WALK};
+delete $ENV{PERFPRED_DISABLE};
+
+# a machine with caches and a bandwidth curve: the memory model prices
+# each member's streams (per thread, inst-mem.c) in both walks
+my $M = "$tmp/m.machine";
+hand_memory_machine($M, 1 << 20, 64 << 20);
+
+# name, source, recorded arguments (at OMP_NUM_THREADS=2), the --set of a
+# larger size ('' for none), the least share of members copied at P = 16
+# (where the threads' chunks are alike); 'refused': a program whose model
+# does not reproduce its run (dynamic schedules, nested teams, a single's
+# share: docs/model.md, section 11), where both walks must refuse alike
+my @progs = (
+    ['ge_omp',         'samples/ge_omp.c',               '48 2',    'N=192', 0.5],
+    ['jacobi',         'samples/jacobi.c',               '40 4 2',  'N=160', 0.5],
+    ['team_rows',      'tests/programs/team_rows.c',     '40 3 0',  '',      0.5],
+    ['team_rows_tri',  'tests/programs/team_rows.c',     '40 3 1',  '',      0],
+    ['barriers',       'tests/programs/barriers.c',      '2000 4 2', '',     0],
+    ['smooth',         'tests/programs/smooth.c',        '200 3',   '',      0],
+    ['relax',          'tests/programs/relax.c',         '300 3',   '',      0],
+    ['dynsched',       'tests/programs/dynsched.c',      '500',     '',      0, 'refused'],
+    ['stream_omp',     'tests/programs/stream_omp.c',    '5000 3',  '',      0],
+    ['omp_table',      'tests/values/omp_table.c',       '300',     '',      0],
+    ['omp_locks',      'tests/diff/omp_locks.c',         '2000',    '',      0],
+    ['omp_nested',     'tests/diff/omp_nested.c',        '40 2',    '',      0, 'refused'],
+    ['omp_single',     'tests/diff/omp_single.c',        '256 4',   '',      0, 'refused'],
+    ['omp_critical',   'tests/diff/omp_critical_atomic.c', '2000',  '',      0],
+    ['omp_schedules',  'tests/diff/omp_schedules.c',     '300 2',   '',      0, 'refused'],
+);
+my @P = (1, 2, 3, 5, 8, 16, 64);
+
+# every number of a and b the same to 1e-9 relative (1e-12 absolute);
+# the first difference, or ''
+sub differ {
+    my ($a, $b, $path) = @_;
+    return "$path: one side missing" if defined $a != defined $b;
+    return '' unless defined $a;
+    if (ref $a eq 'HASH') {
+        return "$path: not both objects" unless ref $b eq 'HASH';
+        for my $k (sort keys %{{ %$a, %$b }}) {
+            my $d = differ($a->{$k}, $b->{$k}, "$path.$k");
+            return $d if $d;
+        }
+        return '';
+    }
+    if (ref $a eq 'ARRAY') {
+        return "$path: not both arrays of " . scalar(@$a) unless ref $b eq 'ARRAY' && @$a == @$b;
+        for my $i (0 .. $#$a) {
+            my $d = differ($a->[$i], $b->[$i], "$path\[$i]");
+            return $d if $d;
+        }
+        return '';
+    }
+    if ($a =~ /^-?[\d.]+(?:e[-+]?\d+)?$/i && $b =~ /^-?[\d.]+(?:e[-+]?\d+)?$/i) {
+        my $tol = 1e-9 * (abs($a) > abs($b) ? abs($a) : abs($b));
+        return abs($a - $b) <= ($tol > 1e-12 ? $tol : 1e-12) ? '' : "$path: $a against $b";
+    }
+    return $a eq $b ? '' : "$path: '$a' against '$b'";
+}
+
+# the command's JSON both ways, and the stats line of the classes
+sub both {
+    my ($cmd) = @_;
+    my ($rc1, $out1, $err1) = run_in($tmp, "PERFPRED_CLASS_STATS=1 $cmd");
+    my ($rc2, $out2, $err2) = run_in($tmp, "PERFPRED_FULL_WALK=1 $cmd");
+    my $j1 = eval { decode_json($out1) };
+    my $j2 = eval { decode_json($out2) };
+    my ($copied, $members) = (0, 0);
+    while ($err1 =~ /(\d+) of (\d+) team members copied/g) {
+        $copied += $1;
+        $members += $2;
+    }
+    $err1 =~ s/^perfpred: P=\d+: \d+ of \d+ team members copied.*\n//mg;
+    return ($rc1, $rc2, $j1, $j2, $copied, $members, $err1, $err2);
+}
+
+for my $p (@progs) {
+    my ($name, $src, $args, $set, $share, $refused) = @$p;
+    my $bin = "$tmp/$name";
+    my ($rc, undef, $err) = run_in($tmp, "gcc -O2 -fopenmp -pthread $san -fplugin=$B/perfpred.so $src "
+                                         . "-o $bin -L$B -l:libperfpred-rt.a -lm");
+    is($rc, 0, "$name: builds with the plugin") or do { diag($err); next };
+    my $rec = "$tmp/$name.ppr";
+    ($rc, undef, $err) = run_in($tmp, "OMP_NUM_THREADS=2 PERFPRED_RECORD=$rec $bin $args");
+    is($rc, 0, "$name: recorded at 2 threads") or do { diag($err); next };
+    if ($refused) {
+        my ($r1, $r2, undef, undef, undef, undef, $e1, $e2) =
+            both("$pp predict $rec --machine $M --P 4 --draws 0 --format json");
+        ok($r1 && $r1 == $r2 && $e1 eq $e2, "$name: refused both ways, with the same message");
+        like($e1, qr/does not reproduce the run/, "$name: the model does not reproduce its run");
+        next;
+    }
+    my @sets = ('');
+    push @sets, join(' ', map { "--set $_" } split /,/, $set) if $set;
+    for my $s (@sets) {
+        my ($copied16, $members16, $compared) = (0, 0, 0);
+        my $bad = '';
+        for my $P (@P) {
+            my ($r1, $r2, $j1, $j2, $copied, $members, $e1) =
+                both("$pp predict $rec --machine $M $s --P $P --draws 0 --format json");
+            if ($r1 != $r2) {
+                $bad = "P=$P: exit $r1 with the classes, $r2 without ($e1)";
+                last;
+            }
+            next if $r1 != 0;   # refused both ways (a P the program cannot take)
+            $compared++;
+            my $d = differ($j1, $j2, 'predict');
+            if ($d) {
+                $bad = "P=$P: $d";
+                last;
+            }
+            ($copied16, $members16) = ($copied, $members) if $P == 16;
+        }
+        my $where = $s ? " ($s)" : '';
+        diag("$name$where: at P = 16, $copied16 of $members16 team members copied") if $ENV{PERFPRED_CLASS_DIAG};
+        is($bad, '', "$name$where: predict the same with the classes and the full unrolling at P = @P");
+        ok($compared >= 3, "$name$where: $compared of the points predicted (3 at least)");
+        if ($share > 0) {
+            ok($members16 > 0 && $copied16 >= $share * $members16,
+               "$name$where: at P = 16, $copied16 of $members16 team members copied from their class");
+        }
+    }
+}
+
+# scale: the size search walks many points, each both ways
+for my $p (grep { $_->[3] } @progs) {
+    my ($name, undef, undef, $set) = @$p;
+    my $rec = "$tmp/$name.ppr";
+    next unless -s $rec;
+    my ($param) = $set =~ /^(\w+)=/;
+    my ($r1, $r2, $j1, $j2) = both("$pp scale $rec --machine $M --scale $param --P 2,4,8,16 --Ea 0.5 --format json");
+    is($r1, 0, "$name: scale runs");
+    is(differ($j1, $j2, 'scale'), '', "$name: scale the same with the classes and the full unrolling");
+}
+
+done_testing();
