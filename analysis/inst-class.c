@@ -248,8 +248,9 @@ static int joins(ictx *c, const pclass *k, int64_t tid)
 }
 
 /* Does every member lo..hi give every noted evaluation of class k its
- * result? */
-static int joins_range(ictx *c, const pclass *k, int64_t lo, int64_t hi)
+ * result?  When not, *cut (hi on entry) is lowered to a member up to
+ * which they may (pp_inst_run_range). */
+static int joins_range(ictx *c, const pclass *k, int64_t lo, int64_t hi, int64_t *cut)
 {
     for (int i = 0; i < k->ntrace; i++) {
         const note *n = &k->trace[i];
@@ -257,8 +258,14 @@ static int joins_range(ictx *c, const pclass *k, int64_t lo, int64_t hi)
         note_frame(n, lo, &fr);
         int ok;
         int64_t v = 0;
-        if (!pp_inst_run_range(c, &fr, n->pc, lo, hi, &ok, &v) || ok != n->ok || (ok && v != n->v))
+        if (!pp_inst_run_range(c, &fr, n->pc, lo, hi, &ok, &v, cut))
             return 0;
+        if (ok != n->ok || (ok && v != n->v)) {
+            /* the same over the range, so lo's: not the class's (a
+             * member the caller did not check) */
+            *cut = lo;
+            return 0;
+        }
     }
     return 1;
 }
@@ -266,19 +273,17 @@ static int joins_range(ictx *c, const pclass *k, int64_t lo, int64_t hi)
 int64_t pp_inst_class_extent(ictx *c, pp_inst_team *tm, int k, int64_t lo, int64_t hi)
 {
     const pclass *cl = &tm->cls[k];
-    if (joins_range(c, cl, lo, hi))
-        return hi;
-    /* the largest e with lo..e alike: lo..lo is (the member lo is the
-     * class's), lo..hi is not */
-    int64_t a = lo, b = hi;
-    while (b - a > 1) {
-        int64_t mid = a + (b - a) / 2;
-        if (joins_range(c, cl, lo, mid))
-            a = mid;
-        else
-            b = mid;
+    /* lo..lo is alike (the member lo is the class's): narrow lo..e down
+     * to where the notes' comparisons stop agreeing, a few runs per
+     * boundary */
+    int64_t e = hi;
+    while (e > lo) {
+        int64_t cut = e;
+        if (joins_range(c, cl, lo, e, &cut))
+            return e;
+        e = cut < e ? cut : lo + (e - lo) / 2;
     }
-    return a;
+    return lo;
 }
 
 int pp_inst_class_find(ictx *c, pp_inst_team *tm, int64_t tid)

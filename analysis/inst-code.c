@@ -427,6 +427,7 @@ typedef struct {
 
 typedef struct {
     int64_t lo, hi;
+    int64_t *cut;   /* where the threads lo.. stop agreeing (see below) */
 } trange;
 
 /* x at thread tid (in __int128: no overflow) */
@@ -451,6 +452,8 @@ static int aff_make(__int128 c0, __int128 c1, trange R, affine *r)
     return fits(aff_at(*r, R.lo)) && fits(aff_at(*r, R.hi));
 }
 
+static void halve(trange R);
+
 /* the sign of x over the range: -1 (< 0 at every thread), 1 (> 0), 2
  * (>= 0, zero somewhere), -2 (<= 0, zero somewhere), 0 (zero at every
  * thread), 3 (both signs) */
@@ -471,6 +474,61 @@ static int aff_sign(affine x, trange R)
     return 3;
 }
 
+/* d k 0 at thread t (k a comparison's kind) */
+static int cmp_at(int k, affine d, int64_t t)
+{
+    __int128 v = aff_at(d, t);
+    switch (k) {
+    case PP_E_LT: return v < 0;
+    case PP_E_LE: return v <= 0;
+    case PP_E_GT: return v > 0;
+    case PP_E_GE: return v >= 0;
+    case PP_E_EQ: return v == 0;
+    default: return v != 0;
+    }
+}
+
+/* The threads lo..hi disagree on d k 0: *R.cut goes down to the last
+ * thread of the run from lo that agrees with lo.  d is monotone, so an
+ * order comparison changes once (a binary search finds where) and an
+ * equality holds at its root only. */
+static void narrow(int k, affine d, trange R)
+{
+    int64_t e;
+    if (k == PP_E_EQ || k == PP_E_NE) {
+        if (aff_at(d, R.lo) == 0 || d.c1 == 0)
+            e = R.lo;
+        else {
+            __int128 num = -(__int128)d.c0;
+            __int128 root = num / d.c1;
+            e = num % d.c1 == 0 && root > R.lo && root <= R.hi ? (int64_t)root - 1 : R.hi;
+        }
+    } else {
+        int at_lo = cmp_at(k, d, R.lo);
+        int64_t a = R.lo, b = R.hi;   /* a agrees, b may not */
+        if (cmp_at(k, d, b) == at_lo)
+            a = b;
+        while (b - a > 1) {
+            int64_t mid = a + (b - a) / 2;
+            if (cmp_at(k, d, mid) == at_lo)
+                a = mid;
+            else
+                b = mid;
+        }
+        e = a;
+    }
+    if (e < *R.cut)
+        *R.cut = e;
+}
+
+/* no telling where the threads stop agreeing: the first half */
+static void halve(trange R)
+{
+    int64_t e = R.lo + (R.hi - R.lo) / 2;
+    if (e < *R.cut)
+        *R.cut = e;
+}
+
 /* x is non-zero at every thread (1), zero at every thread (0), or not
  * the same there (-1): a truth value the range agrees on */
 static int aff_truth(affine x, trange R)
@@ -478,6 +536,8 @@ static int aff_truth(affine x, trange R)
     if (x.c1 == 0)
         return x.c0 != 0;
     int s = aff_sign(x, R);
+    if (s == 3 || s == 2 || s == -2)
+        narrow(PP_E_NE, x, R);
     return s == 1 || s == -1 ? 1 : s == 0 ? 0 : -1;
 }
 
@@ -486,18 +546,23 @@ static int aff_truth(affine x, trange R)
 static int aff_cmp(int k, affine a, affine b, trange R)
 {
     affine d;
-    if (!aff_make((__int128)a.c0 - b.c0, (__int128)a.c1 - b.c1, R, &d))
+    if (!aff_make((__int128)a.c0 - b.c0, (__int128)a.c1 - b.c1, R, &d)) {
+        halve(R);
         return -1;
-    int s = aff_sign(d, R);
+    }
+    int s = aff_sign(d, R), v;
     switch (k) {
-    case PP_E_LT: return s == -1 ? 1 : s == 1 || s == 2 || s == 0 ? 0 : -1;
-    case PP_E_GE: return s == -1 ? 0 : s == 1 || s == 2 || s == 0 ? 1 : -1;
-    case PP_E_LE: return s == -1 || s == -2 || s == 0 ? 1 : s == 1 ? 0 : -1;
-    case PP_E_GT: return s == -1 || s == -2 || s == 0 ? 0 : s == 1 ? 1 : -1;
-    case PP_E_EQ: return s == 0 ? 1 : s == 1 || s == -1 ? 0 : -1;
-    case PP_E_NE: return s == 0 ? 0 : s == 1 || s == -1 ? 1 : -1;
+    case PP_E_LT: v = s == -1 ? 1 : s == 1 || s == 2 || s == 0 ? 0 : -1; break;
+    case PP_E_GE: v = s == -1 ? 0 : s == 1 || s == 2 || s == 0 ? 1 : -1; break;
+    case PP_E_LE: v = s == -1 || s == -2 || s == 0 ? 1 : s == 1 ? 0 : -1; break;
+    case PP_E_GT: v = s == -1 || s == -2 || s == 0 ? 0 : s == 1 ? 1 : -1; break;
+    case PP_E_EQ: v = s == 0 ? 1 : s == 1 || s == -1 ? 0 : -1; break;
+    case PP_E_NE: v = s == 0 ? 0 : s == 1 || s == -1 ? 1 : -1; break;
     default: return -1;
     }
+    if (v < 0)
+        narrow(k, d, R);
+    return v;
 }
 
 /* a k b over the range (k a binary operator's kind): 1 with *r, 0 when
@@ -522,6 +587,7 @@ static int aff_op2(int k, affine a, affine b, trange R, affine *r)
             return aff_make((__int128)a.c0 * b.c0, (__int128)a.c0 * b.c1, R, r);
         if (b.c1 == 0)
             return aff_make((__int128)b.c0 * a.c0, (__int128)b.c0 * a.c1, R, r);
+        halve(R);
         return 0;
     case PP_E_MIN:
     case PP_E_MAX: {
@@ -543,25 +609,31 @@ static int aff_op2(int k, affine a, affine b, trange R, affine *r)
         return 1;
     }
     default:
+        halve(R);
         return 0;   /* division, shifts, bits of a varying value */
     }
 }
 
-int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, int *ok, int64_t *out)
+int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, int *ok, int64_t *out,
+                      int64_t *cut)
 {
     const pp_icode *code = c->code;
-    trange R = {lo, hi};
+    trange R = {lo, hi, cut};
     affine st[64];
     int sp = 0;
     *ok = 0;
     for (;; pc++) {
         const pp_icode *in = &code[pc];
-        if (sp >= 62)
+        if (sp >= 62) {
+            halve(R);
             return 0;
+        }
         switch (in->op) {
         case I_END:
-            if (st[0].c1 != 0)
+            if (st[0].c1 != 0) {
+                *cut = lo;   /* a value that differs from thread to thread */
                 return 0;
+            }
             *ok = 1;
             *out = st[0].c0;
             return 1;
@@ -624,8 +696,10 @@ int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, 
             break;
         }
         case I_BNOT:
-            if (st[sp - 1].c1 != 0)
+            if (st[sp - 1].c1 != 0) {
+                halve(R);
                 return 0;
+            }
             st[sp - 1].c0 = ~st[sp - 1].c0;
             break;
         case I_AND:

@@ -193,8 +193,12 @@ void pp_inst_class_bad(ictx *c);
 int pp_inst_run(ictx *c, const frame *fr, int pc, int64_t *out);
 /* the same over the thread numbers lo..hi (tid and the thread's index
  * taking each of them, the rest of fr as it is): 1 when every thread gets
- * the same result (*ok: it has a value, *out), 0 when they may not */
-int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, int *ok, int64_t *out);
+ * the same result (*ok: it has a value, *out), 0 when they may not, with
+ * *cut (hi on entry) lowered to a thread up to which, from lo, they may
+ * (where a comparison of the varying value changes; half-way when that
+ * cannot be told) */
+int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, int *ok, int64_t *out,
+                      int64_t *cut);
 /* the last thread number of lo..hi up to which every member gives class
  * k's trace its results (the member lo does) */
 int64_t pp_inst_class_extent(ictx *c, pp_inst_team *tm, int k, int64_t lo, int64_t hi);
