@@ -5,9 +5,10 @@
 # once and copied.  For every OpenMP sample and test program, recorded at
 # two threads, `predict` and `scale` with the classes and with the full
 # unrolling (PERFPRED_FULL_WALK=1) give the same numbers, to 1e-9
-# relative, at P = 1..64 and at a larger size where the program has one;
-# and the classes are used (most members copied) where the threads'
-# chunks are alike.
+# relative, at P = 1..64 and at a larger size where the program has one,
+# and timeline, predict --by and sensitivity give the same output; and
+# the classes are used (most members copied) where the threads' chunks
+# are alike.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -161,6 +162,21 @@ for my $p (grep { $_->[3] } @progs) {
     my ($r1, $r2, $j1, $j2) = both("$pp scale $rec --machine $M --scale $param --P 2,4,8,16 --Ea 0.5 --format json");
     is($r1, 0, "$name: scale runs");
     is(differ($j1, $j2, 'scale'), '', "$name: scale the same with the classes and the full unrolling");
+}
+
+# the other commands that walk the graph: the timeline (a file), where
+# the time goes (--by) and the sensitivity, at P = 8
+for my $name (qw(ge_omp team_rows)) {
+    my $rec = "$tmp/$name.ppr";
+    next unless -s $rec;
+    run_in($tmp, "$pp timeline $rec --machine $M --P 8 -o $tmp/t1.json");
+    run_in($tmp, "PERFPRED_FULL_WALK=1 $pp timeline $rec --machine $M --P 8 -o $tmp/t2.json");
+    ok(-s "$tmp/t1.json" && system("cmp -s $tmp/t1.json $tmp/t2.json") == 0, "$name: the same timeline both ways");
+    my ($r1, $r2, $j1, $j2) = both("$pp predict $rec --machine $M --P 8 --by loop --format json");
+    is($r1 == 0 && $r2 == 0 ? differ($j1, $j2, 'by') : "exit $r1, $r2", '', "$name: predict --by loop the same both ways");
+    my (undef, $s1) = run_in($tmp, "$pp sensitivity $rec --machine $M --P 8");
+    my (undef, $s2) = run_in($tmp, "PERFPRED_FULL_WALK=1 $pp sensitivity $rec --machine $M --P 8");
+    ok($s1 ne '' && $s1 eq $s2, "$name: sensitivity the same both ways");
 }
 
 done_testing();
