@@ -164,6 +164,25 @@ for my $p (grep { $_->[3] } @progs) {
     is(differ($j1, $j2, 'scale'), '', "$name: scale the same with the classes and the full unrolling");
 }
 
+# the classes counted by hand: ge_omp at N = 48 forks 48 teams (the
+# initialisation's 48 columns, then N - k columns at step k = 0..46); at
+# P, a team's members 1..P-1 fall in one class, or two when the columns
+# do not divide evenly past the first member (their count mod P is 2 or
+# more: the members below it take one column more); each class's first
+# member is unrolled, the others copied
+for my $P (5, 16) {
+    my $rec = "$tmp/ge_omp.ppr";
+    last unless -s $rec;
+    my @cols = (48, map { 48 - $_ } 0 .. 46);
+    my $members = ($P - 1) * @cols;
+    my $classes = 0;
+    $classes += ($_ % $P >= 2 ? 2 : 1) for @cols;
+    my (undef, undef, $err) = run_in($tmp, "PERFPRED_CLASS_STATS=1 $pp predict $rec --machine $M --P $P --draws 0");
+    my ($line) = $err =~ /^(perfpred: P=$P: .*)$/m;
+    is($line // '', "perfpred: P=$P: " . ($members - $classes) . " of $members team members copied from their class",
+       "ge_omp N = 48, P = $P: the members copied, counted by hand");
+}
+
 # the other commands that walk the graph: the timeline (a file), where
 # the time goes (--by) and the sensitivity, at P = 8
 for my $name (qw(ge_omp team_rows)) {
