@@ -52,7 +52,7 @@ typedef struct {
     unsigned char *args_known, *iv_known;
     int thr_known, omp;
     int64_t thr_n, nthreads;
-    const void *shared;
+    const shared_val *shared;
 } note;
 
 typedef struct {
@@ -164,7 +164,7 @@ void pp_inst_class_bad(ictx *c)
         c->team_rec->bad = 1;
 }
 
-void pp_inst_class_note(ictx *c, const frame *fr, int pc, int ok, int64_t v)
+static void note_eval(ictx *c, const frame *fr, int pc, int ok, int64_t v)
 {
     pp_inst_team *tm = c->team_rec;
     if (!tm || tm->bad)
@@ -214,6 +214,34 @@ void pp_inst_class_note(ictx *c, const frame *fr, int pc, int ok, int64_t v)
     tm->ntrace++;
 }
 
+/* Does the program at pc read a frame slot whose value came from the
+ * thread's number (frame.iv_taint, args_taint)? */
+static int reads_taint(const ictx *c, const frame *fr, int pc)
+{
+    for (const pp_icode *in = &c->code[pc]; in->op != I_END; in++)
+        if ((in->op == I_IV && fr->iv_taint && fr->iv_taint[in->a]) ||
+            (in->op == I_ARG && fr->args_taint && fr->args_taint[in->a]))
+            return 1;
+    return 0;
+}
+
+/* While a class's first member unrolls: what the
+ * evaluation at pc read.  A value that only goes into a slot (eval_sink)
+ * taints it; one the unrolling uses (a count, a guard, a key) is noted
+ * when it read the thread's number, and stops the class when it read a
+ * tainted slot, whose value another member's trace cannot give. */
+void pp_inst_class_eval(ictx *c, const frame *fr, int pc, int rc, int64_t v)
+{
+    int taint = reads_taint(c, fr, pc);
+    c->eval_dep = taint || c->code[pc].thread_dep;
+    if (!c->eval_dep || c->eval_sink)
+        return;
+    if (taint)
+        pp_inst_class_bad(c);
+    else
+        note_eval(c, fr, pc, rc == 0, v);
+}
+
 /* The frame a note was made in, at thread number tid. */
 static void note_frame(const note *n, int64_t tid, frame *fr)
 {
@@ -228,7 +256,7 @@ static void note_frame(const note *n, int64_t tid, frame *fr)
     fr->omp = n->omp;
     fr->nthreads = n->nthreads;
     fr->tid = tid;
-    fr->shared = (const shared_val *)n->shared;
+    fr->shared = n->shared;
 }
 
 /* Does the member with thread number tid give every noted evaluation of

@@ -10,6 +10,8 @@
 
 #include "model.h"
 
+#include <string.h>
+
 typedef struct shared_val {
     int n;
     char **name;
@@ -50,6 +52,44 @@ typedef struct frame {
     unsigned char args_taint_buf[8], iv_taint_buf[16];
     long arg_obj_buf[8];
 } frame;
+
+/* The instructions of a compiled expression (inst-code.c compiles and
+ * runs them; inst-range.c runs them over a range of thread numbers). */
+enum {
+    I_END,        /* the value is on the stack                      */
+    I_K,          /* push v                                         */
+    I_FAIL,       /* the expression has no value                    */
+    I_ARG,        /* push argument a (if known)                     */
+    I_IV,         /* push loop a's induction variable (if known)    */
+    I_NTHREADS,   /* push the team size (inside a team)             */
+    I_TID,        /* push the thread number (inside a team)         */
+    I_SHARED,     /* push the shared value named name (if known)    */
+    I_COMM,       /* push the rank (a = 0) or size (a = 1) in the
+                     communicator variable name (if bound)          */
+    I_THRK,       /* push the thread's index k (thread value rules)  */
+    I_THRN,       /* push its thread count                          */
+    I_NEG,
+    I_NOT,
+    I_BNOT,
+    I_AND,        /* pop x; x == 0: push 0, jump to a               */
+    I_OR,         /* pop x; x != 0: push 1, jump to a               */
+    I_JZ,         /* pop x; x == 0: jump to a                       */
+    I_JMP,        /* jump to a                                      */
+    /* binary operators, one code per kind k from PP_E_ADD to PP_E_NE (so
+     * that the arithmetic, inline, is specialised to it): */
+    I_BIN = 32,   /* + k - PP_E_ADD: pop b, a; push a k b           */
+    I_BINK = 64   /* + k - PP_E_ADD: pop a; push a k v              */
+};
+_Static_assert(PP_E_NE - PP_E_ADD < 32, "the binary operators' codes overlap");
+
+/* The index of the data block's value named name, or -1. */
+static inline int pp_inst_shared_index(const shared_val *sv, const char *name)
+{
+    for (int i = 0; i < sv->n; i++)
+        if (strcmp(sv->name[i], name) == 0)
+            return i;
+    return -1;
+}
 
 /* One instruction of a compiled expression (inst-code.c). */
 typedef struct {
@@ -184,9 +224,10 @@ int pp_inst_class_copy(ictx *c, pp_inst_team *tm, int k, int t);
 void pp_inst_class_begin(ictx *c, pp_inst_team *tm, int t);
 /* the class the member made, or -1 */
 int pp_inst_class_end(ictx *c, pp_inst_team *tm, int ok);
-/* noted by pp_inst_eval: an evaluation of a program that reads the
- * thread's number (pc: its start) in frame fr */
-void pp_inst_class_note(ictx *c, const frame *fr, int pc, int ok, int64_t v);
+/* by pp_inst_eval while a class's first member unrolls: what the
+ * evaluation of the program at pc in frame fr (rc: run's, v its value)
+ * read (notes it, taints a slot, or ends the class) */
+void pp_inst_class_eval(ictx *c, const frame *fr, int pc, int rc, int64_t v);
 /* the member being unrolled did what its trace cannot follow */
 void pp_inst_class_bad(ictx *c);
 /* runs the compiled program at pc in frame fr (inst-code.c) */
