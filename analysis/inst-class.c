@@ -69,6 +69,11 @@ typedef struct {
         double mem_n, mem_ns;
     } *add;
     double work_ns;
+    /* its copies may hold no actions (PP_INST_CLASSES): its segment has
+     * only computations, team barriers and the team's end, which the
+     * walk can weight by the members it stands for */
+    int virt;
+    int vseg;                       /* its pp_instance.vsegs index + 1    */
 } pclass;
 
 struct pp_inst_team {
@@ -344,6 +349,88 @@ int pp_inst_class_copy(ictx *c, pp_inst_team *tm, int k, int t)
     return 0;
 }
 
+int pp_inst_class_virtual(const ictx *c, const pp_inst_team *tm, int k)
+{
+    if (!(c->flags & PP_INST_ACTIONS))
+        return 1;   /* nothing is walked: the copies are their totals */
+    return (c->flags & PP_INST_CLASSES) && tm->cls[k].virt;
+}
+
+/* Can the walk weight class k's segment by its copies?  Its actions
+ * after the TEAM_WAIT are computations, the team's barriers (a key per
+ * team, met by no other team's members) and the TEAM_DONE: nothing that
+ * orders the members among themselves (a lock), or makes state (threads,
+ * wake-ups) one member's and not another's. */
+static int walkable(const ictx *c, const pclass *cl)
+{
+    const pp_ithread *th = &c->in->threads[cl->thread];
+    if (!(c->flags & PP_INST_CLASSES) || cl->from < 1 || cl->to <= cl->from ||
+        th->act[cl->from - 1].kind != PP_A_TEAM_WAIT || th->act[cl->to - 1].kind != PP_A_TEAM_DONE)
+        return 0;
+    for (int a = cl->from; a < cl->to - 1; a++) {
+        const pp_action *x = &th->act[a];
+        if (x->kind == PP_A_WORK)
+            continue;
+        if (x->kind != PP_A_BARRIER || strncmp(c->in->keys[x->key], "team:", 5) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* A new element of an array of (*n, *cap) elements of size sz: its
+ * index, or -1 when memory runs out. */
+static int grow(void **v, int *n, int *cap, size_t sz)
+{
+    if (*n == *cap) {
+        int nc = *cap ? 2 * *cap : 16;
+        void *nv = realloc(*v, sz * (size_t)nc);
+        if (!nv)
+            return -1;
+        *v = nv;
+        *cap = nc;
+    }
+    return (*n)++;
+}
+
+int pp_inst_class_copy_run(ictx *c, pp_inst_team *tm, int k, int lo, int count)
+{
+    pclass *cl = &tm->cls[k];
+    pp_instance *in = c->in;
+    for (int i = 0; i < cl->nadd; i++) {
+        const struct add *d = &cl->add[i];
+        in->totals[d->f][d->l] += d->total * count;
+        if (in->memstat) {
+            in->memstat[d->f][d->l].n += d->mem_n * count;
+            in->memstat[d->f][d->l].ns += d->mem_ns * count;
+        }
+    }
+    in->work_ns += cl->work_ns * count;
+    if (!(c->flags & PP_INST_ACTIONS))
+        return 0;
+    if (!cl->vseg) {
+        int v = grow((void **)&in->vsegs, &in->nvseg, &in->capvseg, sizeof *in->vsegs);
+        if (v < 0)
+            return pp_inst_fail(c, "out of memory");
+        pp_action *w = &in->threads[cl->thread].act[cl->from - 1];
+        in->vsegs[v] = (struct pp_vseg){cl->thread, cl->from - 1, w->key, 0, -1, -1};
+        w->vseg = v + 1;
+        cl->vseg = v + 1;
+    }
+    struct pp_vseg *vs = &in->vsegs[cl->vseg - 1];
+    int r = grow((void **)&in->vruns, &in->nvrun, &in->capvrun, sizeof *in->vruns);
+    if (r < 0)
+        return pp_inst_fail(c, "out of memory");
+    in->vruns[r] = (struct pp_vrun){lo, lo + count - 1, -1};
+    if (vs->last >= 0)
+        in->vruns[vs->last].next = r;
+    else
+        vs->first = r;
+    vs->last = r;
+    vs->copies += count;
+    c->walked += count;
+    return 0;
+}
+
 void pp_inst_class_begin(ictx *c, pp_inst_team *tm, int t)
 {
     if (!tm || !tm->on || tm->nclass == CLASSES_MAX)
@@ -413,6 +500,8 @@ int pp_inst_class_end(ictx *c, pp_inst_team *tm, int ok)
     cl->nadd = nadd;
     cl->add = add;
     cl->work_ns = c->in->work_ns - tm->work0;
+    cl->vseg = 0;
+    cl->virt = (c->flags & PP_INST_ACTIONS) && walkable(c, cl);
     tm->trace = NULL;
     tm->ntrace = tm->captrace = 0;
     return tm->nclass - 1;

@@ -180,15 +180,66 @@ static int pool_thread(ictx *c, int owner, int tid, int cfi)
         if (b) c->pool_tid = b;
         int *d = realloc(c->pool_thread, sizeof *d * (size_t)cap);
         if (d) c->pool_thread = d;
-        if (!a || !b || !d)
+        int *e = realloc(c->pool_run, sizeof *e * (size_t)cap);
+        if (e) c->pool_run = e;
+        if (!a || !b || !d || !e)
             return pp_inst_fail(c, "out of memory");
         c->cappool = cap;
     }
-    c->pool_owner[c->npool] = owner;
-    c->pool_tid[c->npool] = tid;
-    c->pool_thread[c->npool++] = id;
+    int i = c->npool;
+    c->pool_owner[i] = owner;
+    c->pool_tid[i] = tid;
+    c->pool_thread[i] = id;
+    c->pool_run[i] = i > 0 && c->pool_owner[i - 1] == owner && c->pool_tid[i - 1] == tid - 1 &&
+                             c->pool_thread[i - 1] == id - 1 ? c->pool_run[i - 1] : i;
+    c->npool++;
     c->pool_hint = c->npool;
     return id;
+}
+
+/* The pool threads of owner's members a..b, made where they are not
+ * yet: 0 when their thread ids are consecutive (*lo: a's), 1 when not,
+ * -1 when memory runs out.  O(1) once they are made. */
+static int pool_range(ictx *c, int owner, int a, int b, int cfi, int *lo)
+{
+    int id = pool_thread(c, owner, a, cfi);
+    if (id < 0)
+        return -1;
+    int ia = c->pool_hint - 1, ib = ia + (b - a);
+    if (ib >= c->npool)
+        for (int tid = a + 1; tid <= b; tid++)
+            if (pool_thread(c, owner, tid, cfi) < 0)
+                return -1;
+    if (ib < c->npool && c->pool_owner[ib] == owner && c->pool_tid[ib] == b && c->pool_run[ib] <= ia) {
+        *lo = id;
+        c->pool_hint = ib + 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* Members a..b of a team copy class k: at once where they need no
+ * actions of their own (pp_inst_class_virtual), else one by one (their
+ * TEAM_WAIT, then the class's actions). */
+static int copy_members(ictx *c, pp_inst_team *tm, int k, int owner, int cfi, int team, int n, int fi,
+                        int site, int a, int b)
+{
+    c->members += b - a + 1;
+    c->copied += b - a + 1;
+    if (pp_inst_class_virtual(c, tm, k)) {
+        int lo, r = pool_range(c, owner, a, b, cfi, &lo);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            return pp_inst_class_copy_run(c, tm, k, lo, b - a + 1);
+    }
+    for (int tid = a; tid <= b; tid++) {
+        int wt = pool_thread(c, owner, tid, cfi);
+        if (wt < 0 || pp_inst_sync_action(c, wt, PP_A_TEAM_WAIT, team, n, fi, site) ||
+            pp_inst_class_copy(c, tm, k, wt))
+            return -1;
+    }
+    return 0;
 }
 
 static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
@@ -226,6 +277,17 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     for (int64_t tid = 0; tid < n && rc == 0; tid++) {
         int wt = t;
         if (tid > 0) {
+            /* the members up to copy_to copy class cur; one whose
+             * number gives a class's trace its results starts a run */
+            int k = cur >= 0 && tid <= copy_to ? cur : pp_inst_class_find(c, tm, tid);
+            if (k >= 0) {
+                if (k != cur || tid > copy_to)
+                    copy_to = pp_inst_class_extent(c, tm, k, tid, n - 1);
+                cur = k;
+                rc = copy_members(c, tm, k, t, cfi, team, (int)n, fr->fi, ev->id, (int)tid, (int)copy_to);
+                tid = copy_to;
+                continue;
+            }
             wt = pool_thread(c, t, (int)tid, cfi);
             if (wt < 0) {
                 rc = -1;
@@ -235,19 +297,6 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
             if (rc)
                 break;
             c->members++;
-            if (cur >= 0 && tid <= copy_to) {
-                rc = pp_inst_class_copy(c, tm, cur, wt);
-                c->copied++;
-                continue;
-            }
-            int k = pp_inst_class_find(c, tm, tid);
-            if (k >= 0) {
-                rc = pp_inst_class_copy(c, tm, k, wt);
-                c->copied++;
-                cur = k;
-                copy_to = pp_inst_class_extent(c, tm, k, tid, n - 1);
-                continue;
-            }
             pp_inst_class_begin(c, tm, wt);
         }
         frame cf;
@@ -440,6 +489,7 @@ void pp_inst_count_parties(ictx *c)
                 in->key_parties[ac->key]++;
             }
         }
+    pp_inst_vseg_parties(c);
     for (int t = 0; t < in->nthreads; t++)
         for (int a = 0; a < in->threads[t].nact; a++)
             if (in->threads[t].act[a].kind == PP_A_BARRIER)

@@ -151,6 +151,8 @@ typedef struct {
     int npool, cappool;
     int pool_hint;       /* where the next member of a team likely is */
     int *pool_owner, *pool_tid, *pool_thread;
+    int *pool_run;       /* the first entry of the run this one ends: the
+                            same owner, consecutive tids and thread ids   */
     /* created-but-not-joined threads, per creating thread (FIFO) */
     int *unjoined;              /* linked through next_unjoined */
     int *next_unjoined;
@@ -170,6 +172,8 @@ typedef struct {
     size_t keycap;
     long members, copied;       /* team members after the first, and those
                                    copied from their class (inst-class.c) */
+    long walked;                /* copies with no actions of their own, walked
+                                   in their class's segment (inst-vseg.c) */
     unsigned char **count_stable; /* [func][loop]: its count is the same all
                                    through a frame (inst-mem.c): 0 not yet
                                    known, 1 yes, 2 no                       */
@@ -221,6 +225,13 @@ pp_inst_team *pp_inst_team_new(ictx *c);
 void pp_inst_team_free(pp_inst_team *tm);
 int pp_inst_class_find(ictx *c, pp_inst_team *tm, int64_t tid);
 int pp_inst_class_copy(ictx *c, pp_inst_team *tm, int k, int t);
+/* Can the members that copy class k hold no actions (PP_INST_CLASSES,
+ * or no actions at all)?  Then pp_inst_class_copy_run copies count of
+ * them at once, threads lo..lo + count - 1: their totals, and with
+ * actions the run of threads the class's segment stands for (-1: out of
+ * memory). */
+int pp_inst_class_virtual(const ictx *c, const pp_inst_team *tm, int k);
+int pp_inst_class_copy_run(ictx *c, pp_inst_team *tm, int k, int lo, int count);
 void pp_inst_class_begin(ictx *c, pp_inst_team *tm, int t);
 /* the class the member made, or -1 */
 int pp_inst_class_end(ictx *c, pp_inst_team *tm, int ok);
@@ -243,6 +254,14 @@ int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, 
 /* the last thread number of lo..hi up to which every member gives class
  * k's trace its results (the member lo does) */
 int64_t pp_inst_class_extent(ictx *c, pp_inst_team *tm, int k, int64_t lo, int64_t hi);
+
+/* inst-vseg.c (PP_INST_CLASSES), after the unrolling: the threads' last
+ * teams as copies (in->vlast) and their PARKs; 0, 1 when the walk cannot
+ * weight the segments (make the instance again without the flag), -1
+ * out of memory.  And the members a segment stands for among its team
+ * barrier's parties (by pp_inst_count_parties). */
+int pp_inst_vseg_finish(ictx *c);
+void pp_inst_vseg_parties(ictx *c);
 
 int pp_inst_push_action(ictx *c, int t, pp_action a);
 /* room for n actions of thread t */

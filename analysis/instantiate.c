@@ -546,6 +546,10 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
     memset(&c, 0, sizeof c);
     c.m = m;
     c.in = out;
+    /* the segments that stand for several members are the walk's; the
+     * drawn graph and --by read every thread's own actions */
+    if (!(flags & PP_INST_ACTIONS) || (flags & (PP_INST_STRUCT | PP_INST_SITES)))
+        flags &= ~PP_INST_CLASSES;
     c.flags = flags;
     c.P = P;
     c.mpi = m->pkind == PP_P_MPI;
@@ -615,12 +619,17 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
         for (int t = 0; rc == 0 && t < out->nthreads; t++)
             rc = pp_inst_flush(&c, t);
     }
+    int again = 0;     /* the walk cannot weight the segments: without them */
+    if (rc == 0 && (flags & PP_INST_CLASSES) && (rc = pp_inst_vseg_finish(&c)) > 0) {
+        again = 1;
+        rc = -1;
+    }
     if (rc == 0)
         pp_inst_count_parties(&c);
     /* for the class walk's tests (docs/model.md, "Team members in classes") */
     if (rc == 0 && c.members > 0 && getenv("PERFPRED_CLASS_STATS"))
-        fprintf(stderr, "perfpred: P=%d: %ld of %ld team members copied from their class\n", P, c.copied,
-                c.members);
+        fprintf(stderr, "perfpred: P=%d: %ld of %ld team members copied from their class, %ld walked in its segment\n",
+                P, c.copied, c.members, c.walked);
     free(c.pthreads_of);
     for (int f = 0; c.dither && f < m->nfuncs; f++)
         free(c.dither[f]);
@@ -638,6 +647,7 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
     free(c.pool_owner);
     free(c.pool_tid);
     free(c.pool_thread);
+    free(c.pool_run);
     pp_inst_code_free(&c);
     pp_inst_comm_ctx_free(&c);
     pp_inst_sites_ctx_free(&c);
@@ -646,6 +656,8 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
     if (rc) {
         snprintf(err, errlen, "%s", c.err[0] ? c.err : "instantiation failed");
         pp_instance_free(out);
+        if (again)
+            return pp_instantiate_rank(m, P, rank, flags & ~PP_INST_CLASSES, out, err, errlen);
         return -1;
     }
     if (flags & PP_INST_ACTIONS)
@@ -663,6 +675,9 @@ void pp_instance_free(pp_instance *in)
     free(in->keys);
     free(in->key_parties);
     free(in->team_size);
+    free(in->vsegs);
+    free(in->vruns);
+    free(in->vlast);
     pp_inst_comms_free(in);
     pp_inst_sites_free(in);
     /* totals has a NULL after the last function */

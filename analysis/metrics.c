@@ -17,7 +17,7 @@ static int run(pp_prog *m, const pp_machine *mach, int P, double *pram, double *
 {
     pp_prog_apply_P(m, P);
     pp_instance in;
-    if (pp_instantiate(m, P, PP_INST_ACTIONS, &in, err, errlen))
+    if (pp_instantiate(m, P, PP_INST_ACTIONS | PP_INST_CLASSES, &in, err, errlen))
         return -1;
     pp_trav tp, tr;
     int rc = 0, rr = 0;

@@ -360,7 +360,11 @@ typedef enum {
     PP_A_COND_WAKE,      /* n = 1: wake the oldest waiter (signal); n = 0:
                             all of them (broadcast)                        */
     PP_A_SEM_WAIT,       /* take one from the count, or wait for a post    */
-    PP_A_SEM_POST        /* give one: to the oldest waiter, or the count   */
+    PP_A_SEM_POST,       /* give one: to the oldest waiter, or the count   */
+    /* PP_INST_CLASSES: a thread whose later teams are all other members'
+     * segments (pp_instance.vsegs) pays the fixed cost of the segment
+     * before its next team, as it would, and leaves the walk */
+    PP_A_PARK
 } pp_akind;
 
 typedef struct {
@@ -373,6 +377,9 @@ typedef struct {
                             beyond the last cache level (0..1), slowed down
                             by the machine's scale.memory rather than
                             scale.compute when threads run at once         */
+        int vseg;        /* TEAM_WAIT (PP_INST_CLASSES): index + 1 in
+                            pp_instance.vsegs when the segment it starts
+                            is also the one of other members; 0: not   */
     };
     double ns;
     int func, site;      /* the event site (-1 for WORK); for LOOP_*: the
@@ -422,6 +429,15 @@ typedef struct {
 #define PP_INST_MEMSTAT 16   /* collect the per-thread memory pricing of
                                 the loops with mem_thr into memstat
                                 (memory.c); costs are left as they are    */
+#define PP_INST_CLASSES 32   /* with ACTIONS: members of an OpenMP team
+                                that make the same actions as their
+                                class's first member (inst-class.c) hold
+                                none for that team; the first member's
+                                segment stands for them (pp_instance.vsegs)
+                                and the traversal walks it once, weighted
+                                by the members it stands for.  Off with
+                                STRUCT and SITES, which draw each thread's
+                                actions */
 
 /* A context (PP_INST_SITES): a function's body or a loop's, reached by a
  * chain of calls, forks, creates and loops, which it extends by one.
@@ -466,6 +482,23 @@ typedef struct {
     int approx;          /* some sums were sampled, not enumerated         */
     int nteams;
     int *team_size;
+    /* PP_INST_CLASSES: the segments (from a TEAM_WAIT to its TEAM_DONE)
+     * that stand for other members too.  vsegs[i]: thread `thread`'s
+     * segment of team `team`, copied by `copies` other threads, those of
+     * the runs vruns[first], vruns[first].next, ... (-1 ends): threads
+     * lo..hi (consecutive thread ids).  vlast[t]: the last team thread
+     * t is such a copy in (-1: none); NULL when there are none.  A
+     * thread whose last team is one it copies ends in a PARK. */
+    int nvseg, capvseg;
+    struct pp_vseg {
+        int thread, at;  /* the thread and its TEAM_WAIT's index        */
+        int team, copies, first, last;
+    } *vsegs;
+    int nvrun, capvrun;
+    struct pp_vrun {
+        int lo, hi, next;
+    } *vruns;
+    int *vlast;
     int ncomms;          /* MPI: the communicators (comms[0]: the world)   */
     pp_comm *comms;
     /* PP_INST_SITES (NULL otherwise): the contexts; per thread, each

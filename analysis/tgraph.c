@@ -301,6 +301,7 @@ static Agnode_t *action_node(tg *c, Agraph_t *sub, int t, int i)
             snprintf(lab, sizeof lab, "%s\n%.0f bytes%s%s", pp_coll_name((pp_coll)a->key), a->ns, nl, where);
         break;
     case PP_A_WORK:
+    case PP_A_PARK:    /* only in a walk's instance (PP_INST_CLASSES) */
         return NULL;
     }
     if (a->kind != PP_A_LOOP_OPEN && a->kind != PP_A_LOOP_CLOSE && a->kind != PP_A_LOOP_WORK)

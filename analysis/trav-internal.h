@@ -99,6 +99,10 @@ typedef struct {
      * pay_segment), and per thread whether its next event's is paid */
     double seg_ns;
     unsigned char *seg_paid;
+    /* PP_INST_CLASSES (trav-class.c; NULL without): per thread, the
+     * members it walks for (1: itself) */
+    int *weight;
+    struct trav_class *cls;
     char *err;                /* where step() writes a model error         */
     size_t errlen;
 } tctx;
@@ -162,6 +166,25 @@ void pp_trav_work_done(tctx *c, int t);
 /* The threads running at once change by delta (c->active) at c->now: the
  * open computations run on at the new rate. */
 void pp_trav_work_set_active(tctx *c, int delta);
+
+/* trav-class.c: segments walked once for the members they stand for
+ * (PP_INST_CLASSES).  init: nothing without such segments (c->weight
+ * stays NULL), -1 out of memory; enter: thread t meets the TEAM_WAIT a
+ * (before its fixed cost); weight: what t weighs from there on; leave:
+ * t's TEAM_DONE of that segment, whose figures go to its members;
+ * finish: the members' figures, after the walk. */
+int pp_trav_class_init(tctx *c);
+void pp_trav_class_free(tctx *c);
+void pp_trav_class_enter(tctx *c, int t, const pp_action *a);
+int pp_trav_class_weight(const tctx *c, int t);
+void pp_trav_class_leave(tctx *c, int t);
+void pp_trav_class_finish(tctx *c);
+
+/* the threads thread t walks for */
+static inline int pp_trav_weight(const tctx *c, int t)
+{
+    return __builtin_expect(c->weight != NULL, 0) ? c->weight[t] : 1;
+}
 
 /* trav-mpi.c */
 int pp_trav_mpi_init(tctx *c);

@@ -46,7 +46,7 @@ static int do_work(tctx *c, int t, const pp_action *a)
  * computations and a created thread's start. */
 static inline int ends_segment(pp_akind k)
 {
-    return k != PP_A_WORK && k != PP_A_LOOP_WORK && k != PP_A_START;
+    return k != PP_A_WORK && k != PP_A_LOOP_WORK && k != PP_A_START && k != PP_A_PARK;
 }
 
 /* The real machine: thread t, at an event, spends the fitted fixed cost
@@ -87,7 +87,7 @@ void pp_trav_block(tctx *c, int t)
 {
     c->state[t] = TS_BLOCKED;
     c->blocked_at[t] = c->clock[t];
-    pp_trav_work_set_active(c, -1);
+    pp_trav_work_set_active(c, -pp_trav_weight(c, t));
 }
 
 /* Thread t has nothing to do in [from, to): a pool thread waits for the
@@ -160,7 +160,7 @@ void pp_trav_resume(tctx *c, int t, double at, double own, pp_trcat cat_own, pp_
     c->state[t] = TS_RUN;
     c->pc[t]++;
     /* t runs again from `at`; counted from now (the walk's time) */
-    pp_trav_work_set_active(c, 1);
+    pp_trav_work_set_active(c, pp_trav_weight(c, t));
     pp_trav_ready(c, t);
 }
 
@@ -206,7 +206,7 @@ static const char *akind_name(pp_akind k)
                                         "create", "start", "pthread_join", "barrier", "lock", "unlock",
                                         "send", "synchronous send", "receive", "isend", "irecv", "wait",
                                         "collective", "loop", "loop end", "loop", "cond_wait", "cond wake",
-                                        "sem_wait", "sem_post"};
+                                        "sem_wait", "sem_post", "park"};
     return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
 }
 
@@ -247,7 +247,7 @@ static int step(tctx *c, int t)
         pp_trav_work_done(c, t);
     if (c->pc[t] >= th->nact) {
         c->state[t] = TS_DONE;
-        pp_trav_work_set_active(c, -1);
+        pp_trav_work_set_active(c, -pp_trav_weight(c, t));
         c->done_time[t] = c->clock[t];
         c->out->finish[t] = c->clock[t];
         if (c->last_team[t] >= 0 && c->teams[c->last_team[t]].ended)
@@ -261,6 +261,8 @@ static int step(tctx *c, int t)
         return 0;
     }
     const pp_action *a = &th->act[c->pc[t]];
+    if (__builtin_expect(c->weight != NULL, 0) && a->kind == PP_A_TEAM_WAIT && !c->seg_paid[t])
+        pp_trav_class_enter(c, t, a);
     if (c->seg_ns > 0 && ends_segment(a->kind)) {
         if (!c->seg_paid[t]) {
             /* its own step, so that the event is taken at its time, in
@@ -275,6 +277,13 @@ static int step(tctx *c, int t)
     if (a->kind >= PP_A_SEND && a->kind <= PP_A_COLL)
         return pp_trav_mpi_step(c, t, a);
     switch (a->kind) {
+    case PP_A_PARK:
+        /* the fixed cost of its next segment, which is another thread's
+         * to walk (trav-class.c): the time, counted there */
+        c->clock[t] = now + c->seg_ns;
+        c->pc[t]++;
+        pp_trav_ready(c, t);
+        return 0;
     case PP_A_LOOP_OPEN:
     case PP_A_LOOP_CLOSE:
         c->pc[t]++;
@@ -316,17 +325,26 @@ static int step(tctx *c, int t)
             pp_trav_flow(c, PP_FL_FORK, tm->forker, tm->fork_time, t, at);
             if (tm->fork_time > now)
                 c->clock[t] = tm->fork_time;
+            if (c->weight) {
+                int w = pp_trav_class_weight(c, t);
+                pp_trav_work_set_active(c, w - c->weight[t]);
+                c->weight[t] = w;
+            }
             c->pc[t]++;
             pp_trav_ready(c, t);
         } else {
             pp_trav_block(c, t);
+            if (c->weight)
+                c->weight[t] = pp_trav_class_weight(c, t);
             return ilist_push(&tm->waiters, t);
         }
         return 0;
     }
     case PP_A_TEAM_DONE: {
         team_st *tm = &c->teams[a->key];
-        tm->done_count++;
+        tm->done_count += pp_trav_weight(c, t);
+        if (c->weight)
+            pp_trav_class_leave(c, t);
         if (now > tm->done_max)
             tm->done_max = now;
         c->last_team[t] = a->key;
@@ -410,7 +428,7 @@ static int step(tctx *c, int t)
     }
     case PP_A_BARRIER: {
         obj_st *o = &c->objs[a->key];
-        o->arrived++;
+        o->arrived += pp_trav_weight(c, t);
         if (now > o->tmax)
             o->tmax = now;
         pp_trav_block(c, t);
@@ -552,6 +570,11 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
                      pp_trav_sink *sink, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    if (sink && in->nvseg > 0) {
+        /* the spans are every thread's own (PP_INST_CLASSES is not) */
+        snprintf(err, errlen, "internal error: a traversal with spans of an instance in classes");
+        return -1;
+    }
     int n = in->nthreads;
     tctx c;
     memset(&c, 0, sizeof c);
@@ -594,7 +617,7 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     if (!out->busy || !out->wait || !out->sync || !out->finish || !c.clock || !c.blocked_at ||
         !c.create_time || !c.done_time || !c.pc || !c.state || !c.created || !c.last_team || !c.joiners ||
         !c.teams || !c.objs || !c.omp_key || !c.scale_of || !c.mscale_of || !c.seg_paid ||
-        (mach && pp_trav_work_init(&c, n)) || !out->mpi || pp_trav_queue_init(&c) ||
+        (mach && pp_trav_work_init(&c, n)) || !out->mpi || pp_trav_queue_init(&c) || pp_trav_class_init(&c) ||
         (m->pkind == PP_P_MPI && pp_trav_mpi_init(&c))) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
@@ -643,6 +666,8 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     }
     if (rc == 0 && c.mpi)
         pp_trav_mpi_finish(&c);
+    if (rc == 0 && c.cls)
+        pp_trav_class_finish(&c);
     if (rc == 0 && out->spurious > 0 && !out->note[0])
         snprintf(out->note, sizeof out->note,
                  "%ld wait%s on a condition variable or semaphore had no wake-up left in the model and %s "
@@ -682,6 +707,7 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     free(c.seg_paid);
     pp_trav_work_free(&c);
     pp_trav_mpi_free(&c);
+    pp_trav_class_free(&c);
     if (rc)
         pp_trav_free(out);
     return rc;
