@@ -205,7 +205,13 @@ int pp_cmd_predict(int argc, char **argv)
             pp_json_num(stdout, mt.t1 / 1e9);
             printf(",\"sync_scale\":");
             pp_json_num(stdout, s.insitu.applied ? s.insitu.factor : 1.0);
-            printf(",\"threads\":%d,\"approx\":%s,", mt.nthreads, mt.approx ? "true" : "false");
+            printf(",\"threads\":%d,\"thread_time\":{\"computation\":", mt.nthreads);
+            pp_json_num(stdout, mt.busy / 1e9);
+            printf(",\"waiting\":");
+            pp_json_num(stdout, mt.wait / 1e9);
+            printf(",\"synchronisation\":");
+            pp_json_num(stdout, mt.sync / 1e9);
+            printf("},\"approx\":%s,", mt.approx ? "true" : "false");
             if (s.have_machine && pp_machine_marked(&s.mach)) {
                 printf("\"machine_busy\":");
                 pp_machine_busy_json(stdout, &s.mach, c.machine);

@@ -176,6 +176,7 @@ my @more = (      # docs/samples.md for the arguments; small sizes
     ['smooth',      'tests/programs/smooth.c',   'omp', '500 10'],
     ['relax',       'tests/programs/relax.c',    'omp', '500 10'],
     ['team_rows',   'tests/programs/team_rows.c', 'omp', '120 6 1'],
+    ['phase_teams', 'tests/programs/phase_teams.c', 'omp', '96 5 2'],
     ['samename',    'tests/programs/samename/a.c tests/programs/samename/b.c', 'serial', '100'],
     # tests/plugin (10-plugin.t, 12-streams.t, 14-inline.t, 15-hoist.t,
     # 16-register.t, 17-ivbranch.t run them with these arguments)

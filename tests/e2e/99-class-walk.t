@@ -57,7 +57,14 @@ my @progs = (
     ['omp_single',     'tests/diff/omp_single.c',        '256 4',   '',      0, 'refused'],
     ['omp_critical',   'tests/diff/omp_critical_atomic.c', '2000',  '',      0],
     ['omp_schedules',  'tests/diff/omp_schedules.c',     '300 2',   '',      0, 'refused'],
+    ['phase_teams',    'tests/programs/phase_teams.c',   '64 6 0',  'n=160', 0.5, '', 'all'],
+    ['phase_teams_sm', 'tests/programs/phase_teams.c',   '64 6 3',  '',      0.5, '', 'none'],
 );
+# the last field: how the prediction's copies are walked (PP_INST_CLASSES,
+# docs/model.md): 'all' in their class's segment (at P = 16 every copy
+# of some unrolling); 'none' (none walked so: a smaller team last, where
+# the pool's threads do not all have a next team, makes the instance
+# again with each copy's own actions)
 my @P = (1, 2, 3, 5, 8, 16, 64);
 
 # every number of a and b the same to 1e-9 relative (1e-12 absolute);
@@ -90,23 +97,28 @@ sub differ {
 }
 
 # the command's JSON both ways, and the stats line of the classes
+my %walk_seen;
 sub both {
     my ($cmd) = @_;
     my ($rc1, $out1, $err1) = run_in($tmp, "PERFPRED_CLASS_STATS=1 $cmd");
     my ($rc2, $out2, $err2) = run_in($tmp, "PERFPRED_FULL_WALK=1 $cmd");
     my $j1 = eval { decode_json($out1) };
     my $j2 = eval { decode_json($out2) };
-    my ($copied, $members) = (0, 0);
-    while ($err1 =~ /(\d+) of (\d+) team members copied/g) {
+    my ($copied, $members, $walked_all, $walked) = (0, 0, 0, 0);
+    while ($err1 =~ /(\d+) of (\d+) team members copied from their class, (\d+) walked/g) {
         $copied += $1;
         $members += $2;
+        $walked += $3;
+        $walked_all ||= $3 > 0 && $3 == $1;
     }
+    $walk_seen{all} ||= $walked_all;
+    $walk_seen{any} += $walked;
     $err1 =~ s/^perfpred: P=\d+: \d+ of \d+ team members copied.*\n//mg;
     return ($rc1, $rc2, $j1, $j2, $copied, $members, $err1, $err2);
 }
 
 for my $p (@progs) {
-    my ($name, $src, $args, $set, $share, $refused) = @$p;
+    my ($name, $src, $args, $set, $share, $refused, $walk) = @$p;
     my $bin = "$tmp/$name";
     my ($rc, undef, $err) = run_in($tmp, "gcc -O2 -fopenmp -pthread $san -fplugin=$B/perfpred.so $src "
                                          . "-o $bin -L$B -l:libperfpred-rt.a -lm");
@@ -124,9 +136,12 @@ for my $p (@progs) {
     my @sets = ('');
     push @sets, join(' ', map { "--set $_" } split /,/, $set) if $set;
     for my $s (@sets) {
+        my $where = $s ? " ($s)" : '';
         my ($copied16, $members16, $compared) = (0, 0, 0);
+        my ($walk_all16, $walked16) = (0, 0);
         my $bad = '';
         for my $P (@P) {
+            %walk_seen = ();
             my ($r1, $r2, $j1, $j2, $copied, $members, $e1) =
                 both("$pp predict $rec --machine $M $s --P $P --draws 0 --format json");
             if ($r1 != $r2) {
@@ -140,9 +155,15 @@ for my $p (@progs) {
                 $bad = "P=$P: $d";
                 last;
             }
-            ($copied16, $members16) = ($copied, $members) if $P == 16;
+            ($copied16, $members16, $walk_all16, $walked16) = ($copied, $members, $walk_seen{all}, $walk_seen{any})
+                if $P == 16;
         }
-        my $where = $s ? " ($s)" : '';
+        if (($walk // '') eq 'all') {
+            ok($walk_all16, "$name$where: at P = 16, every copy of the prediction's unrolling walked in its class's segment");
+        } elsif (($walk // '') eq 'none') {
+            ok($copied16 > 0 && $walked16 == 0,
+               "$name$where: at P = 16, copies ($copied16) but none walked in a segment: the smaller last team");
+        }
         diag("$name$where: at P = 16, $copied16 of $members16 team members copied") if $ENV{PERFPRED_CLASS_DIAG};
         is($bad, '', "$name$where: predict the same with the classes and the full unrolling at P = @P");
         ok($compared >= 3, "$name$where: $compared of the points predicted (3 at least)");
