@@ -153,22 +153,66 @@ static int data_block(ictx *c, const frame *fr, const pp_devent *ev, shared_val 
     return 0;
 }
 
+/* The pool's hash index of (owner, tid): its slot's first probe. */
+static size_t pool_slot(const ictx *c, int owner, int tid)
+{
+    uint64_t k = ((uint64_t)(uint32_t)owner << 32 | (uint32_t)tid) * 0x9e3779b97f4a7c15ull;
+    return (size_t)(k ^ (k >> 31)) & (c->poolhcap - 1);
+}
+
+/* The pool entry of (owner, tid), or -1. */
+static int pool_find(const ictx *c, int owner, int tid)
+{
+    if (!c->poolhcap)
+        return -1;
+    for (size_t j = pool_slot(c, owner, tid);; j = (j + 1) & (c->poolhcap - 1)) {
+        int i = c->poolh[j] - 1;
+        if (i < 0 || (c->pool_owner[i] == owner && c->pool_tid[i] == tid))
+            return i;
+    }
+}
+
+/* Entry i into the hash index, made anew at twice the entries; -1 out
+ * of memory. */
+static int pool_index(ictx *c, int i)
+{
+    if (2 * (size_t)c->npool > c->poolhcap) {
+        size_t cap = c->poolhcap ? 2 * c->poolhcap : 64;
+        while (cap < 2 * (size_t)c->npool)
+            cap *= 2;
+        int *h = calloc(cap, sizeof *h);
+        if (!h)
+            return -1;
+        free(c->poolh);
+        c->poolh = h;
+        c->poolhcap = cap;
+        for (int k = 0; k < c->npool; k++)
+            if (k != i)
+                pool_index(c, k);
+    }
+    size_t j = pool_slot(c, c->pool_owner[i], c->pool_tid[i]);
+    while (c->poolh[j])
+        j = (j + 1) & (c->poolhcap - 1);
+    c->poolh[j] = i + 1;
+    return 0;
+}
+
 static int pool_thread(ictx *c, int owner, int tid, int cfi)
 {
     /* a fork asks for its members in tid order, and the pool holds them
      * in that order from the first fork on: the next one is where the
-     * last one was found, and a team costs O(P), not O(P^2) (a fork of
-     * 100000 threads took minutes) */
+     * last one was found; else the hash index.  A team costs O(P), not
+     * O(P^2) (a fork of 100000 threads took minutes) */
     int h = c->pool_hint;
     if (h >= 0 && h < c->npool && c->pool_owner[h] == owner && c->pool_tid[h] == tid) {
         c->pool_hint = h + 1;
         return c->pool_thread[h];
     }
-    for (int i = 0; i < c->npool; i++)
-        if (c->pool_owner[i] == owner && c->pool_tid[i] == tid) {
-            c->pool_hint = i + 1;
-            return c->pool_thread[i];
-        }
+    int f = pool_find(c, owner, tid);
+    if (f >= 0) {
+        c->pool_hint = f + 1;
+        return c->pool_thread[f];
+    }
     int id = pp_inst_new_thread(c, PP_IT_OMP, owner, tid, cfi);
     if (id < 0)
         return -1;
@@ -186,13 +230,14 @@ static int pool_thread(ictx *c, int owner, int tid, int cfi)
             return pp_inst_fail(c, "out of memory");
         c->cappool = cap;
     }
-    int i = c->npool;
+    int i = c->npool++;
     c->pool_owner[i] = owner;
     c->pool_tid[i] = tid;
     c->pool_thread[i] = id;
     c->pool_run[i] = i > 0 && c->pool_owner[i - 1] == owner && c->pool_tid[i - 1] == tid - 1 &&
                              c->pool_thread[i - 1] == id - 1 ? c->pool_run[i - 1] : i;
-    c->npool++;
+    if (pool_index(c, i))
+        return pp_inst_fail(c, "out of memory");
     c->pool_hint = c->npool;
     return id;
 }

@@ -153,6 +153,8 @@ typedef struct {
     int *pool_owner, *pool_tid, *pool_thread;
     int *pool_run;       /* the first entry of the run this one ends: the
                             same owner, consecutive tids and thread ids   */
+    int *poolh;          /* hash index of (owner, tid): entry + 1, 0 empty */
+    size_t poolhcap;
     /* created-but-not-joined threads, per creating thread (FIFO) */
     int *unjoined;              /* linked through next_unjoined */
     int *next_unjoined;

@@ -169,8 +169,12 @@ int pp_inst_vseg_finish(ictx *c)
     free(s.lo);
     free(s.hi);
     for (int t = 0; rc == 0 && t < n; t++)
-        if (in->vlast[t] >= 0 && in->vlast[t] > own_last(in, t))
-            rc = pp_inst_push_action(c, t, (pp_action){.kind = PP_A_PARK, .func = -1, .site = -1});
+        if (in->vlast[t] >= 0 && in->vlast[t] > own_last(in, t)) {
+            /* most have no other action: room for this one only */
+            rc = pp_inst_reserve(c, t, in->threads[t].nact + 1);
+            if (rc == 0)
+                rc = pp_inst_push_action(c, t, (pp_action){.kind = PP_A_PARK, .func = -1, .site = -1});
+        }
     free(last);
     return rc;
 }

@@ -648,6 +648,7 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
     free(c.pool_tid);
     free(c.pool_thread);
     free(c.pool_run);
+    free(c.poolh);
     pp_inst_code_free(&c);
     pp_inst_comm_ctx_free(&c);
     pp_inst_sites_ctx_free(&c);
