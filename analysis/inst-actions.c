@@ -64,11 +64,22 @@ int pp_inst_push_action(ictx *c, int t, pp_action a)
     if (++c->nactions > cap)
         return pp_inst_fail(c, "the thread graph has more than %ld actions at this size; "
                        "choose a smaller problem size or P", cap);
+    if (pp_inst_graph_grows(c, 1))
+        return -1;
     if (__builtin_expect((c->nactions & (PP_LONG_EVERY - 1)) == 0, 0))
         pp_long_tick(PP_LONG_UNROLL, c->nactions, 0);
     if (__builtin_expect(c->flags & PP_INST_SITES, 0))
         c->in->act_ctx[t][th->nact] = c->node;
     th->act[th->nact++] = a;
+    return 0;
+}
+
+int pp_inst_graph_grows(ictx *c, long n)
+{
+    c->ngraph += n;
+    if (c->m->max_graph > 0 && c->ngraph > c->m->max_graph)
+        return pp_inst_fail(c, "the thread graph has more than %ld actions at this size; "
+                            "choose a smaller problem size or P", c->m->max_graph);
     return 0;
 }
 

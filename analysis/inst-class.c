@@ -407,6 +407,9 @@ int pp_inst_class_copy_run(ictx *c, pp_inst_team *tm, int k, int lo, int count)
     in->work_ns += cl->work_ns * count;
     if (!(c->flags & PP_INST_ACTIONS))
         return 0;
+    /* each copy's TEAM_WAIT and the class's actions */
+    if (pp_inst_graph_grows(c, (long)count * (cl->to - cl->from + 1)))
+        return -1;
     if (!cl->vseg) {
         int v = grow((void **)&in->vsegs, &in->nvseg, &in->capvseg, sizeof *in->vsegs);
         if (v < 0)

@@ -145,6 +145,8 @@ typedef struct {
     int P;
     int depth;
     long nactions;
+    long ngraph;          /* the actions with those of the members that
+                             hold none (pp_inst_graph_grows)            */
     pp_work *pending;           /* per thread: work not yet flushed */
     int cappending;
     /* pool: logical thread of (forking thread, tid) */
@@ -266,6 +268,9 @@ int pp_inst_vseg_finish(ictx *c);
 void pp_inst_vseg_parties(ictx *c);
 
 int pp_inst_push_action(ictx *c, int t, pp_action a);
+/* The thread graph has n actions more (m->max_graph): 0, or -1 with a
+ * message when it is past the cap. */
+int pp_inst_graph_grows(ictx *c, long n);
 /* room for n actions of thread t */
 int pp_inst_reserve(ictx *c, int t, int n);
 int pp_inst_flush(ictx *c, int t);

@@ -174,6 +174,7 @@ int pp_inst_vseg_finish(ictx *c)
             rc = pp_inst_reserve(c, t, in->threads[t].nact + 1);
             if (rc == 0)
                 rc = pp_inst_push_action(c, t, (pp_action){.kind = PP_A_PARK, .func = -1, .site = -1});
+            c->ngraph--;   /* not the full unrolling's */
         }
     free(last);
     return rc;

@@ -216,6 +216,10 @@ typedef struct pp_prog {
     int cost_rank_deficient;  /* the run could not separate some costs      */
     double cost_r2;
     long max_actions;    /* cap on an instance's actions (0: the default) */
+    long max_graph;      /* cap on its thread graph's actions, counting
+                            those of the members a class's segment stands
+                            for (PP_INST_CLASSES), as if each held its own
+                            (0: none; scale's searches)                   */
     int nshape;          /* the arrays' sizes in the parameters, and their  */
     pp_expr **shape_bytes;   /* total at the recorded size: the cache rule */
     double footprint_rec;

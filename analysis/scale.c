@@ -173,10 +173,12 @@ int pp_scale_compute(pp_prog *m, const pp_machine *mach, pp_scale_kind kind, dou
     for (int i = 0; i < nscale; i++)
         base[i] = m->params[scale_param[i]].recorded;
     path p = {m, mach, kind, scale_param, nscale, base};
-    /* a search stops at sizes whose thread graph takes more than a few
-     * seconds to walk: the efficiency is then reported unreachable */
-    long saved_cap = m->max_actions;
-    m->max_actions = 8L * 1000 * 1000;
+    /* a search stops at sizes whose thread graph (every member's actions
+     * counted, whether a class's segment stands for them or not) has
+     * more than 8 million actions: the efficiency is then reported
+     * unreachable */
+    long saved_cap = m->max_graph;
+    m->max_graph = 8L * 1000 * 1000;
     int rc = 0;
     long start = 0;   /* the size found for the previous P: a good first guess */
     for (int i = 0; i < nP && rc == 0; i++) {
@@ -223,7 +225,7 @@ int pp_scale_compute(pp_prog *m, const pp_machine *mach, pp_scale_kind kind, dou
             out->scale[i][j] = v;
         }
     free(base);
-    m->max_actions = saved_cap;
+    m->max_graph = saved_cap;
     pp_prog_reset(m);
     if (rc)
         pp_scale_free(out);
