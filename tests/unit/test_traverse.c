@@ -393,6 +393,94 @@ static void test_cond_wait_woken_or_released(void **state)
     }
 }
 
+/* A team of four: the master works 10000 ns, the three others 6000, a
+ * team barrier, 2000 each, the join; every event costs the segment's
+ * fixed 1000 ns first.  With `weighted`, thread 1's segment stands for
+ * threads 2 and 3, which hold a PARK only (PP_INST_CLASSES). */
+static void team_of_four(pp_instance *in, int weighted)
+{
+    memset(in, 0, sizeof *in);
+    int tm = team(in, 4);
+    int b = key(in, "team:0", 4);
+    int t0 = thread(in, PP_IT_MAIN);
+    act(in, t0, PP_A_FORK, tm, 4, 0);
+    act(in, t0, PP_A_WORK, 0, 0, 10000);
+    act(in, t0, PP_A_BARRIER, b, 4, 0);
+    act(in, t0, PP_A_WORK, 0, 0, 2000);
+    act(in, t0, PP_A_JOIN_TEAM, tm, 4, 0);
+    for (int i = 1; i < 4; i++) {
+        int t = thread(in, PP_IT_OMP);
+        if (weighted && i > 1) {
+            act(in, t, PP_A_PARK, 0, 0, 0);
+            continue;
+        }
+        act(in, t, PP_A_TEAM_WAIT, tm, 4, 0);
+        act(in, t, PP_A_WORK, 0, 0, 6000);
+        act(in, t, PP_A_BARRIER, b, 4, 0);
+        act(in, t, PP_A_WORK, 0, 0, 2000);
+        act(in, t, PP_A_TEAM_DONE, tm, 4, 0);
+    }
+    if (!weighted)
+        return;
+    in->threads[1].act[0].vseg = 1;
+    in->nvseg = 1;
+    in->vsegs = malloc(sizeof *in->vsegs);
+    in->vsegs[0] = (struct pp_vseg){.thread = 1, .at = 0, .team = tm, .copies = 2, .first = 0, .last = 0};
+    in->nvrun = 1;
+    in->vruns = malloc(sizeof *in->vruns);
+    in->vruns[0] = (struct pp_vrun){.lo = 2, .hi = 3, .next = -1};
+    in->vlast = malloc(sizeof *in->vlast * 4);
+    in->vlast[0] = in->vlast[1] = -1;
+    in->vlast[2] = in->vlast[3] = tm;
+}
+
+static void test_segment_weighted_by_its_members(void **state)
+{
+    (void)state;
+    pp_machine mach;
+    pp_machine_default(&mach);
+    for (int i = 0; i < PP_COST_N; i++)
+        mach.cost[i] = (pp_model){.kind = PP_MODEL_CONST, .a = 0};
+    /* a threads at once run at 1 / (0.5 + 0.5 a): 4 at once, 2.5x slower */
+    mach.cost[PP_COST_SCALE_COMPUTE] = (pp_model){.kind = PP_MODEL_LINEAR, .a = 0.5, .b = 0.5};
+    mach.cost[PP_COST_SCALE_MEMORY] = (pp_model){.kind = PP_MODEL_CONST, .a = 1};
+    pp_prog m = prog;
+    m.seg_ns = 1000;
+    pp_trav full, weighted;
+    char err[512];
+    pp_instance a, b;
+    team_of_four(&a, 0);
+    team_of_four(&b, 1);
+    assert_int_equal(pp_traverse(&m, &a, &mach, &full, err, sizeof err), 0);
+    assert_int_equal(pp_traverse(&m, &b, &mach, &weighted, err, sizeof err), 0);
+    /* by hand: all four run from the fork at 1000 at 2.5x; the members'
+     * 6000 end at 16000, they pay 1000 (still running) and wait at the
+     * barrier from 17000; the master has 3600 left at 17000, alone:
+     * 20600, its 1000, the barrier at 21600; 2000 at 2.5x: 26600; the
+     * last 1000: the join at 27600 */
+    assert_true(fabs(full.time - 27600) < 1e-6);
+    assert_true(fabs(full.busy[0] - 24600) < 1e-6 && fabs(full.wait[0]) < 1e-6);
+    for (int t = 1; t < 4; t++)
+        assert_true(fabs(full.busy[t] - 20000) < 1e-6 && fabs(full.sync[t] - 3000) < 1e-6 &&
+                    fabs(full.wait[t] - 4600) < 1e-6 && fabs(full.finish[t] - 27600) < 1e-6);
+    /* the weighted segment: the same, thread by thread */
+    assert_true(fabs(weighted.time - full.time) < 1e-6);
+    for (int t = 0; t < 4; t++)
+        assert_true(fabs(weighted.busy[t] - full.busy[t]) < 1e-6 && fabs(weighted.sync[t] - full.sync[t]) < 1e-6 &&
+                    fabs(weighted.wait[t] - full.wait[t]) < 1e-6 &&
+                    fabs(weighted.finish[t] - full.finish[t]) < 1e-6);
+    assert_true(fabs(weighted.total_busy - 84600) < 1e-6 && fabs(weighted.total_wait - 13800) < 1e-6 &&
+                fabs(weighted.total_sync - 12000) < 1e-6);
+    pp_trav_free(&full);
+    pp_trav_free(&weighted);
+    /* the PRAM: 1000 + 10000 for the master, the barrier, 2000 */
+    assert_int_equal(pp_traverse(&m, &b, NULL, &weighted, err, sizeof err), 0);
+    assert_true(fabs(weighted.time - 12000) < 1e-6);
+    pp_trav_free(&weighted);
+    free_in(&a);
+    free_in(&b);
+}
+
 static void test_real_is_never_faster_than_pram(void **state)
 {
     (void)state;
@@ -437,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_cond_barrier_waits_for_the_last),
         cmocka_unit_test(test_semaphore_counts),
         cmocka_unit_test(test_cond_wait_woken_or_released),
+        cmocka_unit_test(test_segment_weighted_by_its_members),
         cmocka_unit_test(test_real_is_never_faster_than_pram),
         cmocka_unit_test(test_metric_formulas),
     };
