@@ -207,6 +207,19 @@ for my $P (5, 16) {
        "ge_omp N = 48, P = $P: the members copied, counted by hand, all walked in their class's segment");
 }
 
+# a large team: the walk in segments reaches P = 200 000 (every copy
+# walked in its class's segment; the full unrolling would need 48 teams
+# of 200 000 members, over 30 million actions)
+{
+    my $rec = "$tmp/ge_omp.ppr";
+    my ($rc, $out, $err) = run_in($tmp, "PERFPRED_CLASS_STATS=1 $pp predict $rec --machine $M --P 200000 --draws 0 --format json");
+    my $j = eval { decode_json($out) };
+    is($rc, 0, 'ge_omp N = 48 at P = 200 000: predicted') or diag($err);
+    is($j && $j->{threads}, 200000, 'ge_omp at P = 200 000: 200 000 threads walked');
+    my ($copied, $walked) = $err =~ /P=200000: (\d+) of \d+ team members copied from their class, (\d+) walked/;
+    ok($copied && $walked == $copied && $copied > 47 * 199990, "ge_omp at P = 200 000: the copies ($copied) all walked in their class's segment");
+}
+
 # the other commands that walk the graph: the timeline (a file), where
 # the time goes (--by) and the sensitivity, at P = 8
 for my $name (qw(ge_omp team_rows)) {
