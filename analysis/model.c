@@ -238,10 +238,35 @@ static void add_iv(pp_mloop *ml, int id)
     ml->ivs[ml->nivs++] = id;
 }
 
+/* Does evaluating e always fail: an unknown value ('?', a load the
+ * plugin could not follow) that every evaluation reaches (not behind a
+ * short-circuit: a conditional's arms, the second operand of && and ||)? */
+static int always_unknown(const pp_expr *e)
+{
+    if (!e)
+        return 0;
+    if (e->kind == PP_E_UNKNOWN)
+        return 1;
+    if (e->kind == PP_E_COND || e->kind == PP_E_AND || e->kind == PP_E_OR)
+        return e->nkids > 0 && always_unknown(e->kids[0]);
+    for (int i = 0; i < e->nkids; i++)
+        if (always_unknown(e->kids[i]))
+            return 1;
+    return 0;
+}
+
+/* The IVs a guard's condition reads, where it can be evaluated: one that
+ * never can (j != i, j a list's link) leaves its site to its observed
+ * ratio whatever the IVs (instantiate.c, site_runs), and a loop whose
+ * body it guards need not be walked iteration by iteration for it (md's
+ * pair loop). */
 static void guard_ivs(const pp_mfunc *mf, int branch, pp_mloop *into)
 {
-    if (branch >= 0 && branch <= mf->max_branch_id && mf->branch_index_by_id[branch] >= 0)
-        collect_ivs(mf->d->branches[mf->branch_index_by_id[branch]].cond, into);
+    if (branch >= 0 && branch <= mf->max_branch_id && mf->branch_index_by_id[branch] >= 0) {
+        const pp_expr *cond = mf->d->branches[mf->branch_index_by_id[branch]].cond;
+        if (!always_unknown(cond))
+            collect_ivs(cond, into);
+    }
 }
 
 /* The IVs whose values matter inside loop k's body (not to its own
