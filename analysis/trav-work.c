@@ -50,6 +50,11 @@ double pp_trav_work_scale(tctx *c, int act, double mem)
     /* MPI ranks spread over nodes slow down only their node's others */
     if (c->mpi && c->mach->net.ranks_per_node > 0 && act > c->mach->net.ranks_per_node)
         act = c->mach->net.ranks_per_node;
+    /* a segment's walker takes its members' weight when its fixed cost
+     * is paid, and a member parked (PP_A_PARK) may end at the same
+     * instant a moment later: the count can pass the threads there */
+    if (act > c->in->nthreads)
+        act = c->in->nthreads;
     if (act < 1)
         act = 1;
     if (c->scale_of[act] <= 0)
