@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "replay.h"
 #include "domain.h"
+#include "costs.h"
 #include "longrun.h"
 #include "metrics.h"
 #include "mpirun.h"
@@ -518,14 +519,12 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
         }
         s->speed = pp_whatif_speed(&c->with);
         if (s->speed != 1.0) {
-            s->base_cost = malloc(sizeof *s->base_cost * (size_t)(s->prog.ncost + 1));
+            s->base_cost = pp_costs_copy(&s->prog);
             if (!s->base_cost) {
                 snprintf(err, errlen, "out of memory");
                 pp_session_close(s);
                 return -1;
             }
-            for (int i = 0; i < s->prog.ncost; i++)
-                s->base_cost[i] = s->prog.cost_ptr[i] ? *s->prog.cost_ptr[i] : 0;
             pp_prog_scale_compute(&s->prog, 1.0 / s->speed);
         }
     }
@@ -579,28 +578,8 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
 
 int pp_session_baseline_real(pp_session *s, int P, double *t_real, char *err, size_t errlen)
 {
-    pp_prog *m = &s->prog;
-    double *now = NULL;
-    if (s->base_cost) {
-        now = malloc(sizeof *now * (size_t)(m->ncost + 1));
-        if (!now) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-        for (int i = 0; i < m->ncost; i++)
-            if (m->cost_ptr[i]) {
-                now[i] = *m->cost_ptr[i];
-                *m->cost_ptr[i] = s->base_cost[i];
-            }
-    }
-    int rc = pp_predict_real(m, s->has_with ? &s->base : &s->mach, P, t_real, err, errlen);
-    if (now) {
-        for (int i = 0; i < m->ncost; i++)
-            if (m->cost_ptr[i])
-                *m->cost_ptr[i] = now[i];
-        free(now);
-    }
-    return rc;
+    return pp_predict_real_with(&s->prog, s->base_cost, s->has_with ? &s->base : &s->mach, P, t_real, err,
+                                errlen);
 }
 
 void pp_session_close(pp_session *s)

@@ -83,7 +83,7 @@ typedef struct {
     pp_insitu insitu;     /* the synchronisation costs checked against the
                              records (with a machine; see insitu.h)      */
     /* --with: mach has the changes; base is the machine without them,
-     * base_cost the program's computation costs without `speed` */
+     * base_cost the program's computation costs without `speed` (costs.h) */
     int has_with;
     pp_machine base;
     double speed;

@@ -6,6 +6,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "cli.h"
+#include "costs.h"
 #include "cmds.h"
 #include "memory-out.h"
 #include "mpirun.h"
@@ -207,9 +208,9 @@ int pp_cmd_show(int argc, char **argv)
                 else
                     printf("null");
                 printf(",\"compiler\":%s,\"cost_ns\":", (dl->flags & PP_LF_COMPILER) ? "true" : "false");
-                pp_json_num(stdout, ml->cost_ns);
+                pp_json_num(stdout, pp_prog_cost(m, ml->slot));
                 printf(",\"cost_from\":\"%s\",\"entry_ns\":", cost_from(ml));
-                pp_json_num(stdout, ml->entry_ns);
+                pp_json_num(stdout, pp_prog_cost(m, ml->entry_slot));
                 printf(",\"entry_from\":\"%s\"", ml->entry_fitted ? "run" : "prior");
                 if (ml->fit_note) {
                     printf(",\"note\":");
@@ -221,7 +222,7 @@ int pp_cmd_show(int argc, char **argv)
                        expr, (unsigned long long)ml->obs_iters, ml->model_iters, match, pred);
             } else {
                 char cost[32];
-                snprintf(cost, sizeof cost, "%.3g%s", ml->cost_ns,
+                snprintf(cost, sizeof cost, "%.3g%s", pp_prog_cost(m, ml->slot),
                          ml->cost_measured ? "" : ml->cost_fitted ? "~" : "*");
                 printf("  %-22s %-20s %-9s %14llu %14.0Lf %-5s %16.0Lf %11s  %s\n", id, where,
                        pp_rule_name(ml->rule), (unsigned long long)ml->obs_iters, ml->model_iters, match, pred,
@@ -235,7 +236,7 @@ int pp_cmd_show(int argc, char **argv)
     }
     if (c.format == PP_FMT_JSON) {
         printf("],\"approx\":%s,\"cost\":{\"segment_ns\":", in.approx ? "true" : "false");
-        pp_json_num(stdout, m->seg_ns);
+        pp_json_num(stdout, pp_prog_cost(m, PP_SLOT_SEG));
         printf(",\"segment_se_ns\":");
         pp_json_num(stdout, m->seg_se);
         printf(",\"r2\":");
@@ -272,7 +273,7 @@ int pp_cmd_show(int argc, char **argv)
         printf("],\"unmatched_constants\":%d}\n", s.macros.nunmatched);
     } else if (c.format == PP_FMT_TEXT)
         printf("cost model: %.4g ns per segment between events (se %.2g), R^2 = %.4f; ns/iter from the loop's "
-               "own timing, marked ~ from the fit to the segments' times%s\n", m->seg_ns, m->seg_se, m->cost_r2,
+               "own timing, marked ~ from the fit to the segments' times%s\n", pp_prog_cost(m, PP_SLOT_SEG), m->seg_se, m->cost_r2,
                m->cost_rank_deficient ? ", marked * from the static prior" : "");
     if (c.format == PP_FMT_TEXT && m->timed_share >= 0)
         printf("loop timing: the measured loops took %.0f%% of the work's time; the rest (code outside them, "

@@ -692,55 +692,44 @@ int pp_cost_fit(pp_prog *m, char *err, size_t errlen)
 #define DETERMINED(c) (used[c] && isfinite(cse[c]) && cse[c] < 0.5 * prior[c])
 #define SE(c) (isfinite(cse[c]) ? cse[c] : prior[c])
     pp_timed_finish(timed, m);
-    m->seg_ns = cst[0];
+    /* the costs' slots are the fit's columns */
+    free(m->fit);
+    m->fit = cst;
+    m->nslot = lay.ncols;
+    cst = NULL;
     m->seg_se = isfinite(cse[0]) ? cse[0] : 0;
     for (int f = 0; f < m->nfuncs; f++) {
         pp_mfunc *mf = &m->funcs[f];
         for (int k = 0; k < mf->d->nloops; k++) {
             int c = lay.loop_col_base[f] + k;
-            mf->loops[k].cost_ns = cst[c];   /* at least its bound (lo above) */
+            mf->loops[k].slot = c;   /* at least its bound (lo above) */
             mf->loops[k].cost_se = SE(c);
             mf->loops[k].cost_fitted = DETERMINED(c) || mf->loops[k].cost_measured;
             if (used[c] && !mf->loops[k].cost_fitted)
                 m->cost_rank_deficient = 1;
             c = lay.entry_col_base[f] + k;
-            mf->loops[k].entry_ns = cst[c];
+            mf->loops[k].entry_slot = c;
             mf->loops[k].entry_se = SE(c);
             mf->loops[k].entry_fitted = DETERMINED(c);
         }
-        for (int k = 0; k < mf->d->ncalls; k++)
-            mf->call_cost[k] = cst[lay.call_col_base[f] + k];
+        mf->call_slot = lay.call_col_base[f];
     }
 #undef DETERMINED
 #undef SE
     /* the fitted costs and their covariance, for the intervals (metrics.c) */
-    free(m->cost_ptr);
-    free(m->cost_val);
+    free(m->cost_slot);
     free(m->cost_cov);
     m->ncost = ncov;
-    m->cost_ptr = calloc((size_t)ncov + 1, sizeof *m->cost_ptr);
-    m->cost_val = calloc((size_t)ncov + 1, sizeof *m->cost_val);
+    m->cost_slot = calloc((size_t)ncov + 1, sizeof *m->cost_slot);
     m->cost_cov = cov;
     cov = NULL;
-    double **ptr = calloc((size_t)lay.ncols, sizeof *ptr);
-    if (m->cost_ptr && m->cost_val && ptr) {
-        ptr[0] = &m->seg_ns;
-        for (int f = 0; f < m->nfuncs; f++) {
-            pp_mfunc *mf = &m->funcs[f];
-            for (int k = 0; k < mf->d->nloops; k++) {
-                ptr[lay.loop_col_base[f] + k] = &mf->loops[k].cost_ns;
-                ptr[lay.entry_col_base[f] + k] = &mf->loops[k].entry_ns;
-            }
-            for (int k = 0; k < mf->d->ncalls; k++)
-                ptr[lay.call_col_base[f] + k] = &mf->call_cost[k];
-        }
+    if (m->cost_slot) {
         for (int c = 0; c < ncov; c++) {
-            m->cost_ptr[c] = ptr[covcol ? covcol[c] : c];
-            m->cost_val[c] = m->cost_ptr[c] ? *m->cost_ptr[c] : 0;
+            int col = covcol ? covcol[c] : c;
+            m->cost_slot[c] = col >= 0 && col < lay.ncols ? col : -1;
         }
     } else
         m->ncost = 0;
-    free(ptr);
     free(covcol);
     if (m->cost_rank_deficient)
         pp_prog_warn(m, "the run cannot separate the cost of some loops (they always run together); "

@@ -16,7 +16,8 @@
  * did not make the bench more accurate (docs/model.md, "quiet level"). */
 #define PP_COST_QUANTILE_DEFAULT 0.0
 
-/* Fills loops[].cost_ns/cost_se/cost_fitted, call_cost[] and seg_ns. */
+/* Fills the costs (m->fit and their slots: costs.h), loops[].cost_se,
+ * cost_fitted, seg_se and the covariance. */
 int pp_cost_fit(pp_prog *m, char *err, size_t errlen);
 
 #endif

@@ -10,6 +10,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "eq-internal.h"
+#include "costs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,7 +284,7 @@ static int walk_loop(wctx *w, eqframe *fr, int k)
     double mult = w->mult;
     pp_eq_push_block(w, w->lblock[fr->fi][k]);
     snprintf(what, sizeof what, "entries of %s", id);
-    pp_eq_term(w, 0, ml->entry_ns, what, pp_cx_int(1));
+    pp_eq_term(w, 0, pp_prog_cost(w->m, ml->entry_slot), what, pp_cx_int(1));
     snprintf(what, sizeof what, "iterations of %s", id);
     pp_expr *n = ml->rule != PP_RULE_CONSTANT && ml->count ? subst(w, fr, ml->count) : NULL;
     int lid = dl->id >= 0 && dl->id <= fr->mf->max_loop_id ? dl->id : -1;
@@ -291,7 +292,7 @@ static int walk_loop(wctx *w, eqframe *fr, int k)
         /* the run's average per entry (instantiate.c does the same) */
         w->cant_follow = 1;
         w->mult *= pp_loop_trip(w->m, ml);
-        pp_eq_term(w, 0, ml->cost_ns, what, pp_cx_int(1));
+        pp_eq_term(w, 0, pp_prog_cost(w->m, ml->slot), what, pp_cx_int(1));
         rc = walk_scope(w, fr, k);
         goto out;
     }
@@ -299,7 +300,7 @@ static int walk_loop(wctx *w, eqframe *fr, int k)
     pp_expr_free(n);
     if (!A)
         goto out;
-    pp_eq_term(w, 0, ml->cost_ns, what, pp_cx_expr(pp_expr_ref(A)));
+    pp_eq_term(w, 0, pp_prog_cost(w->m, ml->slot), what, pp_cx_expr(pp_expr_ref(A)));
     /* the variable: the IV itself for a unit step, else the iteration
      * number it (init + it*step) */
     pp_expr *init = subst(w, fr, dl->init), *step = subst(w, fr, dl->step);
@@ -373,7 +374,7 @@ static int walk_call(wctx *w, eqframe *fr, int idx)
     const pp_dcall *dc = &mf->d->calls[idx];
     char what[400];
     snprintf(what, sizeof what, "calls of %s at line %d of %s", dc->callee ? dc->callee : "?", dc->line, mf->d->name);
-    pp_eq_term(w, 0, mf->call_cost[idx], what, pp_cx_int(1));
+    pp_eq_term(w, 0, pp_prog_cost(w->m, mf->call_slot + idx), what, pp_cx_int(1));
     int cfi = mf->call_callee[idx];
     if (cfi < 0)
         return 0;
@@ -417,7 +418,7 @@ static void machine_cost(wctx *w, pp_cost_id id, const pp_expr *x)
 static void segments(wctx *w, long n)
 {
     if (w->mach && n > 0)
-        pp_eq_term(w, 1, w->m->seg_ns, "segment ends (events)", pp_cx_int(n));
+        pp_eq_term(w, 1, pp_prog_cost(w->m, PP_SLOT_SEG), "segment ends (events)", pp_cx_int(n));
 }
 
 /* The child frame cf sees the values of ev's data= (a fork's data block,

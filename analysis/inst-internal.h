@@ -8,6 +8,7 @@
 #ifndef PERFPRED_INST_INTERNAL_H
 #define PERFPRED_INST_INTERNAL_H
 
+#include "costs.h"
 #include "model.h"
 
 #include <string.h>
@@ -115,7 +116,7 @@ typedef struct {
 } icache_ent;
 
 /* Work: computation time, and the part of it spent streaming memory the
- * threads share (pp_mloop.mem_ns). */
+ * threads share (pp_costs.mem). */
 typedef struct {
     double ns;
     double mem;
@@ -131,6 +132,7 @@ static inline float pp_inst_mem_share(pp_work w)
 
 typedef struct {
     const pp_prog *m;
+    const pp_costs *costs;   /* the point's (costs.h)                     */
     pp_instance *in;
     int flags;
     /* compiled expressions (inst-code.c) */

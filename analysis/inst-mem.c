@@ -2,7 +2,7 @@
  * "Memory", "per thread"; memory.h, pp_mem_thread_ns).
  *
  * A loop nest whose enclosing loops run lo..hi of the thread's own block
- * has trip counts the parameters do not give: pp_mem_apply then prices
+ * has trip counts the parameters do not give: pp_mem_costs then prices
  * its streams at the program's arrays.  Here, where the instantiation
  * knows the thread (its argument, the fields of the struct it was given,
  * its index and count), the counts are evaluated with the thread's values
@@ -103,7 +103,7 @@ static int threads_at_once(const frame *fr, const pp_machine *mach)
 void pp_inst_mem_cost(ictx *c, frame *fr, int k, long double n, long double mult, double *cost, double *mem)
 {
     const pp_prog *m = c->m;
-    const pp_machine *mach = m->mem_mach;
+    const pp_machine *mach = c->costs->mem_mach;
     const pp_mloop *ml = &fr->mf->loops[k];
     if (!fr->memc && !(fr->memc = calloc((size_t)fr->mf->d->nloops + 1, sizeof *fr->memc))) {
         c->oom = 1;
@@ -115,7 +115,7 @@ void pp_inst_mem_cost(ictx *c, frame *fr, int k, long double n, long double mult
          * (frame_trip refuses the others): priced once per frame */
         tctx t = {c, fr};
         pp_mem_eval x = {.trip = frame_trip, .u = &t, .threads = threads_at_once(fr, mach)};
-        e->ns = pp_mem_thread_ns(m, mach, fr->fi, k, m->mem_foot, &x, &e->shared);
+        e->ns = pp_mem_thread_ns(m, mach, fr->fi, k, c->costs->mem_foot, &x, &e->shared);
         e->state = e->ns < 0 ? 2 : 1;
         e->threads = x.threads;
         e->beyond = x.beyond;
@@ -123,7 +123,7 @@ void pp_inst_mem_cost(ictx *c, frame *fr, int k, long double n, long double mult
         e->ws = x.ws;
     }
     if (e->state != 1)
-        return;   /* this thread's values do not give it: pp_mem_apply's cost */
+        return;   /* this thread's values do not give it: pp_mem_costs' cost */
     if (c->flags & PP_INST_MEMSTAT) {
         if (c->in->memstat) {
             struct pp_memstat *st = &c->in->memstat[fr->fi][k];
@@ -139,12 +139,12 @@ void pp_inst_mem_cost(ictx *c, frame *fr, int k, long double n, long double mult
         }
         return;
     }
-    /* as pp_mem_apply: the fitted cost plus the increase over the
+    /* as pp_mem_costs: the fitted cost plus the increase over the
      * recorded threads' stream time, the what-if `memory` factor on the
      * part it adds and on the shared part */
     double mu = pp_machine_mem_time_scale(mach);
     double extra = e->ns - ml->mem_rec_thr;
-    *cost = ml->mem_fit_ns + (extra > 0 ? extra * mu : 0);
+    *cost = c->costs->base[ml->slot] + (extra > 0 ? extra * mu : 0);
     double sh = e->shared * mu;
     *mem = sh < *cost ? sh : *cost > 0 ? *cost : 0;
 }

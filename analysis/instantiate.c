@@ -292,14 +292,14 @@ static inline __attribute__((always_inline)) int exec_loop_in(ictx *c, int t, fr
         c->in->totals[fr->fi][k] += mult * n;
     int has_items = fr->mf->nitems[1 + k] > 0;
     /* entering the loop costs its set-up and its last, failing test */
-    if (add_own(c, sites, t, emit, acc, ml->entry_ns, 0, mult, c->node))
+    if (add_own(c, sites, t, emit, acc, c->costs->v[ml->entry_slot], 0, mult, c->node))
         return -1;
     if (n <= 0)
         return 0;
     /* time per iteration: a loop whose working set is its thread's own is
      * priced with this frame's values (inst-mem.c) */
-    double cost = ml->cost_ns, mem = ml->mem_ns;
-    if (__builtin_expect(ml->mem_thr == 1 && c->m->mem_mach != NULL, 0))
+    double cost = c->costs->v[ml->slot], mem = c->costs->mem ? c->costs->mem[ml->slot] : 0;
+    if (__builtin_expect(ml->mem_thr == 1 && c->costs->mem_mach != NULL, 0))
         pp_inst_mem_cost(c, fr, k, n, mult, &cost, &mem);
     if (emit && ml->sync && (c->flags & PP_INST_STRUCT) && !makes_threads(fr->mf, k)) {
         /* the drawn graph: the body once, between markers */
@@ -429,7 +429,7 @@ static int exec_call(ictx *c, int t, frame *fr, int idx, long double mult, int e
     int node = c->node;
     if ((c->flags & PP_INST_SITES) && cfi >= 0 && (node = pp_inst_ctx_child(c, c->node, cfi, -1)) < 0)
         return pp_inst_fail(c, "out of memory");
-    if (add_own(c, c->flags & PP_INST_SITES, t, emit, acc, r * mf->call_cost[idx], 0, mult, node))
+    if (add_own(c, c->flags & PP_INST_SITES, t, emit, acc, r * c->costs->v[mf->call_slot + idx], 0, mult, node))
         return -1;
     if (cfi < 0)
         return 0;
@@ -532,19 +532,37 @@ static int run_main(ictx *c, int t0)
 
 int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *err, size_t errlen)
 {
-    return pp_instantiate_rank(m, P, -1, flags, out, err, errlen);
+    return pp_instantiate_costed(m, NULL, P, -1, flags, out, err, errlen);
 }
 
 int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instance *out, char *err,
                         size_t errlen)
 {
+    return pp_instantiate_costed(m, NULL, P, rank, flags, out, err, errlen);
+}
+
+int pp_instantiate_costed(const pp_prog *m, const pp_costs *costs, int P, int rank, int flags, pp_instance *out,
+                          char *err, size_t errlen)
+{
     memset(out, 0, sizeof *out);
     out->P = P;
+    pp_costs fitted;
+    if (!costs) {
+        pp_costs_plain(&fitted, m, NULL);
+        if (!fitted.v) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        costs = &fitted;
+    } else
+        fitted.own = NULL;
+    out->seg_ns = costs->v[PP_SLOT_SEG];
     if (flags & PP_INST_ACTIONS)
         pp_long_walk_begin(P);
     ictx c;
     memset(&c, 0, sizeof c);
     c.m = m;
+    c.costs = costs;
     c.in = out;
     /* the segments that stand for several members are the walk's; the
      * drawn graph and --by read every thread's own actions */
@@ -658,9 +676,11 @@ int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instanc
         snprintf(err, errlen, "%s", c.err[0] ? c.err : "instantiation failed");
         pp_instance_free(out);
         if (again)
-            return pp_instantiate_rank(m, P, rank, flags & ~PP_INST_CLASSES, out, err, errlen);
-        return -1;
+            rc = pp_instantiate_costed(m, costs, P, rank, flags & ~PP_INST_CLASSES, out, err, errlen);
+        pp_costs_free(&fitted);
+        return rc ? -1 : 0;
     }
+    pp_costs_free(&fitted);
     if (flags & PP_INST_ACTIONS)
         pp_long_unrolled(P, out->nthreads, c.nactions);
     return 0;

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define CACHE_LINE 64.0
 
@@ -316,11 +317,13 @@ static int memstat_at(pp_prog *m, const pp_machine *mach, int P, double foot, pp
 {
     long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
     pp_prog_apply_P(m, P);
-    m->mem_mach = mach;
-    m->mem_foot = foot;
+    pp_costs c;
+    pp_costs_plain(&c, m, NULL);
+    c.mem_mach = mach;
+    c.mem_foot = foot;
     char err[256];
-    int rc = pp_instantiate(m, P, PP_INST_TOTALS | PP_INST_MEMSTAT, in, err, sizeof err);
-    m->mem_mach = NULL;
+    int rc = c.v ? pp_instantiate_costed(m, &c, P, -1, PP_INST_TOTALS | PP_INST_MEMSTAT, in, err, sizeof err) : -1;
+    pp_costs_free(&c);
     if (m->pkind == PP_P_PARAM)
         m->params[m->p_param].value = saved;
     if (rc == 0 && !in->memstat) {
@@ -411,18 +414,24 @@ static int model_applies(pp_prog *m, const pp_machine *mach, int *n, double *foo
     return *rec ? 1 : -1;
 }
 
-int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved)
+int pp_mem_costs(pp_prog *m, const pp_machine *mach, const double *from, pp_costs *out)
 {
-    *saved = NULL;
+    pp_costs_plain(out, m, from);
+    if (!out->v)
+        return -1;
     int n;
     double foot;
     const double *rec;
     int on = model_applies(m, mach, &n, &foot, &rec);
     if (on <= 0)
         return on;
-    double *sv = malloc(sizeof *sv * (size_t)(n + 1));
-    if (!sv)
+    size_t ns = (size_t)m->nslot;
+    double *v = malloc(sizeof *v * (2 * ns + 1));
+    if (!v)
         return -1;
+    double *mem = v + ns;
+    memcpy(v, out->base, sizeof *v * ns);
+    memset(mem, 0, sizeof *mem * ns);
     double last = last_cache_bytes(mach);
     /* what-if: the memory hierarchy's time per byte (whatif.h, `memory`):
      * the time added here, and the shared part, times mu.  The recorded
@@ -432,37 +441,24 @@ int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved)
     int i = 0;
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++) {
-            pp_mloop *ml = &m->funcs[f].loops[k];
-            ml->mem_fit_ns = ml->cost_ns;
+            int slot = m->funcs[f].loops[k].slot;
             /* the streams' time here, and its part the threads share */
             double sh = 0;
-            double extra = streams_ns(m, mach, NULL, f, k, foot, last, last > 0 ? &sh : NULL) - rec[i];
+            double extra = streams_ns(m, mach, NULL, f, k, foot, last, last > 0 ? &sh : NULL) - rec[i++];
             sh *= mu;
-            sv[i++] = ml->cost_ns;
             if (extra > 0)
-                ml->cost_ns += extra * mu;
-            ml->mem_ns = sh < ml->cost_ns ? sh : ml->cost_ns > 0 ? ml->cost_ns : 0;
+                v[slot] += extra * mu;
+            mem[slot] = sh < v[slot] ? sh : v[slot] > 0 ? v[slot] : 0;
         }
     /* the loops priced per thread: the instantiation prices them with
      * each thread's values (inst-mem.c) */
-    m->mem_mach = mach;
-    m->mem_foot = foot;
-    *saved = sv;
+    pp_costs_free(out);
+    out->v = v;
+    out->mem = mem;
+    out->own = v;
+    out->mem_mach = mach;
+    out->mem_foot = foot;
     return 0;
-}
-
-void pp_mem_restore(pp_prog *m, double *saved)
-{
-    m->mem_mach = NULL;
-    if (!saved)
-        return;
-    int i = 0;
-    for (int f = 0; f < m->nfuncs; f++)
-        for (int k = 0; k < m->funcs[f].d->nloops; k++) {
-            m->funcs[f].loops[k].cost_ns = saved[i++];
-            m->funcs[f].loops[k].mem_ns = 0;
-        }
-    free(saved);
 }
 
 /* The largest working set loop k's streams are served from (0: none

@@ -36,6 +36,7 @@
 #define PERFPRED_MEMORY_H
 
 #include "machine.h"
+#include "costs.h"
 #include "model.h"
 
 /* ns per iteration of a stream of `bytes` per iteration (its step, a
@@ -97,13 +98,14 @@ typedef struct pp_mem_eval {
 double pp_mem_thread_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint,
                         pp_mem_eval *x, double *shared);
 
-/* Set every loop's cost to its cost at the current parameters (the
- * fitted one plus the change of its stream time) and its mem_ns to its
- * pp_mem_shared_ns there (at most the cost); *saved receives the fitted
- * costs for pp_mem_restore.  Nothing is changed (and *saved is NULL) when
- * the model is off (m->cache_rule == 0), without a machine, or without
- * shapes.  Returns -1 when memory runs out. */
-int pp_mem_apply(pp_prog *m, const pp_machine *mach, double **saved);
+/* The costs at the current parameters for mach into *out (pp_costs_free
+ * frees them): those given (from, [m->nslot]; NULL: the fitted ones)
+ * with every loop's cost moved by the change of its stream time and its
+ * shared part (pp_mem_shared_ns, at most the cost) in out->mem.  They are
+ * the costs given as they are (out->mem NULL) when the model is off
+ * (m->cache_rule == 0), without a machine, or without shapes.  Returns
+ * -1 when memory runs out. */
+int pp_mem_costs(pp_prog *m, const pp_machine *mach, const double *from, pp_costs *out);
 
 /* What the model prices for one loop with streams (predict's "memory"
  * lines): the bytes its streams take per iteration (a cache line at most
@@ -130,8 +132,7 @@ typedef struct {
 /* The loops with streams (or gathers and chases) at the current
  * parameters and P into *out (malloc'd; the caller frees it); their
  * number, 0 when the model does not apply (the conditions of
- * pp_mem_apply), -1 when memory runs out. */
+ * pp_mem_costs), -1 when memory runs out. */
 int pp_mem_report(pp_prog *m, const pp_machine *mach, int P, pp_mem_loop **out);
-void pp_mem_restore(pp_prog *m, double *saved);
 
 #endif

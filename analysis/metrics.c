@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int run(pp_prog *m, const pp_machine *mach, int P, double *pram, double *real, pp_trav *keep,
-               int *approx, int *nthreads, double *work, char *err, size_t errlen)
+static int run(pp_prog *m, const pp_costs *costs, const pp_machine *mach, int P, double *pram, double *real,
+               pp_trav *keep, int *approx, int *nthreads, double *work, char *err, size_t errlen)
 {
     pp_prog_apply_P(m, P);
     pp_instance in;
-    if (pp_instantiate(m, P, PP_INST_ACTIONS | PP_INST_CLASSES, &in, err, errlen))
+    if (pp_instantiate_costed(m, costs, P, -1, PP_INST_ACTIONS | PP_INST_CLASSES, &in, err, errlen))
         return -1;
     pp_trav tp, tr;
     int rc = 0, rr = 0;
@@ -69,24 +69,26 @@ static int run(pp_prog *m, const pp_machine *mach, int P, double *pram, double *
     return rc;
 }
 
-/* The runs of one prediction, with the costs at this size (the memory
- * model, memory.h) and the parameter P overrides restored afterwards:
- * T1 when t1 is not NULL, the PRAM when out->t_pram is wanted (pram), the
- * real machine always (its traversal into tr when not NULL). */
-static int predict_runs(pp_prog *m, const pp_machine *mach, int P, double *t1, int pram, pp_metrics *out,
-                        pp_trav *tr, char *err, size_t errlen)
+/* The runs of one prediction with the costs `from` (NULL: the fitted
+ * ones) at this size (the memory model, memory.h), the parameter P
+ * overrides restored afterwards: T1 when t1 is not NULL, the PRAM when
+ * out->t_pram is wanted (pram), the real machine always (its traversal
+ * into tr when not NULL). */
+static int predict_runs(pp_prog *m, const double *from, const pp_machine *mach, int P, double *t1, int pram,
+                        pp_metrics *out, pp_trav *tr, char *err, size_t errlen)
 {
     if (P < 1) {
         snprintf(err, errlen, "P must be at least 1");
         return -1;
     }
     long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
-    double *fitted;
-    if (pp_mem_apply(m, mach, &fitted)) {
+    pp_costs costs;
+    if (pp_mem_costs(m, mach, from, &costs)) {
+        pp_costs_free(&costs);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    int rc = t1 ? run(m, mach, 1, t1, NULL, NULL, &out->approx, NULL, NULL, err, errlen) : 0;
+    int rc = t1 ? run(m, &costs, mach, 1, t1, NULL, NULL, &out->approx, NULL, NULL, err, errlen) : 0;
     /* An MPI program whose parameters fit P ranks only (a Q x Q grid at
      * P = Q^2) has no run on one rank: T1 is then the computation of the
      * P ranks, summed (the work, as Cilkview's T1); so is a program
@@ -97,13 +99,13 @@ static int predict_runs(pp_prog *m, const pp_machine *mach, int P, double *t1, i
         rc = 0;
     double work = 0;
     if (rc == 0)
-        rc = run(m, mach, P, pram ? &out->t_pram : NULL, &out->t_real, tr, &out->approx, &out->nthreads, &work,
-                 err, errlen);
+        rc = run(m, &costs, mach, P, pram ? &out->t_pram : NULL, &out->t_real, tr, &out->approx, &out->nthreads,
+                 &work, err, errlen);
     if (rc == 0 && out->t1_summed)
         *t1 = work;
     if (m->pkind == PP_P_PARAM)
         m->params[m->p_param].value = saved;
-    pp_mem_restore(m, fitted);
+    pp_costs_free(&costs);
     return rc;
 }
 
@@ -115,29 +117,36 @@ int pp_with_instance(pp_prog *m, const pp_machine *mach, int P, int flags, pp_in
         return -1;
     }
     long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
-    double *fitted;
-    if (pp_mem_apply(m, mach, &fitted)) {
+    pp_costs costs;
+    if (pp_mem_costs(m, mach, NULL, &costs)) {
+        pp_costs_free(&costs);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     pp_prog_apply_P(m, P);
     pp_instance in;
-    int rc = pp_instantiate(m, P, flags, &in, err, errlen);
+    int rc = pp_instantiate_costed(m, &costs, P, -1, flags, &in, err, errlen);
     if (rc == 0) {
         rc = fn(u, m, &in, err, errlen);
         pp_instance_free(&in);
     }
     if (m->pkind == PP_P_PARAM)
         m->params[m->p_param].value = saved;
-    pp_mem_restore(m, fitted);
+    pp_costs_free(&costs);
     return rc;
 }
 
 int pp_predict_real(pp_prog *m, const pp_machine *mach, int P, double *t_real, char *err, size_t errlen)
 {
+    return pp_predict_real_with(m, NULL, mach, P, t_real, err, errlen);
+}
+
+int pp_predict_real_with(pp_prog *m, const double *costs, const pp_machine *mach, int P, double *t_real, char *err,
+                         size_t errlen)
+{
     pp_metrics mt;
     memset(&mt, 0, sizeof mt);
-    int rc = predict_runs(m, mach, P, NULL, 0, &mt, NULL, err, errlen);
+    int rc = predict_runs(m, costs, mach, P, NULL, 0, &mt, NULL, err, errlen);
     *t_real = mt.t_real;
     return rc;
 }
@@ -148,7 +157,7 @@ int pp_predict(pp_prog *m, const pp_machine *mach, int P, pp_metrics *out, char 
     out->P = P;
     pp_trav tr;
     memset(&tr, 0, sizeof tr);
-    if (predict_runs(m, mach, P, &out->t1, 1, out, &tr, err, errlen))
+    if (predict_runs(m, NULL, mach, P, &out->t1, 1, out, &tr, err, errlen))
         return -1;
     out->busy = tr.total_busy;
     out->wait = tr.total_wait;
@@ -201,16 +210,16 @@ static int t1_recorded(pp_prog *m, const pp_machine *mach, double *t1, char *err
     pp_prog_reset(m);
     pp_metrics mt;
     memset(&mt, 0, sizeof mt);
-    int rc = predict_runs(m, mach, 1, t1, 0, &mt, NULL, err, errlen);
+    int rc = predict_runs(m, NULL, mach, 1, t1, 0, &mt, NULL, err, errlen);
     if (rc && m->pkind == PP_P_MPI && m->nrec > 1) {
         /* no run on one rank: the work of the recorded ranks (as for the
          * prediction, pp_metrics.t1_summed) */
         memset(&mt, 0, sizeof mt);
-        rc = predict_runs(m, mach, m->nrec, t1, 0, &mt, NULL, err, errlen);
+        rc = predict_runs(m, NULL, mach, m->nrec, t1, 0, &mt, NULL, err, errlen);
     } else if (rc && m->thread_refusal && m->p_recorded > 1) {
         /* thread values known only in the recorded run: its work */
         memset(&mt, 0, sizeof mt);
-        rc = predict_runs(m, mach, m->p_recorded, t1, 0, &mt, NULL, err, errlen);
+        rc = predict_runs(m, NULL, mach, m->p_recorded, t1, 0, &mt, NULL, err, errlen);
     }
     pp_prog_params_restore(m, saved);
     if (rc)
@@ -227,7 +236,7 @@ static int varied_costs(const pp_prog *m, int *idx)
 {
     int n = m->ncost, q = 0;
     for (int i = 0; i < n; i++)
-        if (m->cost_ptr[i] && m->cost_cov[(size_t)i * (size_t)n + (size_t)i] > 0) {
+        if (m->cost_slot[i] >= 0 && m->cost_cov[(size_t)i * (size_t)n + (size_t)i] > 0) {
             if (idx)
                 idx[q] = i;
             q++;
@@ -316,20 +325,24 @@ static int delta_sd(pp_prog *m, const pp_machine *mach, int P, const int *idx, i
                     char *err, size_t errlen)
 {
     int n = m->ncost;
-    double *g = malloc(sizeof *g * (size_t)(q + 1));
-    if (!g) {
+    double *g = malloc(sizeof *g * (size_t)(q + 1)), *v = pp_costs_copy(m);
+    if (!g || !v) {
+        free(g);
+        free(v);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     int rc = 0;
     for (int i = 0; rc == 0 && i < q; i++) {
+        int slot = m->cost_slot[idx[i]];
         double se = sqrt(m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[i]]);
-        *m->cost_ptr[idx[i]] = m->cost_val[idx[i]] + se;
+        v[slot] = m->fit[slot] + se;
         double t;   /* T_real alone: T1 and the PRAM do not enter */
-        rc = pp_predict_real(m, mach, P, &t, err, errlen);
+        rc = pp_predict_real_with(m, v, mach, P, &t, err, errlen);
         g[i] = rc == 0 ? (t - center) / se : 0;
-        *m->cost_ptr[idx[i]] = m->cost_val[idx[i]];
+        v[slot] = m->fit[slot];
     }
+    free(v);
     double var = 0;
     for (int i = 0; rc == 0 && i < q; i++)
         for (int j = 0; j < q; j++)
@@ -371,9 +384,9 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
         for (int j = 0; diag && j < q; j++)
             diag = i == j || m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[j]] == 0;
     gsl_matrix *L = q && !diag ? gsl_matrix_alloc((size_t)q, (size_t)q) : NULL;
-    double *z = malloc(sizeof *z * (size_t)(q + 1));
+    double *z = malloc(sizeof *z * (size_t)(q + 1)), *cv = pp_costs_copy(m);
     int rc = 0;
-    if (!idx || (q && ((!diag && !L) || !z))) {
+    if (!idx || !cv || (q && ((!diag && !L) || !z))) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
@@ -410,16 +423,16 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
             for (int i = 0; i < q; i++)
                 z[i] = gauss(&st);
             for (int i = 0; i < q; i++) {
-                double v = m->cost_val[idx[i]];
+                double v = m->fit[m->cost_slot[idx[i]]];
                 if (diag)
                     v += sqrt(m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[i]]) * z[i];
                 else
                     for (int j = 0; j <= i; j++)
                         v += gsl_matrix_get(L, (size_t)i, (size_t)j) * z[j];
-                *m->cost_ptr[idx[i]] = v > 0 ? v : 0;
+                cv[m->cost_slot[idx[i]]] = v > 0 ? v : 0;
             }
             double t;
-            if (pp_predict_real(m, mach, P, &t, err, errlen))
+            if (pp_predict_real_with(m, cv, mach, P, &t, err, errlen))
                 rc = -1;
             else {
                 sum += t;
@@ -427,8 +440,6 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
                 done++;
             }
         }
-        for (int i = 0; i < q; i++)
-            *m->cost_ptr[idx[i]] = m->cost_val[idx[i]];
         if (rc == 0 && done > 1) {
             double mean = sum / done;
             double var = (sum2 - done * mean * mean) / (done - 1);
@@ -438,6 +449,7 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
     if (L)
         gsl_matrix_free(L);
     free(z);
+    free(cv);
     free(idx);
     return rc;
 }

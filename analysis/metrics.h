@@ -43,6 +43,10 @@ void pp_metrics_compute(pp_metrics *mt, double t1, double t_pram, double t_real,
 int pp_predict(pp_prog *m, const pp_machine *mach, int P, pp_metrics *out, char *err, size_t errlen);
 /* T_real alone (ns): no T1, no PRAM. */
 int pp_predict_real(pp_prog *m, const pp_machine *mach, int P, double *t_real, char *err, size_t errlen);
+/* The same with the costs `costs` ([m->nslot], costs.h; NULL: the
+ * fitted ones): the intervals' and the sensitivity's moved costs. */
+int pp_predict_real_with(pp_prog *m, const double *costs, const pp_machine *mach, int P, double *t_real, char *err,
+                         size_t errlen);
 
 /* Unroll the model as pp_predict does for P (the costs at the current
  * size, P applied) with pp_instantiate's flags, and give the instance to

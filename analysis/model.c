@@ -168,14 +168,13 @@ static int build_structure(pp_prog *m, int fi)
     mf->items = calloc((size_t)mf->nscopes, sizeof *mf->items);
     mf->loops = calloc((size_t)d->nloops + 1, sizeof *mf->loops);
     mf->call_callee = calloc((size_t)d->ncalls + 1, sizeof *mf->call_callee);
-    mf->call_cost = calloc((size_t)d->ncalls + 1, sizeof *mf->call_cost);
     mf->ev_child = calloc((size_t)d->nevents + 1, sizeof *mf->ev_child);
     mf->param_of = calloc((size_t)d->nparams + 1, sizeof *mf->param_of);
     mf->branch_ratio = calloc((size_t)d->nbranches + 1, sizeof *mf->branch_ratio);
     mf->site_ratio = calloc((size_t)(d->nevents + d->ncalls) + 1, sizeof *mf->site_ratio);
     mf->loop_ratio = calloc((size_t)d->nloops + 1, sizeof *mf->loop_ratio);
     if (!mf->loop_index || !mf->call_index_by_id || !mf->event_index_by_id || !mf->branch_index_by_id ||
-        !mf->nitems || !mf->items || !mf->loops || !mf->call_callee || !mf->call_cost || !mf->ev_child ||
+        !mf->nitems || !mf->items || !mf->loops || !mf->call_callee || !mf->ev_child ||
         !mf->param_of || !mf->branch_ratio || !mf->site_ratio || !mf->loop_ratio)
         return -1;
     for (int i = 0; i < d->nloops; i++)
@@ -692,7 +691,7 @@ void pp_prog_free(pp_prog *m)
             free(mf->loops[k].fit_note);
         }
         free(mf->items); free(mf->nitems); free(mf->loops); free(mf->call_callee);
-        free(mf->call_cost); free(mf->ev_child); free(mf->loop_index); free(mf->param_of);
+        free(mf->ev_child); free(mf->loop_index); free(mf->param_of);
         free(mf->branch_ratio); free(mf->site_ratio); free(mf->loop_ratio); free(mf->call_index_by_id);
         free(mf->event_index_by_id); free(mf->branch_index_by_id);
         free(mf->ev_elem); free(mf->ev_relem); free(mf->ev_bytes_obs);
@@ -721,8 +720,8 @@ void pp_prog_free(pp_prog *m)
     for (int i = 0; i < m->nwarn; i++)
         free(m->warn[i]);
     free(m->warn);
-    free(m->cost_ptr);
-    free(m->cost_val);
+    free(m->fit);
+    free(m->cost_slot);
     free(m->cost_cov);
     for (int i = 0; i < m->nshape; i++)
         pp_expr_free(m->shape_bytes[i]);

@@ -77,25 +77,22 @@ typedef struct {
     uint64_t obs_iters, obs_entries;   /* in the run, all threads           */
     long double model_iters;           /* the model at the recorded chi, P  */
     int matched;         /* model_iters == obs_iters, in every record        */
-    double cost_ns;      /* time per body iteration, own statements only    */
+    int slot;            /* its time per body iteration (own statements
+                            only) in the costs, pp_prog.fit (costs.h)       */
     double cost_se;
-    double mem_ns;       /* the part of cost_ns its memory streams take
-                            beyond the last cache level at the current
-                            parameters: shared by the threads streaming at
-                            once (pp_mem_apply sets it; 0 otherwise)        */
     /* Working sets per thread (memory.c, "per thread"): mem_thr = 1 when
      * a stream's working set needs a trip count the parameters do not
      * give but a thread's values do (a block partition's lo..hi); the
-     * instantiation then prices the loop per thread, from mem_fit_ns (the
-     * fitted cost) and mem_rec_thr (the streams' ns per iteration of the
+     * instantiation then prices the loop per thread, from its cost before
+     * the memory model (pp_costs.base) and mem_rec_thr (the streams' ns per iteration of the
      * recorded run's threads, their iteration-weighted mean; mem_rec_ws
      * the largest of their working sets, mem_rec_beyond whether one
      * went past the memory edge); 2 when no thread's values gave them
      * either (the rule of the whole data) */
     int mem_thr;
-    double mem_fit_ns, mem_rec_thr, mem_rec_ws;
+    double mem_rec_thr, mem_rec_ws;
     int mem_rec_beyond;
-    double entry_ns;     /* fixed time per entry into the loop              */
+    int entry_slot;      /* its fixed time per entry, in the costs          */
     double entry_se;
     int entry_fitted;
     int cost_fitted;     /* 1: the run determined it; 0: prior from ops     */
@@ -134,7 +131,7 @@ typedef struct {
     pp_item **items;
     pp_mloop *loops;     /* parallel to d->loops                            */
     int *call_callee;    /* per call: function index or -1                  */
-    double *call_cost;   /* per call: fixed cost of one call (ns)           */
+    int call_slot;       /* call k's fixed cost: the costs' slot call_slot+k */
     int *ev_child;       /* per event: child function index or -1           */
     int *loop_index;     /* loop id -> index into d->loops (-1)             */
     int max_loop_id;
@@ -205,13 +202,18 @@ typedef struct pp_prog {
     int mpi_any_source;  /* MPI: the implementation's MPI_ANY_SOURCE,       */
     int mpi_any_tag;     /* MPI_ANY_TAG and MPI_PROC_NULL (the records')    */
     int mpi_proc_null;
-    double seg_ns;       /* fixed cost per segment (fitted intercept)       */
+    /* The fitted costs (ns), one slot each (costs.h): PP_SLOT_SEG the
+     * fixed cost per segment (the fit's intercept), then each loop's
+     * (pp_mloop.slot, entry_slot) and each call's (pp_mfunc.call_slot).
+     * A point is evaluated with a copy of them (pp_costs), never by
+     * changing these. */
+    int nslot;
+    double *fit;
     double timed_share;  /* the measured loops' time over the segments'
                             (cost-timed.c); -1: no loop timing            */
     double seg_se;
     int ncost;           /* the fitted costs, for confidence intervals:     */
-    double **cost_ptr;   /* where each lives in the model                   */
-    double *cost_val;    /* its fitted value (what cost_ptr points to)      */
+    int *cost_slot;      /* each one's slot in fit (-1: none)               */
     double *cost_cov;    /* ncost x ncost covariance (ns^2)                 */
     int cost_rank_deficient;  /* the run could not separate some costs      */
     double cost_r2;
@@ -236,11 +238,6 @@ typedef struct pp_prog {
                             per iteration at the recorded size, for the
                             machine mem_rec_of (memory.c, computed once) */
     const pp_machine *mem_rec_of;
-    /* while pp_mem_apply's costs hold (or pp_mem_report collects): the
-     * machine and the arrays' bytes the instantiation prices a thread's
-     * streams with (memory.h, pp_mem_thread_ns); NULL otherwise */
-    const pp_machine *mem_mach;
-    double mem_foot;
     double model_error;  /* the intervals' relative model error per
                             doubling of the work (metrics.h)            */
     double cost_quantile;/* --cost-quantile: the quantile of the segments'
@@ -483,6 +480,7 @@ typedef struct {
         int whole;       /* a stream was priced at the program's arrays     */
     } **memstat;
     double work_ns;      /* sum of all WORK                                */
+    double seg_ns;       /* the fixed cost of a segment it was priced with */
     int approx;          /* some sums were sampled, not enumerated         */
     int nteams;
     int *team_size;
@@ -516,7 +514,8 @@ typedef struct {
     long *nwparts;
 } pp_instance;
 
-/* Unroll the model at the current parameter values for P processors.
+/* Unroll the model at the current parameter values for P processors,
+ * with the fitted costs (pp_instantiate_costed, costs.h, with others).
  * Returns 0 or -1 with a message (recursion too deep, a hang-prone
  * structure, too many actions). */
 int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *err, size_t errlen);

@@ -8,6 +8,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "breakdown.h"
+#include "costs.h"
 #include "report.h"
 #include "resolve.h"
 
@@ -231,7 +232,7 @@ int pp_rep_sec_quality(pp_rep_ctx *x)
             pp_rep_cell_set(t, 4, NULL, "%llu", (unsigned long long)ml->obs_iters);
             pp_rep_cell_set(t, 5, NULL, "%.0Lf", ml->model_iters);
             pp_rep_cell_set(t, 6, ml->matched ? "yes" : "no", "%s", ml->matched ? "yes" : "**no**");
-            pp_rep_cell_num(t, 7, "%.4g", ml->cost_ns);
+            pp_rep_cell_num(t, 7, "%.4g", pp_prog_cost(m, ml->slot));
             pp_rep_cell_num(t, 8, "%.2g", ml->cost_se);
             snprintf(raw, sizeof raw, "%s", ml->cost_fitted ? "run" : "prior");
             pp_rep_cell_set(t, 9, raw, "%s", ml->cost_fitted ? "the run" : "prior");
@@ -247,7 +248,7 @@ int pp_rep_sec_quality(pp_rep_ctx *x)
     }
     pp_rep_para(d, "%d of %d loops' counts match the run exactly; the run determined %d of their costs. Cost fit: "
                    "R^2 = %.4f, %.4g ns per segment between events (standard error %.2g)%s.", nmatched, nloops, nrun,
-                m->cost_r2, m->seg_ns, m->seg_se,
+                m->cost_r2, pp_prog_cost(m, PP_SLOT_SEG), m->seg_se,
                 m->cost_rank_deficient ? "; some costs cannot be separated by the run (they always run together)"
                                        : "");
     if (m->rec_conc > 1.05)

@@ -3,6 +3,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "sensitivity.h"
+#include "costs.h"
 #include "metrics.h"
 
 #include <math.h>
@@ -42,8 +43,8 @@ static double *net_field(pp_net *n, pp_par_kind k)
 
 /* Move parameter p: relative (value times 1 + d) or, when rel is 0, up by
  * d in its unit (a cost's constant term).  The program's computation is
- * p = speed: its costs times 1 + d. */
-static void move(const pp_par_info *p, pp_prog *m, pp_machine *mach, int rel, double d)
+ * p = speed: its costs (a copy of the model's, costs) times 1 + d. */
+static void move(const pp_par_info *p, const pp_prog *m, double *costs, pp_machine *mach, int rel, double d)
 {
     if (p->kind == PP_PAR_COST) {
         pp_model *mod = &mach->cost[p->id];
@@ -55,7 +56,7 @@ static void move(const pp_par_info *p, pp_prog *m, pp_machine *mach, int rel, do
             mod->a += d / k;
         }
     } else if (p->kind == PP_PAR_SPEED) {
-        pp_prog_scale_compute(m, 1 + d);
+        pp_costs_scale_compute(m, costs, 1 + d);
     } else if (p->kind == PP_PAR_MEM) {
         double mu = pp_machine_mem_time_scale(mach);
         mach->mem_time_scale = rel ? mu * (1 + d) : mu + d;
@@ -66,53 +67,22 @@ static void move(const pp_par_info *p, pp_prog *m, pp_machine *mach, int rel, do
     }
 }
 
-/* The program's computation costs, to restore them exactly. */
-static double *save_costs(const pp_prog *m)
-{
-    int n = m->ncost;
-    double *v = malloc(sizeof *v * (size_t)(2 * n + n * n + 1));
-    if (!v)
-        return NULL;
-    for (int i = 0; i < n; i++) {
-        v[i] = m->cost_ptr[i] ? *m->cost_ptr[i] : 0;
-        v[n + i] = m->cost_val ? m->cost_val[i] : 0;
-    }
-    if (m->cost_cov)
-        memcpy(v + 2 * n, m->cost_cov, sizeof *v * (size_t)(n * n));
-    return v;
-}
-
-static void restore_costs(pp_prog *m, const double *v)
-{
-    int n = m->ncost;
-    for (int i = 0; i < n; i++) {
-        if (m->cost_ptr[i])
-            *m->cost_ptr[i] = v[i];
-        if (m->cost_val)
-            m->cost_val[i] = v[n + i];
-    }
-    if (m->cost_cov)
-        memcpy(m->cost_cov, v + 2 * n, sizeof *v * (size_t)(n * n));
-}
-
-/* T_real with p moved; the machine and the costs restored after. */
+/* T_real with p moved; the machine restored after, the model's costs
+ * never moved. */
 static int predict_moved(const pp_par_info *p, pp_prog *m, pp_machine *mach, int P, int rel, double d,
                          double *t, double *beta, char *err, size_t errlen)
 {
     pp_machine saved = *mach;
-    double *costs = p->kind == PP_PAR_SPEED ? save_costs(m) : NULL;
+    double *costs = p->kind == PP_PAR_SPEED ? pp_costs_copy(m) : NULL;
     if (p->kind == PP_PAR_SPEED && !costs) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    move(p, m, mach, rel, d);
+    move(p, m, costs, mach, rel, d);
     *beta = p->kind == PP_PAR_SPEED ? 1 + d : pp_par_value(p, mach, P);
-    int rc = pp_predict_real(m, mach, P, t, err, errlen);
+    int rc = pp_predict_real_with(m, costs, mach, P, t, err, errlen);
     *mach = saved;
-    if (costs) {
-        restore_costs(m, costs);
-        free(costs);
-    }
+    free(costs);
     return rc;
 }
 

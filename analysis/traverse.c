@@ -607,7 +607,7 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     c.omp_key = calloc((size_t)in->nkeys + 1, 1);
     c.scale_of = calloc((size_t)n + 2, sizeof *c.scale_of);
     c.mscale_of = calloc((size_t)n + 2, sizeof *c.mscale_of);
-    c.seg_ns = mach && m->seg_ns > 0 ? m->seg_ns : 0;
+    c.seg_ns = mach && in->seg_ns > 0 ? in->seg_ns : 0;
     c.seg_paid = calloc((size_t)n + 1, 1);
     for (int i = 0; c.omp_key && i < in->nkeys; i++)
         c.omp_key[i] = strncmp(in->keys[i], "team:", 5) == 0;

@@ -3,6 +3,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "whatif.h"
+#include "costs.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -414,12 +415,8 @@ double pp_whatif_speed(const pp_whatif *w)
 void pp_prog_scale_compute(pp_prog *m, double k)
 {
     int n = m->ncost;
-    for (int i = 0; i < n; i++) {
-        if (m->cost_ptr && m->cost_ptr[i])
-            *m->cost_ptr[i] *= k;
-        if (m->cost_val)
-            m->cost_val[i] *= k;
-    }
+    if (m->fit)
+        pp_costs_scale_compute(m, m->fit, k);
     if (m->cost_cov)
         for (int i = 0; i < n * n; i++)
             m->cost_cov[i] *= k * k;

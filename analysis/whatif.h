@@ -94,7 +94,8 @@ int pp_whatif_apply_machine(const pp_whatif *w, pp_machine *mach, char *err, siz
 double pp_whatif_speed(const pp_whatif *w);
 
 /* Multiply every computation cost of the program (the fitted costs, their
- * covariance) by k; the prediction of a processor 1/k as fast. */
+ * covariance) by k; the prediction of a processor 1/k as fast.  Part of
+ * making the model a session evaluates (cli.c), before any point. */
 void pp_prog_scale_compute(pp_prog *m, double k);
 
 /* "barrier=2us, bandwidth=20GB/s" */

@@ -134,7 +134,7 @@ static void test_eager_message_time(void **state)
     free_in(&in);
 }
 
-/* The fitted fixed cost of a segment (seg_ns = 50) is synchronisation
+/* The fitted fixed cost of a segment (the instance's seg_ns = 50) is synchronisation
  * before each call on the real machine, outside the call; the PRAM does
  * not charge it.  test_eager_message_time by hand, with it: rank 0 sends
  * at 100 + 50 and is done 107 later (257); the data is at rank 1 at
@@ -149,7 +149,7 @@ static void test_segment_cost_before_each_call(void **state)
     act(&in, 0, PP_A_WORK, 0, 0, 100);
     act(&in, 0, PP_A_SEND, 1, 5, 8);
     act(&in, 1, PP_A_RECV, 0, 5, 8);
-    prog.seg_ns = 50;
+    in.seg_ns = 50;
     pp_trav tr;
     char err[1024];
     assert_int_equal(trav(&in, net_machine(), &tr, err, sizeof err), 0);
@@ -162,7 +162,6 @@ static void test_segment_cost_before_each_call(void **state)
     assert_int_equal(trav(&in, NULL, &tr, err, sizeof err), 0);
     assert_true(fabs(tr.time - 100) < 1e-9 && fabs(tr.total_sync) < 1e-9);
     pp_trav_free(&tr);
-    prog.seg_ns = 0;
     free_in(&in);
 }
 

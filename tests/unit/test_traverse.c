@@ -201,7 +201,7 @@ static void test_critical_sections_serialise_on_pram(void **state)
     free_in(&in);
 }
 
-/* The fitted fixed cost of a segment (m->seg_ns) is no work: the PRAM
+/* The fitted fixed cost of a segment (the instance's seg_ns) is no work: the PRAM
  * never charges it, the real machine charges it as synchronisation just
  * before each event.  By hand, with seg = 1000 and a machine whose own
  * costs are all zero: main creates two threads and joins them; each does
@@ -230,11 +230,10 @@ static void test_segment_cost_is_sync_not_work(void **state)
     }
     act(&in, t0, PP_A_JOIN_THREAD, 1, 0, 0);
     act(&in, t0, PP_A_JOIN_THREAD, 2, 0, 0);
-    pp_prog m = prog;
-    m.seg_ns = 1000;
+    in.seg_ns = 1000;
     pp_trav tr;
     char err[512];
-    assert_int_equal(pp_traverse(&m, &in, NULL, &tr, err, sizeof err), 0);
+    assert_int_equal(pp_traverse(&prog, &in, NULL, &tr, err, sizeof err), 0);
     assert_true(fabs(tr.time - 20000) < 1e-9);
     assert_true(fabs(tr.total_sync) < 1e-9);
     pp_trav_free(&tr);
@@ -244,7 +243,7 @@ static void test_segment_cost_is_sync_not_work(void **state)
         mach.cost[i] = (pp_model){.kind = PP_MODEL_CONST, .a = 0};
     mach.cost[PP_COST_SCALE_COMPUTE] = (pp_model){.kind = PP_MODEL_CONST, .a = 1};
     mach.cost[PP_COST_SCALE_MEMORY] = (pp_model){.kind = PP_MODEL_CONST, .a = 1};
-    assert_int_equal(pp_traverse(&m, &in, &mach, &tr, err, sizeof err), 0);
+    assert_int_equal(pp_traverse(&prog, &in, &mach, &tr, err, sizeof err), 0);
     assert_true(fabs(tr.time - 24000) < 1e-6);
     assert_true(fabs(tr.finish[1] - 18000) < 1e-6);
     assert_true(fabs(tr.sync[0] - 4000) < 1e-6);
@@ -254,6 +253,7 @@ static void test_segment_cost_is_sync_not_work(void **state)
     assert_true(fabs(tr.wait[2] - (2000 + 5000)) < 1e-6);
     pp_trav_free(&tr);
     /* without it, the real machine is the PRAM here (t2 starts at 0 too) */
+    in.seg_ns = 0;
     assert_int_equal(pp_traverse(&prog, &in, &mach, &tr, err, sizeof err), 0);
     assert_true(fabs(tr.time - 20000) < 1e-6);
     pp_trav_free(&tr);
@@ -444,15 +444,14 @@ static void test_segment_weighted_by_its_members(void **state)
     /* a threads at once run at 1 / (0.5 + 0.5 a): 4 at once, 2.5x slower */
     mach.cost[PP_COST_SCALE_COMPUTE] = (pp_model){.kind = PP_MODEL_LINEAR, .a = 0.5, .b = 0.5};
     mach.cost[PP_COST_SCALE_MEMORY] = (pp_model){.kind = PP_MODEL_CONST, .a = 1};
-    pp_prog m = prog;
-    m.seg_ns = 1000;
     pp_trav full, weighted;
     char err[512];
     pp_instance a, b;
     team_of_four(&a, 0);
     team_of_four(&b, 1);
-    assert_int_equal(pp_traverse(&m, &a, &mach, &full, err, sizeof err), 0);
-    assert_int_equal(pp_traverse(&m, &b, &mach, &weighted, err, sizeof err), 0);
+    a.seg_ns = b.seg_ns = 1000;
+    assert_int_equal(pp_traverse(&prog, &a, &mach, &full, err, sizeof err), 0);
+    assert_int_equal(pp_traverse(&prog, &b, &mach, &weighted, err, sizeof err), 0);
     /* by hand: all four run from the fork at 1000 at 2.5x; the members'
      * 6000 end at 16000, they pay 1000 (still running) and wait at the
      * barrier from 17000; the master has 3600 left at 17000, alone:
@@ -474,7 +473,7 @@ static void test_segment_weighted_by_its_members(void **state)
     pp_trav_free(&full);
     pp_trav_free(&weighted);
     /* the PRAM: 1000 + 10000 for the master, the barrier, 2000 */
-    assert_int_equal(pp_traverse(&m, &b, NULL, &weighted, err, sizeof err), 0);
+    assert_int_equal(pp_traverse(&prog, &b, NULL, &weighted, err, sizeof err), 0);
     assert_true(fabs(weighted.time - 12000) < 1e-6);
     pp_trav_free(&weighted);
     free_in(&a);
