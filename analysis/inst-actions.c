@@ -16,19 +16,24 @@
 int pp_inst_new_thread(ictx *c, pp_itkind kind, int parent, int tid, int start_func)
 {
     pp_instance *in = c->in;
-    pp_ithread *nt = realloc(in->threads, sizeof *nt * (size_t)(in->nthreads + 1));
-    if (!nt)
-        return pp_inst_fail(c, "out of memory");
-    in->threads = nt;
+    /* the per-thread arrays grow together, doubling (a thread at a time
+     * was P reallocations of a growing array: quadratic where realloc
+     * cannot grow in place) */
     if (in->nthreads + 1 > c->cappending) {
         int cap = c->cappending ? c->cappending * 2 : 16;
+        pp_ithread *nt = realloc(in->threads, sizeof *nt * (size_t)cap);
+        if (nt)
+            in->threads = nt;
         pp_work *np = realloc(c->pending, sizeof *np * (size_t)cap);
-        int *nu = realloc(c->unjoined, sizeof *nu * (size_t)cap);
         if (np)
             c->pending = np;
+        int *nu = realloc(c->unjoined, sizeof *nu * (size_t)cap);
         if (nu)
             c->unjoined = nu;
-        if (!np || !nu)
+        int *nn = realloc(c->next_unjoined, sizeof *nn * (size_t)cap);
+        if (nn)
+            c->next_unjoined = nn;
+        if (!nt || !np || !nu || !nn)
             return pp_inst_fail(c, "out of memory");
         c->cappending = cap;
     }
@@ -42,6 +47,7 @@ int pp_inst_new_thread(ictx *c, pp_itkind kind, int parent, int tid, int start_f
     in->threads[id].start_func = start_func;
     c->pending[id] = (pp_work){0};
     c->unjoined[id] = -1;
+    c->next_unjoined[id] = -1;
     return id;
 }
 
@@ -168,14 +174,19 @@ long pp_inst_intern(ictx *c, const char *key)
             return c->keyidx[j] - 1;
         j = (j + 1) & (c->keycap - 1);
     }
-    char **nk = realloc(in->keys, sizeof *nk * (size_t)(in->nkeys + 1));
-    int *np = realloc(in->key_parties, sizeof *np * (size_t)(in->nkeys + 1));
-    if (nk)
-        in->keys = nk;
-    if (np)
-        in->key_parties = np;
-    if (!nk || !np)
-        return pp_inst_fail(c, "out of memory");
+    if ((size_t)in->nkeys + 1 > c->keyarr) {
+        /* the arrays as large as the index allows (half its slots) */
+        size_t cap = c->keycap / 2;
+        char **nk = realloc(in->keys, sizeof *nk * cap);
+        int *np = realloc(in->key_parties, sizeof *np * cap);
+        if (nk)
+            in->keys = nk;
+        if (np)
+            in->key_parties = np;
+        if (!nk || !np)
+            return pp_inst_fail(c, "out of memory");
+        c->keyarr = cap;
+    }
     if (!(in->keys[in->nkeys] = strdup(key)))
         return pp_inst_fail(c, "out of memory");
     in->key_parties[in->nkeys] = 0;

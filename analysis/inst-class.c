@@ -92,10 +92,13 @@ struct pp_inst_team {
 
 int pp_inst_class_allowed(const ictx *c)
 {
-    static int full = -1;
+    /* read once; instantiations may run at once (metrics.c, reals_at) */
+    static int full_walk = -1;
+    int full = __atomic_load_n(&full_walk, __ATOMIC_RELAXED);
     if (full < 0) {
         const char *e = getenv("PERFPRED_FULL_WALK");
         full = e && *e && strcmp(e, "0") != 0;
+        __atomic_store_n(&full_walk, full, __ATOMIC_RELAXED);
     }
     return !full && !c->mpi && !(c->flags & (PP_INST_STRUCT | PP_INST_SITES)) && !c->team_rec;
 }

@@ -300,11 +300,14 @@ static int exec_fork(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         n = 1;
     pp_instance *in = c->in;
     int team = in->nteams++;
-    int *ts = realloc(in->team_size, sizeof *ts * (size_t)in->nteams);
-    if (!ts)
-        return pp_inst_fail(c, "out of memory");
-    in->team_size = ts;
-    ts[team] = (int)n;
+    /* capacity 16, then doubled when full (a power of two) */
+    if (team == 0 || (team >= 16 && (team & (team - 1)) == 0)) {
+        int *ts = realloc(in->team_size, sizeof *ts * (size_t)(team ? 2 * team : 16));
+        if (!ts)
+            return pp_inst_fail(c, "out of memory");
+        in->team_size = ts;
+    }
+    in->team_size[team] = (int)n;
     if (pp_inst_sync_action(c, t, PP_A_FORK, team, (int)n, fr->fi, ev->id))
         return -1;
     if (cfi < 0)
@@ -383,11 +386,8 @@ static int exec_create(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
         return -1;
     if (pp_inst_sync_action(c, t, PP_A_CREATE, nt, 0, fr->fi, ev->id))
         return -1;
-    /* FIFO of threads this thread created and has not joined yet */
-    c->next_unjoined = realloc(c->next_unjoined, sizeof(int) * (size_t)c->in->nthreads);
-    if (!c->next_unjoined)
-        return pp_inst_fail(c, "out of memory");
-    c->next_unjoined[nt] = -1;
+    /* FIFO of threads this thread created and has not joined yet
+     * (next_unjoined[nt] is -1: pp_inst_new_thread) */
     if (c->unjoined[t] < 0)
         c->unjoined[t] = nt;
     else {

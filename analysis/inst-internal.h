@@ -176,6 +176,7 @@ typedef struct {
     long npthreads;             /* pthreads created so far               */
     int *keyidx;                /* in->keys' hash index (inst-actions.c)  */
     size_t keycap;
+    size_t keyarr;              /* in->keys' and key_parties' capacity  */
     long members, copied;       /* team members after the first, and those
                                    copied from their class (inst-class.c) */
     long walked;                /* copies with no actions of their own, walked

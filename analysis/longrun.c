@@ -26,6 +26,7 @@ static const char *command = "perfpred";
 
 static struct {
     int active, P, walks;
+    int par;              /* walks at once (pp_long_parallel; 0: one)   */
     char what[64];
     double t0;            /* the point's start                          */
     int walk;             /* walks begun at P                           */
@@ -44,6 +45,13 @@ static struct {
     int handler;          /* SIGINT is ours                             */
     struct sigaction old;
 } L;
+/* the walks begun at P: counted by every thread when several walk at
+ * once (pp_long_parallel) */
+static int walks_begun(void)
+{
+    return __atomic_load_n(&L.walk, __ATOMIC_RELAXED);
+}
+
 static int estimated;     /* once per command: the estimate, and */
 static int noticed;       /* that there is none yet                   */
 
@@ -150,12 +158,16 @@ static double estimate(void)
     if (L.walk2 > 0) {
         /* the shorter of the two: a busy host slows one walk now and then */
         double per = L.walk2 < L.walk1 ? L.walk2 : L.walk1;
-        return (L.tw2 + L.walk2 - L.t0) + per * (L.walks - 2);
+        if (L.par <= 1)
+            return (L.tw2 + L.walk2 - L.t0) + per * (L.walks - 2);
+        /* n at a time: the walks not done yet (the one begun with them) */
+        int left = L.walks - walks_begun() + 1;
+        return (now_s() - L.t0) + per * ((left > 0 ? left + L.par - 1 : 0) / L.par);
     }
     double first = -1;
     if (L.walk1 > 0)
         first = L.walk1;
-    else if (L.walk == 1 && L.tu > 0 && L.frac >= 0.02)
+    else if (walks_begun() == 1 && L.tu > 0 && L.frac >= 0.02)
         first = (L.tu - L.tw0) + (now_s() - L.tu) / L.frac;
     if (first < 0)
         return -1;
@@ -199,7 +211,7 @@ static void draw(int phase, long done, long total)
         return;
     L.last_draw = t;
     char line[200], b[32];
-    int n = snprintf(line, sizeof line, "\r%s: %s: walk %d/%d, ", command, L.what, L.walk < 1 ? 1 : L.walk, L.walks);
+    int n = snprintf(line, sizeof line, "\r%s: %s: walk %d/%d, ", command, L.what, walks_begun() < 1 ? 1 : walks_begun(), L.walks);
     if (phase == PP_LONG_UNROLL && total > 0)
         n += snprintf(line + n, sizeof line - (size_t)n, "unrolling %ld%%", done * 100 / total < 100 ? done * 100 / total : 99);
     else if (phase == PP_LONG_UNROLL)
@@ -227,21 +239,32 @@ static int reporter(void)
 #endif
 }
 
+void pp_long_parallel(int n)
+{
+    L.par = n;
+}
+
 void pp_long_walk_begin(int P)
 {
-    if (!L.active || P != L.P || !reporter())
+    if (!L.active || P != L.P)
+        return;
+    /* every thread's walk counts (pp_long_parallel); the reporter times
+     * its own: the first two it finishes tell the others */
+    int walk = __atomic_add_fetch(&L.walk, 1, __ATOMIC_RELAXED);
+    if (!reporter())
         return;
     double t = now_s();
-    if (L.walk == 1 && L.walk1 == 0)
-        L.walk1 = t - L.tw0;
-    if (L.walk == 2 && L.walk2 == 0)
-        L.walk2 = t - L.tw0;
-    L.walk++;
+    if (walk > 1 && L.tw0 > 0) {
+        if (L.walk1 == 0)
+            L.walk1 = t - L.tw0;
+        else if (L.walk2 == 0) {
+            L.walk2 = t - L.tw0;
+            L.tw2 = L.tw0;
+        }
+    }
     L.tw0 = t;
-    if (L.walk == 1)
+    if (walk == 1)
         L.tw1 = t;
-    if (L.walk == 2)
-        L.tw2 = t;
     L.tu = 0;
     say_estimate();
 }
@@ -262,9 +285,9 @@ void pp_long_tick(int phase, long done, long total)
     L.phase = phase;
     if (phase == PP_LONG_UNROLL)
         L.acts = done;
-    if (phase == PP_LONG_UNROLL && total <= 0 && L.walk > 1)
+    if (phase == PP_LONG_UNROLL && total <= 0 && walks_begun() > 1)
         total = L.nactions;
-    if (phase == PP_LONG_WALK && L.walk == 1 && L.tu > 0 && total > 0)
+    if (phase == PP_LONG_WALK && walks_begun() == 1 && L.tu > 0 && total > 0)
         L.frac = (double)done / (double)total;
     say_estimate();
     draw(phase, done, total);

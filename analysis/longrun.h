@@ -33,6 +33,10 @@ enum { PP_LONG_UNROLL, PP_LONG_WALK };
 void pp_long_walk_begin(int P);
 void pp_long_unrolled(int P, int nthreads, long nactions);
 void pp_long_tick(int phase, long done, long total);
+/* The walks that follow run n at a time (1: one after the other, as
+ * from a point's start): the estimate divides the rest among them, and
+ * every thread's walk counts. */
+void pp_long_parallel(int n);
 /* Whether a tick is due (a tenth of a second since the last; at most
  * every PP_LONG_EVERY steps): for a count that takes time to make. */
 int pp_long_due(void);

@@ -396,13 +396,11 @@ static const double *recorded_ns(pp_prog *m, const pp_machine *mach, int n)
 }
 
 /* Whether the memory model applies at the point (1; 0 when it is off,
- * without a machine, shapes or a footprint), with the number of loops n,
- * the footprint now and each loop's recorded stream time; -1 when out of
- * memory. */
-static int model_applies(pp_prog *m, const pp_machine *mach, int *n, double *foot, const double **rec)
+ * without a machine, shapes or a footprint), with the number of loops n
+ * and the footprint now. */
+static int model_applies(const pp_prog *m, const pp_machine *mach, int *n, double *foot)
 {
     *n = 0;
-    *rec = NULL;
     if (!m->cache_rule || !mach || m->nshape == 0 || m->footprint_rec <= 0)
         return 0;
     *foot = pp_prog_footprint(m);
@@ -410,21 +408,36 @@ static int model_applies(pp_prog *m, const pp_machine *mach, int *n, double *foo
         return 0;
     for (int f = 0; f < m->nfuncs; f++)
         *n += m->funcs[f].d->nloops;
-    *rec = recorded_ns(m, mach, *n);
-    return *rec ? 1 : -1;
+    return 1;
 }
 
-int pp_mem_costs(pp_prog *m, const pp_machine *mach, const double *from, pp_costs *out)
+int pp_mem_prepare(pp_prog *m, const pp_machine *mach)
+{
+    int n;
+    double foot;
+    if (model_applies(m, mach, &n, &foot) <= 0)
+        return 0;
+    return recorded_ns(m, mach, n) ? 0 : -1;
+}
+
+/* The recorded stream times pp_mem_prepare left for mach (NULL: none) */
+static const double *prepared_ns(const pp_prog *m, const pp_machine *mach)
+{
+    return m->mem_rec_ns && m->mem_rec_of == mach ? m->mem_rec_ns : NULL;
+}
+
+int pp_mem_costs(const pp_prog *m, const pp_machine *mach, const double *from, pp_costs *out)
 {
     pp_costs_plain(out, m, from);
     if (!out->v)
         return -1;
     int n;
     double foot;
-    const double *rec;
-    int on = model_applies(m, mach, &n, &foot, &rec);
-    if (on <= 0)
-        return on;
+    if (model_applies(m, mach, &n, &foot) <= 0)
+        return 0;
+    const double *rec = prepared_ns(m, mach);
+    if (!rec)
+        return -1;
     size_t ns = (size_t)m->nslot;
     double *v = malloc(sizeof *v * (2 * ns + 1));
     if (!v)
@@ -524,10 +537,11 @@ int pp_mem_report(pp_prog *m, const pp_machine *mach, int P, pp_mem_loop **out)
     *out = NULL;
     int n;
     double foot;
-    const double *rec;
-    int on = model_applies(m, mach, &n, &foot, &rec);
-    if (on <= 0)
-        return on;
+    if (model_applies(m, mach, &n, &foot) <= 0)
+        return 0;
+    const double *rec = recorded_ns(m, mach, n);
+    if (!rec)
+        return -1;
     pp_mem_loop *r = calloc((size_t)n + 1, sizeof *r);
     long *vals = pp_prog_params_save(m);
     if (!r || !vals) {

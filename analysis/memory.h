@@ -98,14 +98,20 @@ typedef struct pp_mem_eval {
 double pp_mem_thread_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint,
                         pp_mem_eval *x, double *shared);
 
+/* Make the model ready to price the memory at any parameters on mach:
+ * the streams' times at the recorded size, computed once per machine
+ * (and which loops are priced per thread).  -1 when memory runs out. */
+int pp_mem_prepare(pp_prog *m, const pp_machine *mach);
+
 /* The costs at the current parameters for mach into *out (pp_costs_free
  * frees them): those given (from, [m->nslot]; NULL: the fitted ones)
  * with every loop's cost moved by the change of its stream time and its
  * shared part (pp_mem_shared_ns, at most the cost) in out->mem.  They are
  * the costs given as they are (out->mem NULL) when the model is off
- * (m->cache_rule == 0), without a machine, or without shapes.  Returns
- * -1 when memory runs out. */
-int pp_mem_costs(pp_prog *m, const pp_machine *mach, const double *from, pp_costs *out);
+ * (m->cache_rule == 0), without a machine, or without shapes.  The model
+ * only read: pp_mem_prepare(m, mach) first.  Returns -1 when memory runs
+ * out (or the model was not prepared for mach). */
+int pp_mem_costs(const pp_prog *m, const pp_machine *mach, const double *from, pp_costs *out);
 
 /* What the model prices for one loop with streams (predict's "memory"
  * lines): the bytes its streams take per iteration (a cache line at most

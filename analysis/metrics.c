@@ -3,6 +3,8 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "metrics.h"
+#include "costs.h"
+#include "longrun.h"
 #include "memory.h"
 
 #include <gsl/gsl_linalg.h>
@@ -11,6 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static int run(pp_prog *m, const pp_costs *costs, const pp_machine *mach, int P, double *pram, double *real,
                pp_trav *keep, int *approx, int *nthreads, double *work, char *err, size_t errlen)
@@ -82,8 +89,8 @@ static int predict_runs(pp_prog *m, const double *from, const pp_machine *mach, 
         return -1;
     }
     long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
-    pp_costs costs;
-    if (pp_mem_costs(m, mach, from, &costs)) {
+    pp_costs costs = {0};
+    if (pp_mem_prepare(m, mach) || pp_mem_costs(m, mach, from, &costs)) {
         pp_costs_free(&costs);
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -117,8 +124,8 @@ int pp_with_instance(pp_prog *m, const pp_machine *mach, int P, int flags, pp_in
         return -1;
     }
     long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
-    pp_costs costs;
-    if (pp_mem_costs(m, mach, NULL, &costs)) {
+    pp_costs costs = {0};
+    if (pp_mem_prepare(m, mach) || pp_mem_costs(m, mach, NULL, &costs)) {
         pp_costs_free(&costs);
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -315,6 +322,129 @@ int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metr
     return 0;
 }
 
+/* T_real at P with the costs `from`, the model only read: the caller
+ * applied P and prepared the memory model for mach, so that several run
+ * at once. */
+static int real_at(const pp_prog *m, const double *from, const pp_machine *mach, int P, double *t, char *err,
+                   size_t errlen)
+{
+    pp_costs costs;
+    if (pp_mem_costs(m, mach, from, &costs)) {
+        pp_costs_free(&costs);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    pp_instance in;
+    int rc = pp_instantiate_costed(m, &costs, P, -1, PP_INST_ACTIONS | PP_INST_CLASSES, &in, err, errlen);
+    if (rc == 0) {
+        pp_trav tr;
+        rc = pp_traverse(m, &in, mach, &tr, err, errlen);
+        if (rc == 0) {
+            *t = tr.time;
+            pp_trav_free(&tr);
+        }
+        pp_instance_free(&in);
+    }
+    pp_costs_free(&costs);
+    return rc;
+}
+
+/* How many of n evaluations to run at once: the processors OpenMP
+ * offers, as many as the memory the process has needed so far (its peak,
+ * at least one evaluation's) fits into half of the free memory. */
+static int eval_threads(int n)
+{
+    int k = 1;
+#ifdef _OPENMP
+    k = omp_get_max_threads();
+#endif
+    if (k > n)
+        k = n;
+    struct rusage ru;
+    long pages = sysconf(_SC_AVPHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    if (k > 1 && getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss > 0 && pages > 0 && psz > 0) {
+        double half = (double)pages * (double)psz / 2, one = (double)ru.ru_maxrss * 1024;
+        if (half / one < k)
+            k = (int)(half / one);
+    }
+    return k < 1 ? 1 : k;
+}
+
+/* Fill v (the fitted costs on entry) with evaluation i's costs. */
+typedef void (*costs_fn)(void *u, int i, double *v);
+
+/* T_real at P for n sets of costs (fill) into t[0..n-1]: P applied and
+ * the memory model prepared once, then the evaluations, which only read
+ * the model, several at once (eval_threads).  The first failure's
+ * message is the one reported. */
+static int reals_at(pp_prog *m, costs_fn fill, void *u, int n, const pp_machine *mach, int P, double *t, char *err,
+                    size_t errlen)
+{
+    long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
+    pp_prog_apply_P(m, P);
+    int first = n, rc = 0;
+    if (pp_mem_prepare(m, mach)) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    int nt = rc == 0 ? eval_threads(n) : 1;
+    pp_long_parallel(nt);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+    for (int i = 0; i < (rc == 0 ? n : 0); i++) {
+        char e[1024] = "out of memory";
+        double *v = pp_costs_copy(m);
+        int r = -1;
+        if (v) {
+            fill(u, i, v);
+            r = real_at(m, v, mach, P, &t[i], e, sizeof e);
+            free(v);
+        }
+        if (r) {
+#pragma omp critical(pp_reals_at_error)
+            if (i < first) {
+                first = i;
+                snprintf(err, errlen, "%s", e);
+            }
+        }
+    }
+    pp_long_parallel(1);
+    if (m->pkind == PP_P_PARAM)
+        m->params[m->p_param].value = saved;
+    return rc || first < n ? -1 : 0;
+}
+
+/* The delta method's evaluation i: cost idx[i] one standard error up. */
+struct secant {
+    const pp_prog *m;
+    const int *idx;
+};
+
+static double secant_step(const pp_prog *m, int c)
+{
+    return sqrt(m->cost_cov[(size_t)c * (size_t)m->ncost + (size_t)c]);
+}
+
+static void secant_costs(void *u, int i, double *v)
+{
+    const struct secant *s = u;
+    v[s->m->cost_slot[s->idx[i]]] += secant_step(s->m, s->idx[i]);
+}
+
+/* A draw's evaluation i: the varied costs drawn for it. */
+struct draw {
+    const pp_prog *m;
+    const int *idx;
+    int q;
+    const double *vals;   /* [i * q + j]: cost idx[j] in draw i */
+};
+
+static void draw_costs(void *u, int i, double *v)
+{
+    const struct draw *d = u;
+    for (int j = 0; j < d->q; j++)
+        v[d->m->cost_slot[d->idx[j]]] = d->vals[(size_t)i * (size_t)d->q + (size_t)j];
+}
+
 /* The delta method: T_real's standard deviation from its slopes in the q
  * costs (idx), each a secant over one standard error, and
  * their covariance: sd^2 = g' Cov g.  q + 1 predictions instead of the
@@ -325,24 +455,16 @@ static int delta_sd(pp_prog *m, const pp_machine *mach, int P, const int *idx, i
                     char *err, size_t errlen)
 {
     int n = m->ncost;
-    double *g = malloc(sizeof *g * (size_t)(q + 1)), *v = pp_costs_copy(m);
-    if (!g || !v) {
-        free(g);
-        free(v);
+    double *g = malloc(sizeof *g * (size_t)(q + 1));
+    if (!g) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    int rc = 0;
-    for (int i = 0; rc == 0 && i < q; i++) {
-        int slot = m->cost_slot[idx[i]];
-        double se = sqrt(m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[i]]);
-        v[slot] = m->fit[slot] + se;
-        double t;   /* T_real alone: T1 and the PRAM do not enter */
-        rc = pp_predict_real_with(m, v, mach, P, &t, err, errlen);
-        g[i] = rc == 0 ? (t - center) / se : 0;
-        v[slot] = m->fit[slot];
-    }
-    free(v);
+    /* T_real alone: T1 and the PRAM do not enter */
+    struct secant sc = {m, idx};
+    int rc = reals_at(m, secant_costs, &sc, q, mach, P, g, err, errlen);
+    for (int i = 0; rc == 0 && i < q; i++)
+        g[i] = (g[i] - center) / secant_step(m, idx[i]);
     double var = 0;
     for (int i = 0; rc == 0 && i < q; i++)
         for (int j = 0; j < q; j++)
@@ -384,9 +506,12 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
         for (int j = 0; diag && j < q; j++)
             diag = i == j || m->cost_cov[(size_t)idx[i] * (size_t)n + (size_t)idx[j]] == 0;
     gsl_matrix *L = q && !diag ? gsl_matrix_alloc((size_t)q, (size_t)q) : NULL;
-    double *z = malloc(sizeof *z * (size_t)(q + 1)), *cv = pp_costs_copy(m);
+    /* every draw's costs (cv, q per draw), drawn in order, then the draws
+     * evaluated (t), several at once */
+    double *z = malloc(sizeof *z * (size_t)(q + 1));
+    double *cv = malloc(sizeof *cv * ((size_t)draws * (size_t)q + 1)), *t = malloc(sizeof *t * (size_t)draws);
     int rc = 0;
-    if (!idx || !cv || (q && ((!diag && !L) || !z))) {
+    if (!idx || !cv || !t || (q && ((!diag && !L) || !z))) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
@@ -417,9 +542,8 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
         /* each draw: the costs plus L z (L lower triangular), or, for
          * independent costs, plus their standard deviations times z */
         uint64_t st = 0x9E3779B97F4A7C15ull;
-        double sum = 0, sum2 = 0;
-        int done = 0;
-        for (int d = 0; rc == 0 && d < draws; d++) {
+        struct draw dr = {m, idx, q, cv};
+        for (int d = 0; d < draws; d++) {
             for (int i = 0; i < q; i++)
                 z[i] = gauss(&st);
             for (int i = 0; i < q; i++) {
@@ -429,23 +553,22 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
                 else
                     for (int j = 0; j <= i; j++)
                         v += gsl_matrix_get(L, (size_t)i, (size_t)j) * z[j];
-                cv[m->cost_slot[idx[i]]] = v > 0 ? v : 0;
-            }
-            double t;
-            if (pp_predict_real_with(m, cv, mach, P, &t, err, errlen))
-                rc = -1;
-            else {
-                sum += t;
-                sum2 += t * t;
-                done++;
+                cv[(size_t)d * (size_t)q + (size_t)i] = v > 0 ? v : 0;
             }
         }
-        if (rc == 0 && done > 1) {
-            double mean = sum / done;
-            double var = (sum2 - done * mean * mean) / (done - 1);
+        rc = reals_at(m, draw_costs, &dr, draws, mach, P, t, err, errlen);
+        if (rc == 0) {
+            double sum = 0, sum2 = 0;
+            for (int d = 0; d < draws; d++) {
+                sum += t[d];
+                sum2 += t[d] * t[d];
+            }
+            double mean = sum / draws;
+            double var = (sum2 - draws * mean * mean) / (draws - 1);
             *sd_out = var > 0 ? sqrt(var) : 0;
         }
     }
+    free(t);
     if (L)
         gsl_matrix_free(L);
     free(z);

@@ -72,6 +72,14 @@ for my $set ('', '--set N=192000') {
        sprintf('costs part %s: delta method %.4f, 400 Monte Carlo draws %.4f (within 30%%, or both below 0.002)',
                $set || 'as recorded', $delta, $mc));
 }
+# The secants and the draws are evaluated several at once (a copy of the
+# costs each, the model only read): the same numbers, to the last digit,
+# on one processor and on four.
+for my $draws ('', '--draws 40') {
+    my @out = map { scalar `env OMP_NUM_THREADS=$_ $pp predict $det --machine $tmp/noisy.machine --P 1,2,8 --set N=96000 --format json $draws 2>/dev/null` } (1, 4);
+    ok(length($out[0]) > 0 && $out[0] eq $out[1],
+       'the interval ' . ($draws ? 'by 40 draws' : 'by the delta method') . ': one evaluation at a time and four at once print the same');
+}
 my $none = predict('--model-error 0 --draws 0');
 is($none->{interval}, undef, '--draws 0: no interval');
 my $nomodel = predict('--model-error 0 --set N=19200');
