@@ -123,9 +123,10 @@ int pp_inst_flush(ictx *c, int t)
 int pp_inst_sync_action(ictx *c, int t, pp_akind k, long key, int n, int fi, int site)
 {
     /* Every event ends a segment, and the fit gave each segment a fixed
-     * cost (the costs' PP_SLOT_SEG, the instance's seg_ns).  It is not computation: the runtime's own time at
-     * the event and the synchronisation's, which the real machine charges
-     * with the event itself (traverse.c, pay_segment) and the PRAM does
+     * cost (the costs' PP_SLOT_SEG, the instance's seg_ns).  It is not
+     * computation: the runtime's own time at the event and the
+     * synchronisation's, which the real machine charges with the event
+     * itself (traverse.c, pay_segment) and the PRAM does
      * not.  So no WORK holds it: T1 and the PRAM are the work alone. */
     if (pp_inst_flush(c, t))
         return -1;

@@ -438,12 +438,15 @@ int pp_mem_costs(const pp_prog *m, const pp_machine *mach, const double *from, p
     const double *rec = prepared_ns(m, mach);
     if (!rec)
         return -1;
+    /* the costs here, their shared parts, and the costs given (which
+     * may be pp_costs_plain's own, freed below) */
     size_t ns = (size_t)m->nslot;
-    double *v = malloc(sizeof *v * (2 * ns + 1));
+    double *v = malloc(sizeof *v * (3 * ns + 1));
     if (!v)
         return -1;
-    double *mem = v + ns;
+    double *mem = v + ns, *base = v + 2 * ns;
     memcpy(v, out->base, sizeof *v * ns);
+    memcpy(base, out->base, sizeof *v * ns);
     memset(mem, 0, sizeof *mem * ns);
     double last = last_cache_bytes(mach);
     /* what-if: the memory hierarchy's time per byte (whatif.h, `memory`):
@@ -467,6 +470,7 @@ int pp_mem_costs(const pp_prog *m, const pp_machine *mach, const double *from, p
      * each thread's values (inst-mem.c) */
     pp_costs_free(out);
     out->v = v;
+    out->base = base;
     out->mem = mem;
     out->own = v;
     out->mem_mach = mach;

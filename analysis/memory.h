@@ -109,7 +109,8 @@ int pp_mem_prepare(pp_prog *m, const pp_machine *mach);
  * shared part (pp_mem_shared_ns, at most the cost) in out->mem.  They are
  * the costs given as they are (out->mem NULL) when the model is off
  * (m->cache_rule == 0), without a machine, or without shapes.  The model
- * only read: pp_mem_prepare(m, mach) first.  Returns -1 when memory runs
+ * only read: pp_mem_prepare(m, mach) first.  With the model off, *out
+ * refers to `from`: it must outlive *out.  Returns -1 when memory runs
  * out (or the model was not prepared for mach). */
 int pp_mem_costs(const pp_prog *m, const pp_machine *mach, const double *from, pp_costs *out);
 

@@ -19,10 +19,13 @@
 #include <omp.h>
 #endif
 
-static int run(pp_prog *m, const pp_costs *costs, const pp_machine *mach, int P, double *pram, double *real,
+/* The walks of one point: the instance at P with the costs, the PRAM's
+ * time into *pram and the real machine's into *real (either may be NULL;
+ * its traversal into *keep when not NULL).  The model is only read: the
+ * caller applied P (pp_prog_apply_P), so that several run at once. */
+static int run(const pp_prog *m, const pp_costs *costs, const pp_machine *mach, int P, double *pram, double *real,
                pp_trav *keep, int *approx, int *nthreads, double *work, char *err, size_t errlen)
 {
-    pp_prog_apply_P(m, P);
     pp_instance in;
     if (pp_instantiate_costed(m, costs, P, -1, PP_INST_ACTIONS | PP_INST_CLASSES, &in, err, errlen))
         return -1;
@@ -67,7 +70,8 @@ static int run(pp_prog *m, const pp_costs *costs, const pp_machine *mach, int P,
         rc = rr;
     }
     free(err2);
-    *approx |= in.approx;
+    if (approx)
+        *approx |= in.approx;
     if (nthreads)
         *nthreads = in.nthreads;
     if (work)
@@ -95,7 +99,11 @@ static int predict_runs(pp_prog *m, const double *from, const pp_machine *mach, 
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    int rc = t1 ? run(m, &costs, mach, 1, t1, NULL, NULL, &out->approx, NULL, NULL, err, errlen) : 0;
+    int rc = 0;
+    if (t1) {
+        pp_prog_apply_P(m, 1);
+        rc = run(m, &costs, mach, 1, t1, NULL, NULL, &out->approx, NULL, NULL, err, errlen);
+    }
     /* An MPI program whose parameters fit P ranks only (a Q x Q grid at
      * P = Q^2) has no run on one rank: T1 is then the computation of the
      * P ranks, summed (the work, as Cilkview's T1); so is a program
@@ -105,9 +113,11 @@ static int predict_runs(pp_prog *m, const double *from, const pp_machine *mach, 
     if (out->t1_summed)
         rc = 0;
     double work = 0;
-    if (rc == 0)
+    if (rc == 0) {
+        pp_prog_apply_P(m, P);
         rc = run(m, &costs, mach, P, pram ? &out->t_pram : NULL, &out->t_real, tr, &out->approx, &out->nthreads,
                  &work, err, errlen);
+    }
     if (rc == 0 && out->t1_summed)
         *t1 = work;
     if (m->pkind == PP_P_PARAM)
@@ -322,33 +332,6 @@ int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metr
     return 0;
 }
 
-/* T_real at P with the costs `from`, the model only read: the caller
- * applied P and prepared the memory model for mach, so that several run
- * at once. */
-static int real_at(const pp_prog *m, const double *from, const pp_machine *mach, int P, double *t, char *err,
-                   size_t errlen)
-{
-    pp_costs costs;
-    if (pp_mem_costs(m, mach, from, &costs)) {
-        pp_costs_free(&costs);
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    pp_instance in;
-    int rc = pp_instantiate_costed(m, &costs, P, -1, PP_INST_ACTIONS | PP_INST_CLASSES, &in, err, errlen);
-    if (rc == 0) {
-        pp_trav tr;
-        rc = pp_traverse(m, &in, mach, &tr, err, errlen);
-        if (rc == 0) {
-            *t = tr.time;
-            pp_trav_free(&tr);
-        }
-        pp_instance_free(&in);
-    }
-    pp_costs_free(&costs);
-    return rc;
-}
-
 /* How many of n evaluations to run at once: the processors OpenMP
  * offers, as many as the memory the process has needed so far (its peak,
  * at least one evaluation's) fits into half of the free memory. */
@@ -373,33 +356,35 @@ static int eval_threads(int n)
 /* Fill v (the fitted costs on entry) with evaluation i's costs. */
 typedef void (*costs_fn)(void *u, int i, double *v);
 
-/* T_real at P for n sets of costs (fill) into t[0..n-1]: P applied and
- * the memory model prepared once, then the evaluations, which only read
+/* T_real at P for n sets of costs (fill) into t[0..n-1]: each set
+ * priced by the memory model at the parameters as the caller left them
+ * (as predict_runs does), then P applied and the walks, which only read
  * the model, several at once (eval_threads).  The first failure's
  * message is the one reported. */
 static int reals_at(pp_prog *m, costs_fn fill, void *u, int n, const pp_machine *mach, int P, double *t, char *err,
                     size_t errlen)
 {
+    pp_costs *costs = calloc((size_t)n + 1, sizeof *costs);
+    double **vs = calloc((size_t)n + 1, sizeof *vs);   /* what costs[i] was made from */
+    int rc = costs && vs && pp_mem_prepare(m, mach) == 0 ? 0 : -1;
+    for (int i = 0; rc == 0 && i < n; i++) {
+        if (!(vs[i] = pp_costs_copy(m)))
+            rc = -1;
+        else {
+            fill(u, i, vs[i]);
+            rc = pp_mem_costs(m, mach, vs[i], &costs[i]);
+        }
+    }
     long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
     pp_prog_apply_P(m, P);
-    int first = n, rc = 0;
-    if (pp_mem_prepare(m, mach)) {
+    int first = n, nt = rc == 0 ? eval_threads(n) : 1;
+    if (rc)
         snprintf(err, errlen, "out of memory");
-        rc = -1;
-    }
-    int nt = rc == 0 ? eval_threads(n) : 1;
     pp_long_parallel(nt);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
     for (int i = 0; i < (rc == 0 ? n : 0); i++) {
-        char e[1024] = "out of memory";
-        double *v = pp_costs_copy(m);
-        int r = -1;
-        if (v) {
-            fill(u, i, v);
-            r = real_at(m, v, mach, P, &t[i], e, sizeof e);
-            free(v);
-        }
-        if (r) {
+        char e[1024];
+        if (run(m, &costs[i], mach, P, NULL, &t[i], NULL, NULL, NULL, NULL, e, sizeof e)) {
 #pragma omp critical(pp_reals_at_error)
             if (i < first) {
                 first = i;
@@ -410,6 +395,12 @@ static int reals_at(pp_prog *m, costs_fn fill, void *u, int n, const pp_machine 
     pp_long_parallel(1);
     if (m->pkind == PP_P_PARAM)
         m->params[m->p_param].value = saved;
+    for (int i = 0; costs && vs && i < n; i++) {
+        pp_costs_free(&costs[i]);
+        free(vs[i]);
+    }
+    free(costs);
+    free(vs);
     return rc || first < n ? -1 : 0;
 }
 
