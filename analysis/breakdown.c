@@ -522,7 +522,7 @@ static int run_instance(void *u, const pp_prog *m, const pp_instance *in, char *
     return rc;
 }
 
-int pp_breakdown_run(pp_prog *m, const pp_machine *mach, int P, pp_by by, const pp_region *region,
+int pp_breakdown_run(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_by by, const pp_region *region,
                      pp_breakdown *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -533,7 +533,7 @@ int pp_breakdown_run(pp_prog *m, const pp_machine *mach, int P, pp_by by, const 
         out->region = *region;
     }
     bd_job j = {out, mach, 0};
-    int rc = pp_with_instance(m, mach, P, PP_INST_ACTIONS | PP_INST_SITES, run_instance, &j, err, errlen);
+    int rc = pp_with_instance(m, pv, mach, P, PP_INST_ACTIONS | PP_INST_SITES, run_instance, &j, err, errlen);
     if (rc) {
         pp_breakdown_free(out);
         return j.failed_check ? -2 : -1;

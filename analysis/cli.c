@@ -449,6 +449,10 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
                      "; builds at other values of their size macros (%s) must differ only in the constants "
                      "the macros give", names);
     }
+    if (rc == 0 && pp_vals_init(&s->vals, &s->prog)) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
     if (rc) {
         pp_session_close(s);
         return -1;
@@ -541,7 +545,7 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
             pp_session_close(s);
             return -1;
         }
-        if (pp_prog_set(&s->prog, c->set_name[i], c->set_val[i], err, errlen)) {
+        if (pp_vals_set(&s->prog, &s->vals, c->set_name[i], c->set_val[i], err, errlen)) {
             pp_session_close(s);
             return -1;
         }
@@ -550,7 +554,7 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
      * said (domain.h) */
     if (c->nset > 0) {
         char how[512] = "--set", empties[1024];
-        if (pp_domain_check(&s->prog, how, err, errlen, empties, sizeof empties)) {
+        if (pp_domain_check(&s->prog, &s->vals, how, err, errlen, empties, sizeof empties)) {
             pp_session_close(s);
             return -1;
         }
@@ -565,10 +569,10 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
     }
     /* --set of the thread-count parameter is a P: it must be one */
     if (s->prog.pkind == PP_P_PARAM) {
-        long p = s->prog.params[s->prog.p_param].value + s->prog.p_offset;
+        long p = s->vals.v[s->prog.p_param] + s->prog.p_offset;
         if (p < 1 || p > 1000000) {
             snprintf(err, errlen, "--set %s=%ld gives %ld threads: the thread count must be 1 to 1000000",
-                     s->prog.params[s->prog.p_param].name, s->prog.params[s->prog.p_param].value, p);
+                     s->prog.params[s->prog.p_param].name, s->vals.v[s->prog.p_param], p);
             pp_session_close(s);
             return -1;
         }
@@ -578,8 +582,8 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
 
 int pp_session_baseline_real(pp_session *s, int P, double *t_real, char *err, size_t errlen)
 {
-    return pp_predict_real_with(&s->prog, s->base_cost, s->has_with ? &s->base : &s->mach, P, t_real, err,
-                                errlen);
+    return pp_predict_real_with(&s->prog, &s->vals, s->base_cost, s->has_with ? &s->base : &s->mach, P, t_real,
+                                err, errlen);
 }
 
 void pp_session_close(pp_session *s)
@@ -587,6 +591,7 @@ void pp_session_close(pp_session *s)
     free(s->base_cost);
     s->base_cost = NULL;
     pp_macros_free(&s->macros);
+    pp_vals_free(&s->vals);
     pp_prog_free(&s->prog);
     pp_record_free(&s->rec);
     for (int i = 0; i < s->nextra; i++)

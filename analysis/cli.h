@@ -78,6 +78,8 @@ typedef struct {
     int nruns;            /* MPI: the runs given (rec is run 0's rank 0,   */
     struct pp_mpirun_s *runs; /* moved out of it)                          */
     pp_prog prog;
+    pp_vals vals;         /* the point --set asked for (the recorded values
+                             and those it set; model.h)                  */
     pp_machine mach;
     int have_machine;
     pp_insitu insitu;     /* the synchronisation costs checked against the

@@ -97,43 +97,38 @@ static int select_blocks(eqout *o)
 /* every block's values at the recorded and the asked point */
 static int evaluate(eqout *o)
 {
-    pp_prog *m = &o->s->prog;
-    long *asked = pp_prog_params_save(m);
-    if (!asked)
-        return -1;
+    const pp_prog *m = &o->s->prog;
     for (int pt = 0; pt < 2; pt++) {
-        if (pt == 0) {
-            pp_prog_reset(m);
-            pp_prog_apply_P(m, o->P_rec);
-        } else {
-            long *cp = malloc(sizeof *cp * (size_t)(m->nparams + 1));
-            if (!cp)
-                return -1;
-            memcpy(cp, asked, sizeof *cp * (size_t)m->nparams);
-            pp_prog_params_restore(m, cp);
-            pp_prog_apply_P(m, o->P_ask);
-        }
+        /* the recorded values, or the asked ones; P applied */
+        pp_vals at;
+        if (pt == 0 ? pp_vals_init(&at, m) : pp_vals_copy(&at, m, &o->s->vals))
+            return -1;
+        pp_vals_apply_P(m, &at, pt ? o->P_ask : o->P_rec);
         for (int y = 0; y < 2; y++) {
             o->v[pt][y] = calloc((size_t)o->q.nblocks + 1, sizeof *o->v[pt][y]);
-            if (!o->v[pt][y])
+            if (!o->v[pt][y]) {
+                pp_vals_free(&at);
                 return -1;
+            }
             for (int i = 0; i < o->q.nblocks; i++)
-                o->v[pt][y][i] = pp_eqblock_eval(&o->q.blocks[i], y, m, pt ? o->P_ask : o->P_rec, &o->approx);
+                o->v[pt][y][i] =
+                    pp_eqblock_eval(&o->q.blocks[i], y, m, &at, pt ? o->P_ask : o->P_rec, &o->approx);
         }
         o->tv[pt] = calloc((size_t)o->q.nblocks + 1, sizeof *o->tv[pt]);
-        if (!o->tv[pt])
-            return -1;
-        pp_cx_env env = {m, pt ? o->P_ask : o->P_rec, 0, 0, NULL, 0};
-        for (int i = 0; i < o->q.nblocks; i++) {
+        pp_cx_env env = {m, &at, pt ? o->P_ask : o->P_rec, 0, 0, NULL, 0};
+        int rc = o->tv[pt] ? 0 : -1;
+        for (int i = 0; rc == 0 && i < o->q.nblocks; i++) {
             o->tv[pt][i] = calloc((size_t)o->q.blocks[i].nterms + 1, sizeof **o->tv[pt]);
             if (!o->tv[pt][i])
-                return -1;
-            for (int t = 0; t < o->q.blocks[i].nterms && o->sel[i]; t++)
+                rc = -1;
+            for (int t = 0; rc == 0 && t < o->q.blocks[i].nterms && o->sel[i]; t++)
                 o->tv[pt][i][t] = pp_cx_eval(o->q.blocks[i].terms[t].count, &env);
         }
         free(env.b);
+        pp_vals_free(&at);
+        if (rc)
+            return -1;
     }
-    pp_prog_params_restore(m, asked);
     return 0;
 }
 
@@ -148,7 +143,7 @@ static void point(const eqout *o, int pt, char *buf, size_t n)
             dup |= !strcmp(m->params[j].name, m->params[i].name);
         if (dup || (m->pkind == PP_P_PARAM && i == m->p_param) || m->params[i].per_rank)
             continue;   /* (a value that differs between the ranks is no input) */
-        long v = pt ? o->c->nset ? m->params[i].value : m->params[i].recorded : m->params[i].recorded;
+        long v = pt && o->c->nset ? o->s->vals.v[i] : m->params[i].recorded;
         k += (size_t)snprintf(buf + k, n - k, "%s=%ld, ", m->params[i].name, v);
     }
     if (k < n)
@@ -293,7 +288,7 @@ static void cas_point(const eqout *o, int pt, int maxima)
     for (int i = 0; i < o->q.nsyms; i++) {
         const pp_eqsym *y = &o->q.syms[i];
         long v = y->param < 0 ? (pt ? o->P_ask : o->P_rec)
-                 : pt && o->c->nset ? m->params[y->param].value : m->params[y->param].recorded;
+                 : pt && o->c->nset ? o->s->vals.v[y->param] : m->params[y->param].recorded;
         if (y->param >= 0 && m->pkind == PP_P_PARAM && y->param == m->p_param)
             v = (pt ? o->P_ask : o->P_rec) - m->p_offset;
         printf(maxima ? "%s%s = %ld" : "%s%s: %ld", i ? ", " : "", y->name, v);
@@ -380,7 +375,7 @@ static void json(eqout *o)
         printf("%s", first ? "" : ",");
         pp_json_str(stdout, y->name);
         printf(":{\"recorded\":%ld,\"asked\":%ld}", m->params[y->param].recorded,
-               o->c->nset ? m->params[y->param].value : m->params[y->param].recorded);
+               o->c->nset ? o->s->vals.v[y->param] : m->params[y->param].recorded);
         first = 0;
     }
     printf("},\"symbols\":[");
@@ -474,10 +469,10 @@ int pp_cmd_equations(int argc, char **argv)
     o.s = &s;
     o.c = &c;
     o.P_rec = s.prog.p_recorded > 0 ? s.prog.p_recorded : 1;
-    o.P_ask = c.nP ? c.P[0] : pp_prog_default_P(&s.prog);
+    o.P_ask = c.nP ? c.P[0] : pp_prog_default_P(&s.prog, &s.vals);
     o.asked = c.nP || c.nset;
     int rc = 0;
-    if (pp_equations_build(&s.prog, s.have_machine ? &s.mach : NULL, o.P_ask, &o.q, err, sizeof err)) {
+    if (pp_equations_build(&s.prog, &s.vals, s.have_machine ? &s.mach : NULL, o.P_ask, &o.q, err, sizeof err)) {
         fprintf(stderr, "perfpred equations: %s: %s\n", s.rec.path, err);
         rc = 2;
     } else if (select_blocks(&o))

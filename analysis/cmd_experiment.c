@@ -69,12 +69,13 @@ void pp_xrun_label(const pp_xrun *r, int i, int skip, char *buf, size_t n)
 }
 
 /* The parameters of variant xv at the stepped values val (P = Pover
- * instead when Pover > 0): the stepped problem parameters, then the
- * experiment's sets, then the variant's.  *P: the processor count. */
-static int apply(const pp_xrun *r, pp_xvar *xv, const long *val, long Pover, int *P, char *err, size_t errlen)
+ * instead when Pover > 0) into at: the stepped problem parameters, then
+ * the experiment's sets, then the variant's.  *P: the processor count. */
+static int apply(const pp_xrun *r, pp_xvar *xv, const long *val, long Pover, pp_vals *at, int *P, char *err,
+                 size_t errlen)
 {
     const pp_experiment *x = &r->x;
-    pp_prog *m = &xv->s.prog;
+    const pp_prog *m = &xv->s.prog;
     const char *names[PP_EXP_MAXSTEP + 1];
     long vals[PP_EXP_MAXSTEP + 1];
     int nn = 0, pstep = pp_exp_step_index(x, "P");
@@ -82,7 +83,7 @@ static int apply(const pp_xrun *r, pp_xvar *xv, const long *val, long Pover, int
     for (int k = 0; k < x->nstep; k++) {
         names[nn] = x->step[k].name;
         vals[nn++] = k == pstep && Pover > 0 ? Pover : val[k];
-        if (k != pstep && pp_prog_set(m, x->step[k].name, val[k], e, sizeof e)) {
+        if (k != pstep && pp_vals_set(m, at, x->step[k].name, val[k], e, sizeof e)) {
             snprintf(err, errlen, "%s:%ld: step %s: %s", x->path, x->step[k].line, x->step[k].name, e);
             return -1;
         }
@@ -97,18 +98,18 @@ static int apply(const pp_xrun *r, pp_xvar *xv, const long *val, long Pover, int
         for (int i = 0; i < nset; i++) {
             long v;
             if (pp_iexpr_eval(set[i].e, names, vals, nn, &v, e, sizeof e) ||
-                pp_prog_set(m, set[i].name, v, e, sizeof e)) {
+                pp_vals_set(m, at, set[i].name, v, e, sizeof e)) {
                 snprintf(err, errlen, "%s:%ld: set %s = %s: %s", x->path, set[i].line, set[i].name, set[i].text, e);
                 return -1;
             }
         }
     }
     /* values outside the program's domain (domain.h) */
-    if (pp_domain_check(m, "step/set", e, sizeof e, NULL, 0)) {
+    if (pp_domain_check(m, at, "step/set", e, sizeof e, NULL, 0)) {
         snprintf(err, errlen, "%s: %s", x->path, e);
         return -1;
     }
-    long p = Pover > 0 ? Pover : pstep >= 0 ? val[pstep] : pp_prog_default_P(m);
+    long p = Pover > 0 ? Pover : pstep >= 0 ? val[pstep] : pp_prog_default_P(m, at);
     if (p < 1 || p > 1000000) {
         snprintf(err, errlen, "P = %ld: the processor count must be 1 to 1000000", p);
         return -1;
@@ -123,28 +124,29 @@ static int predict_at(pp_xrun *r, pp_xvar *xv, const long *val, long Pover, doub
                       double *treal, char *err, size_t errlen)
 {
     pp_prog *m = &xv->s.prog;
-    long *saved = pp_prog_params_save(m);
-    if (!saved) {
+    pp_vals at;
+    if (pp_vals_copy(&at, m, &xv->s.vals)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     int P = 0, rc;
     char e[1536];
-    if ((rc = apply(r, xv, val, Pover, &P, e, sizeof e)) == 0) {
+    if ((rc = apply(r, xv, val, Pover, &at, &P, e, sizeof e)) == 0) {
         if (pt) {
             pt->P = P;
-            rc = pp_point_predict(m, &xv->s.mach, P, t1, draws, &pt->mt, &pt->iv, &pt->has_iv, e, sizeof e);
+            rc = pp_point_predict(m, &at, &xv->s.mach, P, t1, draws, &pt->mt, &pt->iv, &pt->has_iv, e,
+                                  sizeof e);
             if (rc == 0 && !(pt->vals = malloc(sizeof *pt->vals * (size_t)(m->nparams ? m->nparams : 1)))) {
                 snprintf(e, sizeof e, "out of memory");
                 rc = -1;
             }
             for (int i = 0; rc == 0 && i < m->nparams; i++)
-                pt->vals[i] = m->params[i].value;
+                pt->vals[i] = at.v[i];
             pt->ok = rc == 0;
         } else
-            rc = pp_predict_real(m, &xv->s.mach, P, treal, e, sizeof e);
+            rc = pp_predict_real(m, &at, &xv->s.mach, P, treal, e, sizeof e);
     }
-    pp_prog_params_restore(m, saved);
+    pp_vals_free(&at);
     r->npred++;
     if (rc) {
         char where[256];
@@ -224,7 +226,7 @@ static int open_variants(pp_xrun *r, char *err, size_t errlen)
         pp_prog *m = &xv->s.prog;
         for (int w = 0; w < m->nwarn; w++)
             fprintf(stderr, "perfpred run-experiment: variant %s: warning: %s\n", xv->v->name, m->warn[w]);
-        xv->P_default = pp_prog_default_P(m);
+        xv->P_default = pp_prog_default_P(m, &xv->s.vals);
         char names[512];
         param_list(m, names, sizeof names);
         for (int k = 0; k < x->nstep; k++)

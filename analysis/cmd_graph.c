@@ -53,16 +53,16 @@ static int run(const pp_cli *c, pp_format fmt)
     }
     pp_session_warn(&s);
     pp_prog *m = &s.prog;
-    int P = c->nP ? c->P[0] : pp_prog_default_P(m);
+    int P = c->nP ? c->P[0] : pp_prog_default_P(m, &s.vals);
     if (P < 1 || P > MAX_GRAPH_P) {
         fprintf(stderr, "perfpred graph: %s: P = %d: a drawing needs 1 <= P <= %d\n", s.rec.path, P,
                 MAX_GRAPH_P);
         pp_session_close(&s);
         return 2;
     }
-    pp_prog_apply_P(m, P);
+    pp_vals_apply_P(m, &s.vals, P);
     pp_instance in;
-    if (pp_instantiate(m, P, PP_INST_ACTIONS | PP_INST_STRUCT, &in, err, sizeof err)) {
+    if (pp_instantiate(m, &s.vals, P, PP_INST_ACTIONS | PP_INST_STRUCT, &in, err, sizeof err)) {
         fprintf(stderr, "perfpred graph: %s: at P = %d: %s\n", s.rec.path, P, err);
         pp_session_close(&s);
         return 2;

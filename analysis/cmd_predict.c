@@ -146,12 +146,12 @@ int pp_cmd_predict(int argc, char **argv)
     if (c.format == PP_FMT_JSON && nP > 1)
         printf("[");
     for (int i = 0; i < nP && rc == 0; i++) {
-        int P = c.nP ? c.P[i] : pp_prog_default_P(m);
+        int P = c.nP ? c.P[i] : pp_prog_default_P(m, &s.vals);
         pp_metrics mt;
         int draws = c.has_draws ? c.draws : PP_DRAWS_AUTO;
         pp_interval iv;
         int has_iv;
-        if (pp_point_predict(m, &s.mach, P, 0, draws, &mt, &iv, &has_iv, err, sizeof err)) {
+        if (pp_point_predict(m, &s.vals, &s.mach, P, 0, draws, &mt, &iv, &has_iv, err, sizeof err)) {
             fprintf(stderr, "perfpred predict: %s: %s\n", s.rec.path, err);
             rc = 2;
             break;
@@ -165,7 +165,7 @@ int pp_cmd_predict(int argc, char **argv)
         }
         pp_breakdown bd;
         if (c.by) {
-            int r = pp_breakdown_run(m, &s.mach, P, (pp_by)(c.by - 1), c.region ? &region : NULL, &bd, err,
+            int r = pp_breakdown_run(m, &s.vals, &s.mach, P, (pp_by)(c.by - 1), c.region ? &region : NULL, &bd, err,
                                      sizeof err);
             if (r == 0 && (bd.time[PP_BD_REAL] != mt.t_real || bd.time[PP_BD_PRAM] != mt.t_pram)) {
                 snprintf(err, sizeof err, "internal error: the breakdown's traversal gives T_real = %.17g ns, "
@@ -186,7 +186,7 @@ int pp_cmd_predict(int argc, char **argv)
             printf("%s{", i ? "," : "");
             pp_session_mark(&s, &c, stdout, c.format);
             printf("\"problem\":");
-            pp_problem_json(stdout, m);
+            pp_problem_json(stdout, m, &s.vals);
             printf(",\"P\":%d,\"time\":{\"miracle\":", P);
             pp_json_num(stdout, mt.t_mir / 1e9);
             printf(",\"pram\":");
@@ -236,7 +236,7 @@ int pp_cmd_predict(int argc, char **argv)
                        mt.t1_summed ? "true" : "false");
             }
             if (s.have_machine) {
-                pp_mem_json(stdout, m, &s.mach, P);
+                pp_mem_json(stdout, m, &s.vals, &s.mach, P);
                 printf(",");
             }
             printf("\"interval\":");
@@ -266,7 +266,7 @@ int pp_cmd_predict(int argc, char **argv)
         } else {
             char b1[32], b2[32], b3[32], b4[32], b5[32];
             printf("problem:");
-            pp_problem_text(stdout, m);
+            pp_problem_text(stdout, m, &s.vals);
             printf("   P=%d   machine: %s%s%s%s\n", P, c.machine ? c.machine : "built-in defaults",
                    s.mach.source == PP_MACHINE_DEFAULT ? " (not measured)" : "", s.has_with ? " with " : "",
                    withtxt);
@@ -305,7 +305,7 @@ int pp_cmd_predict(int argc, char **argv)
             if (m->mpi)
                 mpi_text(m, &s.mach, &mt);
             if (s.have_machine)
-                pp_mem_text(stdout, m, &s.mach, P);
+                pp_mem_text(stdout, m, &s.vals, &s.mach, P);
             if (mt.approx)
                 printf("  (some loop sums were sampled, not enumerated)\n");
             if (c.by)

@@ -304,9 +304,9 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* The recorded P and the powers of two up to 8 times it (at least 16). */
-static int default_P(const pp_prog *m, int *P)
+static int default_P(const pp_prog *m, const pp_vals *pv, int *P)
 {
-    int rec = pp_prog_default_P(m), n = 0, top = 8 * rec > 16 ? 8 * rec : 16, has = 0;
+    int rec = pp_prog_default_P(m, pv), n = 0, top = 8 * rec > 16 ? 8 * rec : 16, has = 0;
     for (int p = 1; p <= top && n < 62; p *= 2) {
         P[n++] = p;
         has |= p == rec;
@@ -378,7 +378,7 @@ static int run(pp_cli *c, rep_opts *o)
                 c->P[x.nP++] = c->P[i];
         x.P = c->P;
     } else {
-        x.nP = default_P(m, Pdef);
+        x.nP = default_P(m, &s.vals, Pdef);
         x.P = Pdef;
     }
     int pmax = x.P[0];

@@ -48,13 +48,18 @@ static void times_free(scale_times *st)
 
 /* Predicts every size of t at its P: the parameters at base, the scaled
  * ones at the size found. */
-static int table_times(pp_prog *m, const pp_machine *mach, const pp_scale_table *t, const long *base, int draws,
+static int table_times(pp_prog *m, const pp_machine *mach, const pp_scale_table *t, const pp_vals *base, int draws,
                        scale_times *st, char *err, size_t errlen)
 {
     st->t = calloc((size_t)t->nP + 1, sizeof *st->t);
     st->lo = calloc((size_t)t->nP + 1, sizeof *st->lo);
     st->hi = calloc((size_t)t->nP + 1, sizeof *st->hi);
     if (!st->t || !st->lo || !st->hi) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    pp_vals at;
+    if (pp_vals_copy(&at, m, base)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -65,15 +70,13 @@ static int table_times(pp_prog *m, const pp_machine *mach, const pp_scale_table 
         st->hi[j] = 0;
         if (!t->found[j])
             continue;
-        for (int i = 0; i < m->nparams; i++)
-            m->params[i].value = base[i];
         for (int k = 0; k < t->nscale; k++)
-            m->params[t->scale_param[k]].value = t->chi[j][k];
+            at.v[t->scale_param[k]] = t->chi[j][k];
         pp_metrics mt;
         pp_interval iv;
         int has_iv;
         pp_cli_progress(NULL, "T_real at the sizes found", j, t->nP);
-        rc = pp_point_predict(m, mach, t->P[j], 0, draws, &mt, &iv, &has_iv, err, errlen);
+        rc = pp_point_predict(m, &at, mach, t->P[j], 0, draws, &mt, &iv, &has_iv, err, errlen);
         if (rc == 0) {
             st->t[j] = mt.t_real;
             if (has_iv) {
@@ -83,8 +86,7 @@ static int table_times(pp_prog *m, const pp_machine *mach, const pp_scale_table 
         }
     }
     pp_cli_progress(NULL, "T_real at the sizes found", t->nP, t->nP);
-    for (int i = 0; i < m->nparams; i++)
-        m->params[i].value = base[i];
+    pp_vals_free(&at);
     return rc;
 }
 
@@ -274,23 +276,13 @@ int pp_cmd_scale(int argc, char **argv)
             rc = 2;
         }
     }
-    /* --set values become the base of the path (the recorded values come
-     * back for the intervals: their model part counts from the record) */
-    long *rec_vals = pp_prog_params_save(m), *base = pp_prog_params_save(m);
-    if (!rec_vals || !base) {
-        fprintf(stderr, "perfpred scale: out of memory\n");
-        rc = 2;
-    }
-    for (int i = 0; rc == 0 && i < m->nparams; i++) {
-        rec_vals[i] = m->params[i].recorded;
-        m->params[i].recorded = m->params[i].value;
-    }
+    /* --set values are the start of the path */
     int ntab = 0;
     pp_scale_table tabs[2];
     for (int k = 0; rc == 0 && k < 2; k++) {
         if ((k == 0 && !c.has_Ea) || (k == 1 && !c.has_E))
             continue;
-        if (pp_scale_compute(m, &s.mach, k == 0 ? PP_SCALE_ALGORITHMIC : PP_SCALE_COMBINATION,
+        if (pp_scale_compute(m, &s.vals, &s.mach, k == 0 ? PP_SCALE_ALGORITHMIC : PP_SCALE_COMBINATION,
                              k == 0 ? c.Ea : c.E, sp, c.nscale, c.P, c.nP, &tabs[ntab], pp_cli_progress, NULL,
                              err, sizeof err)) {
             fprintf(stderr, "perfpred scale: %s: %s\n", s.rec.path, err);
@@ -299,13 +291,11 @@ int pp_cmd_scale(int argc, char **argv)
         }
         ntab++;
     }
-    for (int i = 0; rec_vals && i < m->nparams; i++)
-        m->params[i].recorded = rec_vals[i];
     scale_times times[2];
     memset(times, 0, sizeof times);
     int draws = c.has_draws ? c.draws : PP_DRAWS_AUTO;
     for (int i = 0; rc == 0 && i < ntab; i++)
-        if (table_times(m, &s.mach, &tabs[i], base, draws, &times[i], err, sizeof err)) {
+        if (table_times(m, &s.mach, &tabs[i], &s.vals, draws, &times[i], err, sizeof err)) {
             fprintf(stderr, "perfpred scale: %s: %s\n", s.rec.path, err);
             rc = 2;
         }
@@ -356,8 +346,6 @@ int pp_cmd_scale(int argc, char **argv)
         pp_scale_free(&tabs[i]);
         times_free(&times[i]);
     }
-    free(rec_vals);
-    free(base);
     pp_session_close(&s);
     pp_cli_free(&c);
     return rc;

@@ -172,7 +172,7 @@ static void emit(const pp_cli *c, const pp_session *s, int P, double t, pp_sens 
     char prob[512] = "";
     FILE *pf = fmemopen(prob, sizeof prob - 1, "w");
     if (pf) {
-        pp_problem_text(pf, m);
+        pp_problem_text(pf, m, &s->vals);
         fclose(pf);
     }
     if (c->format == PP_FMT_CSV) {
@@ -187,7 +187,7 @@ static void emit(const pp_cli *c, const pp_session *s, int P, double t, pp_sens 
         printf("%s{", first ? "" : ",");
         pp_session_mark(s, c, stdout, c->format);   /* a marked machine file */
         printf("\"problem\":");
-        pp_problem_json(stdout, m);
+        pp_problem_json(stdout, m, &s->vals);
         printf(",\"P\":%d,\"t_real\":", P);
         pp_json_num(stdout, t / 1e9);
         printf(",\"params\":[");
@@ -404,22 +404,22 @@ int pp_cmd_sensitivity(int argc, char **argv)
     if (rc == 0 && c.format == PP_FMT_JSON)
         printf("[");
     for (int a = 0; rc == 0 && a < na; a++) {
-        if (c.along && pp_prog_set(m, al.name, al.v[a], err, sizeof err)) {
+        if (c.along && pp_vals_set(m, &s.vals, al.name, al.v[a], err, sizeof err)) {
             fprintf(stderr, "perfpred sensitivity: --along %s=%ld: %s\n", al.name, al.v[a], err);
             rc = 2;
             break;
         }
         /* a value outside the program's domain (domain.h) */
-        if (c.along && pp_domain_check(m, "--along", err, sizeof err, NULL, 0)) {
+        if (c.along && pp_domain_check(m, &s.vals, "--along", err, sizeof err, NULL, 0)) {
             fprintf(stderr, "perfpred sensitivity: %s\n", err);
             rc = 2;
             break;
         }
         for (int i = 0; rc == 0 && i < nP; i++) {
-            int P = c.nP ? c.P[i] : pp_prog_default_P(m);
+            int P = c.nP ? c.P[i] : pp_prog_default_P(m, &s.vals);
             double t;
-            if (pp_predict_real(m, &s.mach, P, &t, err, sizeof err) ||
-                pp_sensitivity(m, &s.mach, P, t, which, nw, sv, pp_cli_progress, NULL, err, sizeof err)) {
+            if (pp_predict_real(m, &s.vals, &s.mach, P, &t, err, sizeof err) ||
+                pp_sensitivity(m, &s.vals, &s.mach, P, t, which, nw, sv, pp_cli_progress, NULL, err, sizeof err)) {
                 fprintf(stderr, "perfpred sensitivity: %s: %s\n", s.rec.path, err);
                 rc = 2;
                 break;

@@ -131,17 +131,17 @@ int pp_cmd_show(int argc, char **argv)
         pp_cli_free(&c);
         return 2;
     }
-    int P = c.nP ? c.P[0] : pp_prog_default_P(m);
+    int P = c.nP ? c.P[0] : pp_prog_default_P(m, &s.vals);
     /* totals at the requested size */
     pp_instance in;
     memset(&in, 0, sizeof in);
-    pp_prog_apply_P(m, P);
-    int have_pred = pp_instantiate(m, P, PP_INST_TOTALS, &in, err, sizeof err) == 0;
+    pp_vals_apply_P(m, &s.vals, P);
+    int have_pred = pp_instantiate(m, &s.vals, P, PP_INST_TOTALS, &in, err, sizeof err) == 0;
     if (!have_pred)
         fprintf(stderr, "perfpred show: cannot predict the totals: %s\n", err);
     if (c.format == PP_FMT_JSON) {
         printf("{");
-        pp_show_params_json(m);
+        pp_show_params_json(m, &s.vals);
         printf(",\"P\":{\"recorded\":%d,\"used\":%d}", m->p_recorded, P);
         /* the records, and which are repeats of one point (rec_group) */
         printf(",\"records\":[");
@@ -169,7 +169,7 @@ int pp_cmd_show(int argc, char **argv)
             printf("records: %d, in %d group%s of repeats (the same parameters and P%s)\n", m->nrec,
                    m->ngroups, m->ngroups == 1 ? "" : "s", m->mpi ? ", and rank" : "");
         printf("parameters:\n");
-        pp_show_params_text(m);
+        pp_show_params_text(m, &s.vals);
         if (m->pkind != PP_P_PARAM) {
             printf("  %-12s = %d", "P", m->p_recorded);
             if (P != m->p_recorded)
@@ -297,7 +297,7 @@ int pp_cmd_show(int argc, char **argv)
         printf("(predicted totals of some loops were summed from samples, not enumerated)\n");
     /* the memory model's edge and its loops at these parameters, as predict prints them */
     if (c.format == PP_FMT_TEXT && s.have_machine)
-        pp_mem_text(stdout, m, &s.mach, pp_prog_default_P(m));
+        pp_mem_text(stdout, m, &s.vals, &s.mach, pp_prog_default_P(m, &s.vals));
     if (c.format == PP_FMT_TEXT) {
         int own = 0;      /* problem parameters but the thread count's */
         for (int i = 0; i < m->nparams; i++)

@@ -50,13 +50,13 @@ int pp_cmd_timeline(int argc, char **argv)
     if ((st = pp_cli_open("timeline", &c, 1, &s)) >= 0)
         return st;
     pp_prog *m = &s.prog;
-    int P = c.nP ? c.P[0] : pp_prog_default_P(m);
+    int P = c.nP ? c.P[0] : pp_prog_default_P(m, &s.vals);
     char title[512];
     size_t len = (size_t)snprintf(title, sizeof title, "%s", s.rec.program ? s.rec.program : "program");
     for (int k = 0; k < m->nparams && len < sizeof title; k++) {
         if (m->pkind == PP_P_PARAM && k == m->p_param)
             continue;
-        len += (size_t)snprintf(title + len, sizeof title - len, " %s=%ld", m->params[k].name, m->params[k].value);
+        len += (size_t)snprintf(title + len, sizeof title - len, " %s=%ld", m->params[k].name, s.vals.v[k]);
     }
     if (len < sizeof title)
         snprintf(title + len, sizeof title - len, " P=%d, %s", P, pram ? "PRAM" : "real machine");
@@ -66,7 +66,8 @@ int pp_cmd_timeline(int argc, char **argv)
     char what[64];
     snprintf(what, sizeof what, "P=%d", P);
     pp_long_point_begin(P, 1, what);
-    int wr = pp_timeline_write(m, pram ? NULL : &s.mach, P, &s.mach, c.out, c.max_events, title, &info, err, sizeof err);
+    int wr = pp_timeline_write(m, &s.vals, pram ? NULL : &s.mach, P, &s.mach, c.out, c.max_events, title, &info, err,
+                               sizeof err);
     pp_long_point_end();
     if (wr) {
         fprintf(stderr, "perfpred timeline: %s: %s\n", s.rec.path, err);

@@ -283,14 +283,15 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int parse_point(const pp_prog *m, const char *spec, vpoint_in *p, char *err, size_t errlen)
+static int parse_point(const pp_prog *m, const pp_vals *pv, const char *spec, vpoint_in *p, char *err,
+                       size_t errlen)
 {
     p->val = malloc(sizeof *p->val * (size_t)(m->nparams + 1));
     if (!p->val)
         return -1;
     for (int k = 0; k < m->nparams; k++)
-        p->val[k] = m->params[k].value;
-    p->P = pp_prog_default_P(m);
+        p->val[k] = pv->v[k];
+    p->P = pp_prog_default_P(m, pv);
     char *dup = strdup(spec);
     int rc = 0;
     for (char *tok = strtok(dup, ","); tok && rc == 0; tok = strtok(NULL, ",")) {
@@ -440,7 +441,7 @@ int pp_cmd_validate(int argc, char **argv)
         rc = 2;
     }
     for (int i = 0; rc == 0 && i < n; i++)
-        if (parse_point(m, c.points[i], &in[i], err, sizeof err)) {
+        if (parse_point(m, &s.vals, c.points[i], &in[i], err, sizeof err)) {
             fprintf(stderr, "perfpred validate: %s\n", err);
             rc = 2;
         }
@@ -460,18 +461,23 @@ int pp_cmd_validate(int argc, char **argv)
         }
     /* the predictions first: cheap, and a model error stops before any run */
     double t_pred = 0;
+    pp_vals at = {0};
+    if (rc == 0 && pp_vals_copy(&at, m, &s.vals)) {
+        fprintf(stderr, "perfpred validate: out of memory\n");
+        rc = 1;
+    }
     for (int i = 0; rc == 0 && i < n; i++) {
         for (int k = 0; k < m->nparams; k++)
-            m->params[k].value = in[i].val[k];
+            at.v[k] = in[i].val[k];
         /* a point outside the program's domain (domain.h), before it runs */
-        if (pp_domain_check(m, "--point", err, sizeof err, NULL, 0)) {
+        if (pp_domain_check(m, &at, "--point", err, sizeof err, NULL, 0)) {
             fprintf(stderr, "perfpred validate: %s: %s\n", s.rec.path, err);
             rc = 2;
             break;
         }
         pp_metrics mt;
         double t0 = now_s();
-        if (pp_predict(m, &s.mach, in[i].P, &mt, err, sizeof err)) {
+        if (pp_predict(m, &at, &s.mach, in[i].P, &mt, err, sizeof err)) {
             fprintf(stderr, "perfpred validate: %s: %s: %s\n", s.rec.path, in[i].label, err);
             rc = 2;
             break;
@@ -482,7 +488,8 @@ int pp_cmd_validate(int argc, char **argv)
         double ilo = 1, ihi = 0;
         int draws = c.has_draws ? c.draws : PP_DRAWS_AUTO;
         pp_interval iv;
-        if (pp_interval_wanted(draws) && pp_predict_interval(m, &s.mach, in[i].P, &mt, draws, &iv, err, sizeof err)) {
+        if (pp_interval_wanted(draws) &&
+            pp_predict_interval(m, &at, &s.mach, in[i].P, &mt, draws, &iv, err, sizeof err)) {
             fprintf(stderr, "perfpred validate: %s: %s: %s\n", s.rec.path, in[i].label, err);
             rc = 2;
             break;
@@ -499,7 +506,7 @@ int pp_cmd_validate(int argc, char **argv)
         out[i].lo = ilo / 1e9;      /* lo > hi: no interval */
         out[i].hi = ihi / 1e9;
     }
-    pp_prog_reset(m);
+    pp_vals_free(&at);
     /* then the runs: round r runs every point once, before round r + 1
      * runs any again, so that a drift of the host (a job starting beside
      * it) reaches every point alike; each point's time is the minimum of

@@ -457,7 +457,7 @@ static int shared_traffic(pp_prog *m, const layout *lay, double **out)
     int any = 0;
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++) {
-            double v = pp_mem_shared_ns(m, mach, f, k, m->footprint_rec);
+            double v = pp_mem_shared_ns(m, NULL, mach, f, k, m->footprint_rec);
             sh[lay->loop_col_base[f] + k] = v;
             any |= v > 0;
         }

@@ -55,7 +55,7 @@ static inline double pp_prog_cost(const pp_prog *m, int slot)
 
 /* Instantiate at P (rank < 0: every rank; pp_instantiate) with the costs
  * c (NULL: the fitted ones, the memory model off). */
-int pp_instantiate_costed(const pp_prog *m, const pp_costs *c, int P, int rank, int flags, pp_instance *out,
-                          char *err, size_t errlen);
+int pp_instantiate_costed(const pp_prog *m, const pp_vals *pv, const pp_costs *c, int P, int rank, int flags,
+                          pp_instance *out, char *err, size_t errlen);
 
 #endif

@@ -1,7 +1,7 @@
 /* domain.c - see domain.h.
  *
  * Each expression is taken in the parameters (resolve.h) and evaluated
- * exactly (GMP) at the current values and at the recorded ones, with the
+ * exactly (GMP) at the point's values and at the recorded ones, with the
  * thread index and the rank 0 and one thread or rank: a loop's count is
  * then its whole trip count, before a parallel loop shares it out.  A
  * check applies only where the recorded values give a value, so that a
@@ -20,7 +20,7 @@
 
 typedef struct {
     const pp_prog *m;
-    int recorded;
+    const pp_vals *pv;   /* NULL: the recorded values */
 } dctx;
 
 static int lookup(void *vp, const pp_expr *a, mpz_t out)
@@ -31,7 +31,7 @@ static int lookup(void *vp, const pp_expr *a, mpz_t out)
         int i = a->name ? pp_prog_param_index(c->m, a->name) : -1;
         if (i < 0)
             return 1;
-        mpz_set_si(out, c->recorded ? c->m->params[i].recorded : c->m->params[i].value);
+        mpz_set_si(out, pp_vals_get(c->m, c->pv, i));
         return 0;
     }
     case PP_E_TID:
@@ -49,9 +49,9 @@ static int lookup(void *vp, const pp_expr *a, mpz_t out)
 
 /* 0: *v holds the value (clamped to the int64 range, *over set when it
  * was beyond); -1: the expression cannot be evaluated there. */
-static int eval_at(const pp_prog *m, const pp_expr *e, int recorded, int64_t *v, int *over)
+static int eval_at(const pp_prog *m, const pp_vals *pv, const pp_expr *e, int64_t *v, int *over)
 {
-    dctx c = {m, recorded};
+    dctx c = {m, pv};
     mpz_t z;
     mpz_init(z);
     int rc = pp_expr_eval_z(e, lookup, &c, z);
@@ -69,16 +69,16 @@ static int eval_at(const pp_prog *m, const pp_expr *e, int recorded, int64_t *v,
 
 /* "n=-5 m=3": the parameters e reads that the values moved (all it reads
  * when none moved), at their current values. */
-static void params_of(const pp_prog *m, const pp_expr *e, char *buf, size_t n, int moved_only)
+static void params_of(const pp_prog *m, const pp_vals *pv, const pp_expr *e, char *buf, size_t n, int moved_only)
 {
     if (!e)
         return;
     if (e->kind == PP_E_SYM && e->name) {
         int i = pp_prog_param_index(m, e->name);
-        if (i < 0 || (moved_only && m->params[i].value == m->params[i].recorded))
+        if (i < 0 || (moved_only && pv->v[i] == m->params[i].recorded))
             return;
         char one[160];
-        snprintf(one, sizeof one, "%s=%ld", m->params[i].name, m->params[i].value);
+        snprintf(one, sizeof one, "%s=%ld", m->params[i].name, pv->v[i]);
         /* once each */
         size_t len = strlen(one);
         for (const char *p = strstr(buf, one); p; p = strstr(p + 1, one))
@@ -89,15 +89,15 @@ static void params_of(const pp_prog *m, const pp_expr *e, char *buf, size_t n, i
         return;
     }
     for (int i = 0; i < e->nkids; i++)
-        params_of(m, e->kids[i], buf, n, moved_only);
+        params_of(m, pv, e->kids[i], buf, n, moved_only);
 }
 
-static void who(const pp_prog *m, const char *how, const pp_expr *e, char *buf, size_t n)
+static void who(const pp_prog *m, const pp_vals *pv, const char *how, const pp_expr *e, char *buf, size_t n)
 {
     char p[400] = "";
-    params_of(m, e, p, sizeof p, 1);
+    params_of(m, pv, e, p, sizeof p, 1);
     if (!p[0])
-        params_of(m, e, p, sizeof p, 0);
+        params_of(m, pv, e, p, sizeof p, 0);
     snprintf(buf, n, "%s %s", how, p[0] ? p : "(the recorded values)");
 }
 
@@ -129,8 +129,8 @@ static int is_message(pp_evkind k)
 
 /* One size: an array's bytes or extent (positive = 1), a message's count
  * (positive = 0: zero or more).  Returns -1 with the message. */
-static int check_size(const pp_prog *m, int f, const pp_expr *raw, int positive, const char *how, const char *what,
-                      const char *kind, int line, char *err, size_t errlen)
+static int check_size(const pp_prog *m, const pp_vals *pv, int f, const pp_expr *raw, int positive, const char *how,
+                      const char *what, const char *kind, int line, char *err, size_t errlen)
 {
     if (!raw)
         return 0;
@@ -140,11 +140,11 @@ static int check_size(const pp_prog *m, int f, const pp_expr *raw, int positive,
     int64_t now, rec;
     int over, rover;
     int rc = 0;
-    if (eval_at(m, e, 1, &rec, &rover) == 0 && !rover && (positive ? rec > 0 : rec >= 0) &&
-        eval_at(m, e, 0, &now, &over) == 0 && (over || (positive ? now <= 0 : now < 0))) {
+    if (eval_at(m, NULL, e, &rec, &rover) == 0 && !rover && (positive ? rec > 0 : rec >= 0) &&
+        eval_at(m, pv, e, &now, &over) == 0 && (over || (positive ? now <= 0 : now < 0))) {
         char w[512], t[256];
         const pp_dfunc *d = m->funcs[f].d;
-        who(m, how, e, w, sizeof w);
+        who(m, pv, how, e, w, sizeof w);
         if (over)
             snprintf(err, errlen, "%s overflows %s (%s at %s:%d in %s): %s is beyond 64 bits", w, what, kind,
                      base(d->file), line, d->name, text(e, t, sizeof t));
@@ -163,7 +163,8 @@ static int check_size(const pp_prog *m, int f, const pp_expr *raw, int positive,
     return rc;
 }
 
-int pp_domain_check(const pp_prog *m, const char *how, char *err, size_t errlen, char *empties, size_t n)
+int pp_domain_check(const pp_prog *m, const pp_vals *pv, const char *how, char *err, size_t errlen, char *empties,
+                    size_t n)
 {
     if (empties && n)
         empties[0] = 0;
@@ -177,11 +178,11 @@ int pp_domain_check(const pp_prog *m, const char *how, char *err, size_t errlen,
             char what[300];
             const char *kind = s->kind ? s->kind : "declared";
             snprintf(what, sizeof what, "the size in bytes of the array '%s'", s->name ? s->name : "?");
-            if (check_size(m, f, s->bytes, 1, how, what, kind, s->line, err, errlen))
+            if (check_size(m, pv, f, s->bytes, 1, how, what, kind, s->line, err, errlen))
                 return -1;
             for (int i = 0; i < s->ndims; i++) {
                 snprintf(what, sizeof what, "extent %d of the array '%s'", i + 1, s->name ? s->name : "?");
-                if (check_size(m, f, s->dims[i], 1, how, what, kind, s->line, err, errlen))
+                if (check_size(m, pv, f, s->dims[i], 1, how, what, kind, s->line, err, errlen))
                     return -1;
             }
         }
@@ -193,8 +194,8 @@ int pp_domain_check(const pp_prog *m, const char *how, char *err, size_t errlen,
             char what[300];
             snprintf(what, sizeof what, "the element count of the message");
             const char *kind = ev->callee ? ev->callee : pp_evkind_name(ev->kind);
-            if (check_size(m, f, ev->count, 0, how, what, kind, ev->line, err, errlen) ||
-                check_size(m, f, ev->rcount, 0, how, what, kind, ev->line, err, errlen))
+            if (check_size(m, pv, f, ev->count, 0, how, what, kind, ev->line, err, errlen) ||
+                check_size(m, pv, f, ev->rcount, 0, how, what, kind, ev->line, err, errlen))
                 return -1;
         }
         /* loops: a count that overflows is refused; one the values make
@@ -208,16 +209,17 @@ int pp_domain_check(const pp_prog *m, const char *how, char *err, size_t errlen,
                 continue;
             int64_t now, rec;
             int over, rover;
-            int okn = eval_at(m, e, 0, &now, &over) == 0;
+            int okn = eval_at(m, pv, e, &now, &over) == 0;
             if (okn && over) {
                 char w[512], t[256];
-                who(m, how, e, w, sizeof w);
+                who(m, pv, how, e, w, sizeof w);
                 snprintf(err, errlen, "%s overflows the count of loop %s:L%d (%s:%d): %s is beyond 64 bits", w,
                          d->name, d->loops[k].id, base(d->file), d->loops[k].line, text(e, t, sizeof t));
                 pp_expr_free(e);
                 return -1;
             }
-            if (okn && now <= 0 && eval_at(m, e, 1, &rec, &rover) == 0 && !rover && rec > 0 && empties && n && !full) {
+            if (okn && now <= 0 && eval_at(m, NULL, e, &rec, &rover) == 0 && !rover && rec > 0 && empties && n &&
+                !full) {
                 int w = snprintf(empties + elen, n - elen, "%s%s:L%d (%s:%d)", nempty ? ", " : "", d->name,
                                  d->loops[k].id, base(d->file), d->loops[k].line);
                 if (w > 0 && elen + (size_t)w < n)

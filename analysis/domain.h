@@ -14,12 +14,13 @@
 
 #include "model.h"
 
-/* Check the parameters' current values.  Returns -1 with a message
+/* Check the point's values pv.  Returns -1 with a message
  * (starting "--set NAME=VALUE ...", what it breaks and where) when they
  * are outside the program's domain; else 0, with `empties` (when not NULL
  * and n > 0) the loops the values empty that ran in the record,
  * "main:L1 (prog.c:24), ..." ("" when none).  `how` names where the
  * values came from ("--set"). */
-int pp_domain_check(const pp_prog *m, const char *how, char *err, size_t errlen, char *empties, size_t n);
+int pp_domain_check(const pp_prog *m, const pp_vals *pv, const char *how, char *err, size_t errlen, char *empties,
+                    size_t n);
 
 #endif

@@ -37,6 +37,7 @@ typedef struct eqframe {
 
 typedef struct {
     const pp_prog *m;
+    const pp_vals *pv;       /* the values of P_at (NULL: the recorded)    */
     const pp_machine *mach;
     pp_equations *q;
     int **lblock;            /* [func][loop]: block index                  */

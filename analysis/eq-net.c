@@ -33,7 +33,7 @@ static double value_here(wctx *w, const pp_expr *e)
 {
     if (!e)
         return NAN;
-    pp_cx_env env = {w->m, w->P_at, 0, 0, NULL, 0};
+    pp_cx_env env = {w->m, w->pv, w->P_at, 0, 0, NULL, 0};
     for (int i = 0; i < w->nlv; i++) {
         const eqlevel *l = &w->lv[i];
         if (l->cond || !l->var || l->var->kind != PP_E_SYM || !l->lo)

@@ -262,7 +262,7 @@ static int lookup(void *ctx, const pp_expr *a, int64_t *out)
         }
     for (int i = 0; i < env->m->nparams; i++)
         if (strcmp(env->m->params[i].name, a->name) == 0) {
-            *out = env->m->params[i].value;
+            *out = pp_vals_get(env->m, env->pv, i);
             return 0;
         }
     if (strcmp(a->name, "P") == 0) {
@@ -559,9 +559,9 @@ char *pp_eqblock_print(const pp_eqblock *blk, int sync, pp_eqfmt f)
     return b.s;
 }
 
-long double pp_eqblock_eval(const pp_eqblock *blk, int sync, const pp_prog *m, int P, int *approx)
+long double pp_eqblock_eval(const pp_eqblock *blk, int sync, const pp_prog *m, const pp_vals *pv, int P, int *approx)
 {
-    pp_cx_env env = {m, P, 0, 0, NULL, 0};
+    pp_cx_env env = {m, pv, P, 0, 0, NULL, 0};
     int n = sync ? blk->nsync : blk->nterms;
     const pp_eqterm *t = sync ? blk->sync : blk->terms;
     long double s = 0;

@@ -291,7 +291,7 @@ static int walk_loop(wctx *w, eqframe *fr, int k)
     if (!n) {
         /* the run's average per entry (instantiate.c does the same) */
         w->cant_follow = 1;
-        w->mult *= pp_loop_trip(w->m, ml);
+        w->mult *= pp_loop_trip(w->m, w->pv, ml);
         pp_eq_term(w, 0, pp_prog_cost(w->m, ml->slot), what, pp_cx_int(1));
         rc = walk_scope(w, fr, k);
         goto out;

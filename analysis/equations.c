@@ -252,13 +252,14 @@ static void make_syms(wctx *w)
     w->P = pp_expr_atom(PP_E_NPROCS, NULL, 0);
 }
 
-int pp_equations_build(const pp_prog *m, const pp_machine *mach, int P_at, pp_equations *out, char *err,
-                       size_t errlen)
+int pp_equations_build(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P_at, pp_equations *out,
+                       char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     wctx w;
     memset(&w, 0, sizeof w);
     w.m = m;
+    w.pv = pv;
     w.mach = mach;
     w.q = out;
     w.mult = 1;

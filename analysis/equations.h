@@ -73,6 +73,7 @@ void pp_eq_num(char *buf, size_t n, double v);
  * was sampled (512 evenly spaced terms, as the instantiation does). */
 typedef struct {
     const pp_prog *m;
+    const pp_vals *pv;   /* the parameters' values (NULL: the recorded) */
     int P;
     int nb, capb;
     struct { const char *name; int64_t v; } *b;
@@ -126,16 +127,17 @@ typedef struct {
 /* Build the equations of the model (at no particular parameter values).
  * mach: the synchronisation costs of the real machine and, for an MPI
  * program, its network (NULL: none).  P_at (0: the recorded P) with the
- * model's current parameters is the point where the network terms'
- * thresholds (eager or rendezvous, the collectives' AUTO algorithms) are
- * decided (eq-net.c).  Returns 0 or -1 with a message. */
-int pp_equations_build(const pp_prog *m, const pp_machine *mach, int P_at, pp_equations *out, char *err,
-                       size_t errlen);
+ * values pv (NULL: the recorded) is the point where the
+ * network terms' thresholds (eager or rendezvous, the collectives' AUTO
+ * algorithms) are decided (eq-net.c), and where a count the equations
+ * cannot follow takes its value.  Returns 0 or -1 with a message. */
+int pp_equations_build(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P_at, pp_equations *out,
+                       char *err, size_t errlen);
 void pp_equations_free(pp_equations *q);
 
 /* A block's computation (sync = 0) or synchronisation (1) time in ns at
- * the model's current parameters and P. */
-long double pp_eqblock_eval(const pp_eqblock *b, int sync, const pp_prog *m, int P, int *approx);
+ * the values pv (P applied) and P. */
+long double pp_eqblock_eval(const pp_eqblock *b, int sync, const pp_prog *m, const pp_vals *pv, int P, int *approx);
 /* A block's expression: the terms joined (cost*count + ...); "0" when none. */
 char *pp_eqblock_print(const pp_eqblock *b, int sync, pp_eqfmt f);
 

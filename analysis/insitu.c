@@ -13,6 +13,7 @@
 
 typedef struct {
     pp_prog *m;
+    pp_vals pv;          /* the values of the record replayed */
     pp_machine *mach;
     int nrec;
     double rec_ns;
@@ -67,10 +68,10 @@ static double replay(double k, void *vp)
         for (int i = 0; i < c->m->nparams; i++) {
             long v;
             if (pp_prog_param_in(c->m, r, i, &v) == 0)
-                c->m->params[i].value = v;
+                c->pv.v[i] = v;
         }
         double t;
-        if (pp_predict_real(c->m, c->mach, pp_prog_P_in(c->m, r), &t, c->err, c->errlen))
+        if (pp_predict_real(c->m, &c->pv, c->mach, pp_prog_P_in(c->m, r), &t, c->err, c->errlen))
             c->failed = 1;
         else
             sum += t;
@@ -100,7 +101,11 @@ int pp_insitu_sync(pp_prog *m, pp_machine *mach, pp_insitu *out, char *err, size
         }
         rec_ns += w;
     }
-    replay_ctx c = {m, mach, nrec, rec_ns, 0, err, errlen};
+    replay_ctx c = {m, {0}, mach, nrec, rec_ns, 0, err, errlen};
+    if (pp_vals_init(&c.pv, m)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     double saved = mach->sync_scale;
     double flo = replay(PP_INSITU_MIN, &c);
     double fhi = c.failed ? 0 : replay(PP_INSITU_MAX, &c);
@@ -110,7 +115,7 @@ int pp_insitu_sync(pp_prog *m, pp_machine *mach, pp_insitu *out, char *err, size
     if (fhi - flo < 1e-6 * rec_ns) {
         snprintf(out->why, sizeof out->why, "the recorded runs have no synchronisation cost to scale");
         mach->sync_scale = saved;
-        pp_prog_reset(m);
+        pp_vals_free(&c.pv);
         return 0;
     }
     double k = 1.0;
@@ -144,10 +149,10 @@ int pp_insitu_sync(pp_prog *m, pp_machine *mach, pp_insitu *out, char *err, size
     out->factor = k;
     out->applied = 1;
     mach->sync_scale = k;
-    pp_prog_reset(m);
+    pp_vals_free(&c.pv);
     return 0;
 fail:
     mach->sync_scale = saved;
-    pp_prog_reset(m);
+    pp_vals_free(&c.pv);
     return -1;
 }

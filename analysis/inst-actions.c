@@ -83,9 +83,9 @@ int pp_inst_push_action(ictx *c, int t, pp_action a)
 int pp_inst_graph_grows(ictx *c, long n)
 {
     c->ngraph += n;
-    if (c->m->max_graph > 0 && c->ngraph > c->m->max_graph)
+    if (c->pv->max_graph > 0 && c->ngraph > c->pv->max_graph)
         return pp_inst_fail(c, "the thread graph has more than %ld actions at this size; "
-                            "choose a smaller problem size or P", c->m->max_graph);
+                            "choose a smaller problem size or P", c->pv->max_graph);
     return 0;
 }
 

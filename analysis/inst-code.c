@@ -94,16 +94,16 @@ static int emit_atom(ictx *c, const pp_mfunc *mf, const pp_expr *e)
         /* a value that differs between the ranks: this rank's */
         if (i >= 0 && c->m->params[i].per_rank && c->mpi) {
             int64_t v;
-            if (pp_prog_rank_value(c->m, i, c->rank, c->P, c->single_rank, &v))
+            if (pp_prog_rank_value(c->m, c->pv, i, c->rank, c->P, c->single_rank, &v))
                 return emit(c, I_FAIL, 0, 0, NULL);
             return emit(c, I_K, 0, v, NULL);
         }
         long dv;
         /* a derived global: its value at the inputs (model-derived.c) */
         if (i < 0 && e->kind == PP_E_GLOBAL &&
-            pp_prog_derived_value(c->m, pp_prog_derived_index(c->m, e->name), &dv) == 0)
+            pp_prog_derived_value(c->m, c->pv, pp_prog_derived_index(c->m, e->name), &dv) == 0)
             return emit(c, I_K, 0, dv, NULL);
-        return i < 0 ? emit(c, I_FAIL, 0, 0, NULL) : emit(c, I_K, 0, c->m->params[i].value, NULL);
+        return i < 0 ? emit(c, I_FAIL, 0, 0, NULL) : emit(c, I_K, 0, c->pv->v[i], NULL);
     }
     case PP_E_SHARED:
         return e->name ? emit(c, I_SHARED, 0, 0, e->name) : emit(c, I_FAIL, 0, 0, NULL);

@@ -132,6 +132,7 @@ static inline float pp_inst_mem_share(pp_work w)
 
 typedef struct {
     const pp_prog *m;
+    const pp_vals *pv;       /* the point's values, P applied (model.h)   */
     const pp_costs *costs;   /* the point's (costs.h)                     */
     pp_instance *in;
     int flags;
@@ -271,7 +272,7 @@ int pp_inst_vseg_finish(ictx *c);
 void pp_inst_vseg_parties(ictx *c);
 
 int pp_inst_push_action(ictx *c, int t, pp_action a);
-/* The thread graph has n actions more (m->max_graph): 0, or -1 with a
+/* The thread graph has n actions more (pv->max_graph): 0, or -1 with a
  * message when it is past the cap. */
 int pp_inst_graph_grows(ictx *c, long n);
 /* room for n actions of thread t */

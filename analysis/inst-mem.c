@@ -115,7 +115,7 @@ void pp_inst_mem_cost(ictx *c, frame *fr, int k, long double n, long double mult
          * (frame_trip refuses the others): priced once per frame */
         tctx t = {c, fr};
         pp_mem_eval x = {.trip = frame_trip, .u = &t, .threads = threads_at_once(fr, mach)};
-        e->ns = pp_mem_thread_ns(m, mach, fr->fi, k, c->costs->mem_foot, &x, &e->shared);
+        e->ns = pp_mem_thread_ns(m, c->pv, mach, fr->fi, k, c->costs->mem_foot, &x, &e->shared);
         e->state = e->ns < 0 ? 2 : 1;
         e->threads = x.threads;
         e->beyond = x.beyond;

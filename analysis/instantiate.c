@@ -46,11 +46,11 @@ static long double loop_count(ictx *c, const frame *fr, int k, int *exact)
         /* a work queue: the team's total dealt over its threads like a
          * dynamic schedule of equal items (desc-sched.c) */
         pp_inst_class_bad(c);   /* dealt by the thread's index, outside the trace */
-        long double T = roundl((long double)pp_loop_team_total(c->m, ml));
+        long double T = roundl((long double)pp_loop_team_total(c->m, c->pv, ml));
         long double n = (long double)fr->thr_n, q = floorl(T / n);
         return q + ((long double)fr->thr_k < T - q * n ? 1 : 0);
     }
-    return pp_loop_trip(c->m, ml);
+    return pp_loop_trip(c->m, c->pv, ml);
 }
 
 /* Loop k's induction variable in a frame: its start and step. */
@@ -530,26 +530,35 @@ static int run_main(ictx *c, int t0)
     return rc;
 }
 
-int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *err, size_t errlen)
+int pp_instantiate(const pp_prog *m, const pp_vals *pv, int P, int flags, pp_instance *out, char *err,
+                   size_t errlen)
 {
-    return pp_instantiate_costed(m, NULL, P, -1, flags, out, err, errlen);
+    return pp_instantiate_costed(m, pv, NULL, P, -1, flags, out, err, errlen);
 }
 
-int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instance *out, char *err,
-                        size_t errlen)
+int pp_instantiate_rank(const pp_prog *m, const pp_vals *pv, int P, int rank, int flags, pp_instance *out,
+                        char *err, size_t errlen)
 {
-    return pp_instantiate_costed(m, NULL, P, rank, flags, out, err, errlen);
+    return pp_instantiate_costed(m, pv, NULL, P, rank, flags, out, err, errlen);
 }
 
-int pp_instantiate_costed(const pp_prog *m, const pp_costs *costs, int P, int rank, int flags, pp_instance *out,
-                          char *err, size_t errlen)
+int pp_instantiate_costed(const pp_prog *m, const pp_vals *pv, const pp_costs *costs, int P, int rank, int flags,
+                          pp_instance *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->P = P;
+    /* the values with P applied: the caller's are not changed */
+    pp_vals at;
+    if (pp_vals_copy(&at, m, pv)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    pp_vals_apply_P(m, &at, P);
     pp_costs fitted;
     if (!costs) {
         pp_costs_plain(&fitted, m, NULL);
         if (!fitted.v) {
+            pp_vals_free(&at);
             snprintf(err, errlen, "out of memory");
             return -1;
         }
@@ -562,6 +571,7 @@ int pp_instantiate_costed(const pp_prog *m, const pp_costs *costs, int P, int ra
     ictx c;
     memset(&c, 0, sizeof c);
     c.m = m;
+    c.pv = &at;
     c.costs = costs;
     c.in = out;
     /* the segments that stand for several members are the walk's; the
@@ -600,7 +610,7 @@ int pp_instantiate_costed(const pp_prog *m, const pp_costs *costs, int P, int ra
     if (rc == 0 && m->thread_refusal) {
         int moved = P != m->p_recorded;
         for (int i = 0; i < m->nparams; i++)
-            moved |= m->params[i].value != m->params[i].recorded;
+            moved |= at.v[i] != m->params[i].recorded;
         if (moved)
             rc = pp_inst_fail(&c, "%s", m->thread_refusal);
     }
@@ -676,11 +686,13 @@ int pp_instantiate_costed(const pp_prog *m, const pp_costs *costs, int P, int ra
         snprintf(err, errlen, "%s", c.err[0] ? c.err : "instantiation failed");
         pp_instance_free(out);
         if (again)
-            rc = pp_instantiate_costed(m, costs, P, rank, flags & ~PP_INST_CLASSES, out, err, errlen);
+            rc = pp_instantiate_costed(m, pv, costs, P, rank, flags & ~PP_INST_CLASSES, out, err, errlen);
         pp_costs_free(&fitted);
+        pp_vals_free(&at);
         return rc ? -1 : 0;
     }
     pp_costs_free(&fitted);
+    pp_vals_free(&at);
     if (flags & PP_INST_ACTIONS)
         pp_long_unrolled(P, out->nthreads, c.nactions);
     return 0;

@@ -32,10 +32,10 @@ static const char *edge_from(const pp_machine *mach)
     return mach->stream.n >= 2 ? "measured" : "nominal";
 }
 
-int pp_mem_text(FILE *f, pp_prog *m, const pp_machine *mach, int P)
+int pp_mem_text(FILE *f, pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P)
 {
     pp_mem_loop *r;
-    int n = pp_mem_report(m, mach, P, &r);
+    int n = pp_mem_report(m, pv, mach, P, &r);
     if (n <= 0)
         return n;
     char b1[32], b3[32];
@@ -65,10 +65,10 @@ int pp_mem_text(FILE *f, pp_prog *m, const pp_machine *mach, int P)
     return 0;
 }
 
-int pp_mem_json(FILE *f, pp_prog *m, const pp_machine *mach, int P)
+int pp_mem_json(FILE *f, pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P)
 {
     pp_mem_loop *r;
-    int n = pp_mem_report(m, mach, P, &r);
+    int n = pp_mem_report(m, pv, mach, P, &r);
     if (n < 0)
         return n;
     fprintf(f, "\"memory\":");

@@ -27,11 +27,11 @@
 /* Iterations per entry of loop k of f: at the current parameters, or
  * from x's thread values when x has them; -1 when they depend on more
  * (a triangular nest; a thread's lo..hi without x), x->unknown then set. */
-static double trip_now(const pp_prog *m, pp_mem_eval *x, int f, int k)
+static double trip_now(const pp_prog *m, const pp_vals *pv, pp_mem_eval *x, int f, int k)
 {
     const pp_mloop *ml = &m->funcs[f].loops[k];
     if (ml->rule == PP_RULE_CONSTANT || !ml->count)
-        return pp_loop_trip(m, ml);
+        return pp_loop_trip(m, pv, ml);
     if (x && x->trip) {
         double v;
         if (x->trip(x->u, k, &v) == 0)
@@ -43,7 +43,7 @@ static double trip_now(const pp_prog *m, pp_mem_eval *x, int f, int k)
      * arguments traced back to them) */
     pp_expr *e = ml->count ? pp_resolve_roots(m, f, ml->count) : NULL;
     int64_t v;
-    int rc = e ? pp_prog_eval(m, e, &v) : -1;
+    int rc = e ? pp_prog_eval(m, pv, e, &v) : -1;
     pp_expr_free(e);
     if (rc == 0)
         return v > 0 ? (double)v : 0;
@@ -89,14 +89,15 @@ int pp_mem_row_lines(int rows, double live_bytes, double l1_bytes)
  * trip count times their cache bytes per iteration), do not fit in the
  * L1; 1 when they do, or the trip count is not known here (x->unknown is
  * left alone: the stream's working set decides that). */
-static int stream_lines(const pp_prog *m, const pp_machine *mach, pp_mem_eval *x, int f, int k, int s)
+static int stream_lines(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, pp_mem_eval *x, int f, int k,
+                        int s)
 {
     const pp_dloop *dl = &m->funcs[f].d->loops[k];
     int rows = dl->stream_rows[s];
     if (rows <= 1 || mach->cache_l1d_bytes <= 0)
         return 1;
     int unknown = x ? x->unknown : 0;
-    double trip = trip_now(m, x, f, k);
+    double trip = trip_now(m, pv, x, f, k);
     if (x)
         x->unknown = unknown;
     if (trip <= 0)
@@ -128,7 +129,7 @@ static int within(const pp_mfunc *mf, int id, int k)
  * of the program (whose data it cannot see) or has references the
  * streams do not describe.  The reuse distance of a
  * stream that loop k re-walks on its next entry (memory.h). */
-static double entry_bytes(const pp_prog *m, pp_mem_eval *x, int f, int k, int *budget)
+static double entry_bytes(const pp_prog *m, const pp_vals *pv, pp_mem_eval *x, int f, int k, int *budget)
 {
     const pp_mfunc *mf = &m->funcs[f];
     const pp_dloop *dl = &mf->d->loops[k];
@@ -137,7 +138,7 @@ static double entry_bytes(const pp_prog *m, pp_mem_eval *x, int f, int k, int *b
     *budget -= mf->d->nloops + mf->d->ncalls + 1;
     if (*budget < 0)
         return -1;
-    double trip = trip_now(m, x, f, k);
+    double trip = trip_now(m, pv, x, f, k);
     /* references the streams do not describe (memx=, gathers, chases):
      * bytes not known */
     if (trip < 0 || dl->memx > 0 || dl->memg > 0 || dl->memc > 0)
@@ -153,8 +154,8 @@ static double entry_bytes(const pp_prog *m, pp_mem_eval *x, int f, int k, int *b
         const pp_dloop *cl = &mf->d->loops[c];
         if (cl->parent != dl->id)
             continue;
-        double cb = entry_bytes(m, x, f, c, budget);
-        double ct = trip_now(m, x, f, c);
+        double cb = entry_bytes(m, pv, x, f, c, budget);
+        double ct = trip_now(m, pv, x, f, c);
         if (cb < 0 || ct < 0)
             return -1;
         double fixed = 0;
@@ -176,7 +177,8 @@ static double entry_bytes(const pp_prog *m, pp_mem_eval *x, int f, int k, int *b
  * multiply come back after B, not after A, B and C), at most the
  * program's arrays; else the program's arrays (*whole then set, when not
  * NULL).  -1: taken as cached. */
-static double stream_ws(const pp_prog *m, pp_mem_eval *x, int f, int k, int s, double footprint, int *whole)
+static double stream_ws(const pp_prog *m, const pp_vals *pv, pp_mem_eval *x, int f, int k, int s, double footprint,
+                        int *whole)
 {
     const pp_dloop *dl = &m->funcs[f].d->loops[k];
     if (whole)
@@ -185,13 +187,13 @@ static double stream_ws(const pp_prog *m, pp_mem_eval *x, int f, int k, int s, d
         double walk = 0;   /* bytes all the loop's streams walk per iteration */
         for (int t = 0; t < dl->nstreams; t++)
             walk += step_bytes(dl->stream_step[t]);
-        double trip = trip_now(m, x, f, k);
+        double trip = trip_now(m, pv, x, f, k);
         return trip < 0 ? -1 : trip * walk;   /* unknown reuse distance: cached */
     }
     int p = pp_model_scope_of(&m->funcs[f], dl->parent);
     if (p >= 0) {
         int budget = 100000;
-        double ws = entry_bytes(m, x, f, p, &budget);
+        double ws = entry_bytes(m, pv, x, f, p, &budget);
         if (ws >= 0 && ws <= footprint)
             return ws;
     }
@@ -219,7 +221,7 @@ static double shared_ws(const pp_machine *mach, const pp_mem_eval *x, double ws,
  * NULL) gets the part of it from streams whose working set is larger than
  * min_ws bytes.  x: the trip counts' source (NULL: the parameters); with
  * x, x->ws gets the largest working set a stream is served from. */
-static double streams_ns(const pp_prog *m, const pp_machine *mach, pp_mem_eval *x, int f, int k,
+static double streams_ns(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, pp_mem_eval *x, int f, int k,
                          double footprint, double min_ws, double *beyond)
 {
     const pp_dloop *dl = &m->funcs[f].d->loops[k];
@@ -228,7 +230,7 @@ static double streams_ns(const pp_prog *m, const pp_machine *mach, pp_mem_eval *
         /* a stride past a cache line still moves one line per iteration */
         double bytes = line_bytes(dl->stream_step[s]);
         int whole;
-        double ws = stream_ws(m, x, f, k, s, footprint, &whole);
+        double ws = stream_ws(m, pv, x, f, k, s, footprint, &whole);
         if (ws < 0)
             continue;
         if (x && whole)
@@ -242,7 +244,7 @@ static double streams_ns(const pp_prog *m, const pp_machine *mach, pp_mem_eval *
         if (bw > 0) {
             /* its rows beyond the first that miss the L1 are read again
              * from where the stream's data are */
-            double t = pp_mem_line_ns(bytes, dl->stream_written[s], stream_lines(m, mach, x, f, k, s), bw,
+            double t = pp_mem_line_ns(bytes, dl->stream_written[s], stream_lines(m, pv, mach, x, f, k, s), bw,
                                       pp_machine_stream_bw(mach, (double)mach->cache_l1d_bytes / 2));
             ns += t;
             if (beyond && ws > min_ws)
@@ -265,9 +267,9 @@ static double streams_ns(const pp_prog *m, const pp_machine *mach, pp_mem_eval *
     return ns;
 }
 
-double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint)
+double pp_mem_stream_ns(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int f, int k, double footprint)
 {
-    return streams_ns(m, mach, NULL, f, k, footprint, 0, NULL);
+    return streams_ns(m, pv, mach, NULL, f, k, footprint, 0, NULL);
 }
 
 /* The last cache level: traffic beyond it goes to the memory, whose
@@ -285,16 +287,16 @@ static double last_cache_bytes(const pp_machine *mach)
     return pp_machine_memory_edge(mach);
 }
 
-double pp_mem_shared_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint)
+double pp_mem_shared_ns(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int f, int k, double footprint)
 {
     double last = last_cache_bytes(mach), sh = 0;
     if (last <= 0)
         return 0;   /* no cache sizes: nothing known to be shared */
-    streams_ns(m, mach, NULL, f, k, footprint, last, &sh);
+    streams_ns(m, pv, mach, NULL, f, k, footprint, last, &sh);
     return sh;
 }
 
-double pp_mem_thread_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint,
+double pp_mem_thread_ns(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int f, int k, double footprint,
                         pp_mem_eval *x, double *shared)
 {
     double last = last_cache_bytes(mach), sh = 0;
@@ -302,7 +304,7 @@ double pp_mem_thread_ns(const pp_prog *m, const pp_machine *mach, int f, int k, 
     x->beyond = 0;
     x->whole = 0;
     x->ws = 0;
-    double ns = streams_ns(m, mach, x, f, k, footprint, last, last > 0 ? &sh : NULL);
+    double ns = streams_ns(m, pv, mach, x, f, k, footprint, last, last > 0 ? &sh : NULL);
     if (x->unknown)
         return -1;
     *shared = sh;
@@ -310,22 +312,20 @@ double pp_mem_thread_ns(const pp_prog *m, const pp_machine *mach, int f, int k, 
 }
 
 
-/* An instantiation at P (P applied, then put back) that prices the loops
- * marked mem_thr with each thread's values and collects their stream
- * times (in->memstat), at footprint foot.  0, or -1 (nothing in *in). */
-static int memstat_at(pp_prog *m, const pp_machine *mach, int P, double foot, pp_instance *in)
+/* An instantiation at pv and P that prices the loops marked mem_thr
+ * with each thread's values and collects their stream times
+ * (in->memstat), at footprint foot.  0, or -1 (nothing in *in). */
+static int memstat_at(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double foot,
+                      pp_instance *in)
 {
-    long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
-    pp_prog_apply_P(m, P);
     pp_costs c;
     pp_costs_plain(&c, m, NULL);
     c.mem_mach = mach;
     c.mem_foot = foot;
     char err[256];
-    int rc = c.v ? pp_instantiate_costed(m, &c, P, -1, PP_INST_TOTALS | PP_INST_MEMSTAT, in, err, sizeof err) : -1;
+    int rc = c.v ? pp_instantiate_costed(m, pv, &c, P, -1, PP_INST_TOTALS | PP_INST_MEMSTAT, in, err, sizeof err)
+                 : -1;
     pp_costs_free(&c);
-    if (m->pkind == PP_P_PARAM)
-        m->params[m->p_param].value = saved;
     if (rc == 0 && !in->memstat) {
         pp_instance_free(in);
         rc = -1;
@@ -335,13 +335,15 @@ static int memstat_at(pp_prog *m, const pp_machine *mach, int P, double foot, pp
 
 /* The recorded threads' own working sets (memory.h, "per thread"): for
  * the loops whose trip counts the parameters do not give, an
- * instantiation of the recorded run (its parameters, which the caller has
- * set, and P) prices each thread's streams with its values; a loop
- * no thread could price keeps the rule of the whole data (mem_thr 2). */
+ * instantiation of the recorded run (its parameters and P) prices each
+ * thread's streams with its values; a loop no thread could price keeps
+ * the rule of the whole data (mem_thr 2). */
 static void thread_rec(pp_prog *m, const pp_machine *mach)
 {
     pp_instance in;
-    int rc = memstat_at(m, mach, m->p_recorded > 0 ? m->p_recorded : 1, m->footprint_rec, &in);
+    pp_vals rec;
+    int rc = pp_vals_init(&rec, m) ? -1
+             : memstat_at(m, &rec, mach, m->p_recorded > 0 ? m->p_recorded : 1, m->footprint_rec, &in);
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++) {
             pp_mloop *ml = &m->funcs[f].loops[k];
@@ -357,6 +359,7 @@ static void thread_rec(pp_prog *m, const pp_machine *mach)
         }
     if (rc == 0)
         pp_instance_free(&in);
+    pp_vals_free(&rec);
 }
 
 /* The streams' time per iteration of every loop at the recorded size, for
@@ -367,43 +370,38 @@ static const double *recorded_ns(pp_prog *m, const pp_machine *mach, int n)
     if (m->mem_rec_ns && m->mem_rec_of == mach)
         return m->mem_rec_ns;
     double *rec = realloc(m->mem_rec_ns, sizeof *rec * (size_t)(n + 1));
-    long *vals = pp_prog_params_save(m);
-    if (!rec || !vals) {
-        if (rec)
-            m->mem_rec_ns = rec;
-        free(vals);
+    if (!rec) {
         m->mem_rec_of = NULL;
         return NULL;
     }
     m->mem_rec_ns = rec;
     m->mem_rec_of = mach;
-    pp_prog_reset(m);
+    const pp_vals *pv = NULL;   /* the recorded point */
     int i = 0, any = 0;
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++) {
             /* a trip count the parameters do not give: a thread's values
              * may (mem_thr 1, settled by thread_rec) */
             pp_mem_eval x = {.threads = 1};
-            rec[i++] = streams_ns(m, mach, &x, f, k, m->footprint_rec, 0, NULL);
+            rec[i++] = streams_ns(m, pv, mach, &x, f, k, m->footprint_rec, 0, NULL);
             pp_mloop *ml = &m->funcs[f].loops[k];
             ml->mem_thr = x.unknown && m->funcs[f].d->loops[k].nstreams > 0;
             any |= ml->mem_thr;
         }
     if (any)
         thread_rec(m, mach);
-    pp_prog_params_restore(m, vals);
     return rec;
 }
 
 /* Whether the memory model applies at the point (1; 0 when it is off,
  * without a machine, shapes or a footprint), with the number of loops n
  * and the footprint now. */
-static int model_applies(const pp_prog *m, const pp_machine *mach, int *n, double *foot)
+static int model_applies(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int *n, double *foot)
 {
     *n = 0;
     if (!m->cache_rule || !mach || m->nshape == 0 || m->footprint_rec <= 0)
         return 0;
-    *foot = pp_prog_footprint(m);
+    *foot = pp_prog_footprint(m, pv);
     if (*foot <= 0)
         return 0;
     for (int f = 0; f < m->nfuncs; f++)
@@ -415,7 +413,7 @@ int pp_mem_prepare(pp_prog *m, const pp_machine *mach)
 {
     int n;
     double foot;
-    if (model_applies(m, mach, &n, &foot) <= 0)
+    if (model_applies(m, NULL, mach, &n, &foot) <= 0)
         return 0;
     return recorded_ns(m, mach, n) ? 0 : -1;
 }
@@ -426,14 +424,14 @@ static const double *prepared_ns(const pp_prog *m, const pp_machine *mach)
     return m->mem_rec_ns && m->mem_rec_of == mach ? m->mem_rec_ns : NULL;
 }
 
-int pp_mem_costs(const pp_prog *m, const pp_machine *mach, const double *from, pp_costs *out)
+int pp_mem_costs(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, const double *from, pp_costs *out)
 {
     pp_costs_plain(out, m, from);
     if (!out->v)
         return -1;
     int n;
     double foot;
-    if (model_applies(m, mach, &n, &foot) <= 0)
+    if (model_applies(m, pv, mach, &n, &foot) <= 0)
         return 0;
     const double *rec = prepared_ns(m, mach);
     if (!rec)
@@ -460,7 +458,7 @@ int pp_mem_costs(const pp_prog *m, const pp_machine *mach, const double *from, p
             int slot = m->funcs[f].loops[k].slot;
             /* the streams' time here, and its part the threads share */
             double sh = 0;
-            double extra = streams_ns(m, mach, NULL, f, k, foot, last, last > 0 ? &sh : NULL) - rec[i++];
+            double extra = streams_ns(m, pv, mach, NULL, f, k, foot, last, last > 0 ? &sh : NULL) - rec[i++];
             sh *= mu;
             if (extra > 0)
                 v[slot] += extra * mu;
@@ -481,14 +479,15 @@ int pp_mem_costs(const pp_prog *m, const pp_machine *mach, const double *from, p
 /* The largest working set loop k's streams are served from (0: none
  * known; each stream taken as cached), and its cache bytes per
  * iteration. */
-static double loop_ws(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint, double *bytes)
+static double loop_ws(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int f, int k, double footprint,
+                      double *bytes)
 {
     const pp_dloop *dl = &m->funcs[f].d->loops[k];
     double ws = 0;
     *bytes = 0;
     for (int s = 0; s < dl->nstreams; s++) {
-        *bytes += line_bytes(dl->stream_step[s]) * stream_lines(m, mach, NULL, f, k, s);
-        double w = stream_ws(m, NULL, f, k, s, footprint, NULL);
+        *bytes += line_bytes(dl->stream_step[s]) * stream_lines(m, pv, mach, NULL, f, k, s);
+        double w = stream_ws(m, pv, NULL, f, k, s, footprint, NULL);
         if (w > ws)
             ws = w;
     }
@@ -498,9 +497,10 @@ static double loop_ws(const pp_prog *m, const pp_machine *mach, int f, int k, do
     return ws;
 }
 
-/* The loops of r priced per thread at the current parameters and P: an
- * instantiation collects their threads' working sets and times. */
-static void thread_report(pp_prog *m, const pp_machine *mach, int P, double foot, pp_mem_loop *r, int nr)
+/* The loops of r priced per thread at pv and P: an instantiation
+ * collects their threads' working sets and times. */
+static void thread_report(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double foot,
+                          pp_mem_loop *r, int nr)
 {
     int any = 0;
     for (int j = 0; j < nr; j++) {
@@ -511,7 +511,7 @@ static void thread_report(pp_prog *m, const pp_machine *mach, int P, double foot
     if (!any)
         return;
     pp_instance in;
-    if (memstat_at(m, mach, P, foot, &in))
+    if (memstat_at(m, pv, mach, P, foot, &in))
         return;
     for (int j = 0; j < nr; j++) {
         const pp_mloop *ml = &m->funcs[r[j].f].loops[r[j].k];
@@ -536,23 +536,19 @@ static void thread_report(pp_prog *m, const pp_machine *mach, int P, double foot
     pp_instance_free(&in);
 }
 
-int pp_mem_report(pp_prog *m, const pp_machine *mach, int P, pp_mem_loop **out)
+int pp_mem_report(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_mem_loop **out)
 {
     *out = NULL;
     int n;
     double foot;
-    if (model_applies(m, mach, &n, &foot) <= 0)
+    if (model_applies(m, pv, mach, &n, &foot) <= 0)
         return 0;
     const double *rec = recorded_ns(m, mach, n);
     if (!rec)
         return -1;
     pp_mem_loop *r = calloc((size_t)n + 1, sizeof *r);
-    long *vals = pp_prog_params_save(m);
-    if (!r || !vals) {
-        free(r);
-        free(vals);
+    if (!r)
         return -1;
-    }
     double edge = pp_machine_memory_edge(mach);
     int i = 0, nr = 0;
     for (int f = 0; f < m->nfuncs; f++)
@@ -563,20 +559,18 @@ int pp_mem_report(pp_prog *m, const pp_machine *mach, int P, pp_mem_loop **out)
             pp_mem_loop *e = &r[nr++];
             e->f = f;
             e->k = k;
-            e->ws = loop_ws(m, mach, f, k, foot, &e->bytes);
+            e->ws = loop_ws(m, pv, mach, f, k, foot, &e->bytes);
             e->beyond = edge > 0 && e->ws > edge;
-            double x = pp_mem_stream_ns(m, mach, f, k, foot) - rec[i];
+            double x = pp_mem_stream_ns(m, pv, mach, f, k, foot) - rec[i];
             e->extra_ns = x > 0 ? x : 0;
         }
     /* the same at the recorded parameters */
-    pp_prog_reset(m);
     for (int j = 0; j < nr; j++) {
         double b;
-        r[j].ws_rec = loop_ws(m, mach, r[j].f, r[j].k, m->footprint_rec, &b);
+        r[j].ws_rec = loop_ws(m, NULL, mach, r[j].f, r[j].k, m->footprint_rec, &b);
         r[j].beyond_rec = edge > 0 && r[j].ws_rec > edge;
     }
-    pp_prog_params_restore(m, vals);
-    thread_report(m, mach, P, foot, r, nr);
+    thread_report(m, pv, mach, P, foot, r, nr);
     *out = r;
     return nr;
 }

@@ -62,16 +62,18 @@ double pp_mem_line_ns(double bytes, int written, int lines, double bw, double bw
  * data sit in the L2 or L3).  1 for rows <= 1 or without an L1 size. */
 int pp_mem_row_lines(int rows, double live_bytes, double l1_bytes);
 
-/* ns per iteration loop k of function f spends on its streams at the
- * current parameters, with the program's arrays `footprint` bytes large;
+/* ns per iteration loop k of function f spends on its streams at pv
+ * (NULL: the recorded point), with the program's arrays `footprint` bytes large;
  * 0 without streams or bandwidths. */
-double pp_mem_stream_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint);
+double pp_mem_stream_ns(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int f, int k,
+                        double footprint);
 
 /* The part of pp_mem_stream_ns served from the memory (a working set
  * larger than the last cache level): the traffic whose bandwidth the
  * threads that run at once share (the machine's scale.memory); 0 without
  * cache sizes. */
-double pp_mem_shared_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint);
+double pp_mem_shared_ns(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int f, int k,
+                        double footprint);
 
 /* Where pp_mem_thread_ns gets a loop's trip count (iterations per
  * entry) from: trip(u, k, &n) gives loop k's of the function, 0 when it
@@ -95,7 +97,7 @@ typedef struct pp_mem_eval {
 /* pp_mem_stream_ns of loop k of f with x's trip counts; *shared gets the
  * part of it past the memory edge (pp_mem_shared_ns).  -1 when a trip
  * count could not be had. */
-double pp_mem_thread_ns(const pp_prog *m, const pp_machine *mach, int f, int k, double footprint,
+double pp_mem_thread_ns(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int f, int k, double footprint,
                         pp_mem_eval *x, double *shared);
 
 /* Make the model ready to price the memory at any parameters on mach:
@@ -103,7 +105,7 @@ double pp_mem_thread_ns(const pp_prog *m, const pp_machine *mach, int f, int k, 
  * (and which loops are priced per thread).  -1 when memory runs out. */
 int pp_mem_prepare(pp_prog *m, const pp_machine *mach);
 
-/* The costs at the current parameters for mach into *out (pp_costs_free
+/* The costs at the point pv for mach into *out (pp_costs_free
  * frees them): those given (from, [m->nslot]; NULL: the fitted ones)
  * with every loop's cost moved by the change of its stream time and its
  * shared part (pp_mem_shared_ns, at most the cost) in out->mem.  They are
@@ -112,7 +114,7 @@ int pp_mem_prepare(pp_prog *m, const pp_machine *mach);
  * only read: pp_mem_prepare(m, mach) first.  With the model off, *out
  * refers to `from`: it must outlive *out.  Returns -1 when memory runs
  * out (or the model was not prepared for mach). */
-int pp_mem_costs(const pp_prog *m, const pp_machine *mach, const double *from, pp_costs *out);
+int pp_mem_costs(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, const double *from, pp_costs *out);
 
 /* What the model prices for one loop with streams (predict's "memory"
  * lines): the bytes its streams take per iteration (a cache line at most
@@ -136,10 +138,9 @@ typedef struct {
     int per_thread, threads;
 } pp_mem_loop;
 
-/* The loops with streams (or gathers and chases) at the current
- * parameters and P into *out (malloc'd; the caller frees it); their
+/* The loops with streams (or gathers and chases) at pv and P into *out (malloc'd; the caller frees it); their
  * number, 0 when the model does not apply (the conditions of
  * pp_mem_costs), -1 when memory runs out. */
-int pp_mem_report(pp_prog *m, const pp_machine *mach, int P, pp_mem_loop **out);
+int pp_mem_report(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_mem_loop **out);
 
 #endif

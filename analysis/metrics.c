@@ -21,13 +21,14 @@
 
 /* The walks of one point: the instance at P with the costs, the PRAM's
  * time into *pram and the real machine's into *real (either may be NULL;
- * its traversal into *keep when not NULL).  The model is only read: the
- * caller applied P (pp_prog_apply_P), so that several run at once. */
-static int run(const pp_prog *m, const pp_costs *costs, const pp_machine *mach, int P, double *pram, double *real,
-               pp_trav *keep, int *approx, int *nthreads, double *work, char *err, size_t errlen)
+ * its traversal into *keep when not NULL).  The model and the point's
+ * values are only read, so that several run at once. */
+static int run(const pp_prog *m, const pp_vals *pv, const pp_costs *costs, const pp_machine *mach, int P,
+               double *pram, double *real, pp_trav *keep, int *approx, int *nthreads, double *work, char *err,
+               size_t errlen)
 {
     pp_instance in;
-    if (pp_instantiate_costed(m, costs, P, -1, PP_INST_ACTIONS | PP_INST_CLASSES, &in, err, errlen))
+    if (pp_instantiate_costed(m, pv, costs, P, -1, PP_INST_ACTIONS | PP_INST_CLASSES, &in, err, errlen))
         return -1;
     pp_trav tp, tr;
     int rc = 0, rr = 0;
@@ -80,30 +81,26 @@ static int run(const pp_prog *m, const pp_costs *costs, const pp_machine *mach, 
     return rc;
 }
 
-/* The runs of one prediction with the costs `from` (NULL: the fitted
- * ones) at this size (the memory model, memory.h), the parameter P
- * overrides restored afterwards: T1 when t1 is not NULL, the PRAM when
- * out->t_pram is wanted (pram), the real machine always (its traversal
- * into tr when not NULL). */
-static int predict_runs(pp_prog *m, const double *from, const pp_machine *mach, int P, double *t1, int pram,
-                        pp_metrics *out, pp_trav *tr, char *err, size_t errlen)
+/* The runs of one prediction at the point pv with the costs `from`
+ * (NULL: the fitted ones) at its size (the memory model, memory.h): T1
+ * when t1 is not NULL, the PRAM when out->t_pram is wanted (pram), the
+ * real machine always (its traversal into tr when not NULL). */
+static int predict_runs(pp_prog *m, const pp_vals *pv, const double *from, const pp_machine *mach, int P, double *t1,
+                        int pram, pp_metrics *out, pp_trav *tr, char *err, size_t errlen)
 {
     if (P < 1) {
         snprintf(err, errlen, "P must be at least 1");
         return -1;
     }
-    long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
     pp_costs costs = {0};
-    if (pp_mem_prepare(m, mach) || pp_mem_costs(m, mach, from, &costs)) {
+    if (pp_mem_prepare(m, mach) || pp_mem_costs(m, pv, mach, from, &costs)) {
         pp_costs_free(&costs);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     int rc = 0;
-    if (t1) {
-        pp_prog_apply_P(m, 1);
-        rc = run(m, &costs, mach, 1, t1, NULL, NULL, &out->approx, NULL, NULL, err, errlen);
-    }
+    if (t1)
+        rc = run(m, pv, &costs, mach, 1, t1, NULL, NULL, &out->approx, NULL, NULL, err, errlen);
     /* An MPI program whose parameters fit P ranks only (a Q x Q grid at
      * P = Q^2) has no run on one rank: T1 is then the computation of the
      * P ranks, summed (the work, as Cilkview's T1); so is a program
@@ -113,68 +110,62 @@ static int predict_runs(pp_prog *m, const double *from, const pp_machine *mach, 
     if (out->t1_summed)
         rc = 0;
     double work = 0;
-    if (rc == 0) {
-        pp_prog_apply_P(m, P);
-        rc = run(m, &costs, mach, P, pram ? &out->t_pram : NULL, &out->t_real, tr, &out->approx, &out->nthreads,
-                 &work, err, errlen);
-    }
+    if (rc == 0)
+        rc = run(m, pv, &costs, mach, P, pram ? &out->t_pram : NULL, &out->t_real, tr, &out->approx,
+                 &out->nthreads, &work, err, errlen);
     if (rc == 0 && out->t1_summed)
         *t1 = work;
-    if (m->pkind == PP_P_PARAM)
-        m->params[m->p_param].value = saved;
     pp_costs_free(&costs);
     return rc;
 }
 
-int pp_with_instance(pp_prog *m, const pp_machine *mach, int P, int flags, pp_instance_fn fn, void *u, char *err,
-                     size_t errlen)
+int pp_with_instance(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, int flags, pp_instance_fn fn,
+                     void *u, char *err, size_t errlen)
 {
     if (P < 1) {
         snprintf(err, errlen, "P must be at least 1");
         return -1;
     }
-    long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
     pp_costs costs = {0};
-    if (pp_mem_prepare(m, mach) || pp_mem_costs(m, mach, NULL, &costs)) {
+    if (pp_mem_prepare(m, mach) || pp_mem_costs(m, pv, mach, NULL, &costs)) {
         pp_costs_free(&costs);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    pp_prog_apply_P(m, P);
     pp_instance in;
-    int rc = pp_instantiate_costed(m, &costs, P, -1, flags, &in, err, errlen);
+    int rc = pp_instantiate_costed(m, pv, &costs, P, -1, flags, &in, err, errlen);
     if (rc == 0) {
         rc = fn(u, m, &in, err, errlen);
         pp_instance_free(&in);
     }
-    if (m->pkind == PP_P_PARAM)
-        m->params[m->p_param].value = saved;
     pp_costs_free(&costs);
     return rc;
 }
 
-int pp_predict_real(pp_prog *m, const pp_machine *mach, int P, double *t_real, char *err, size_t errlen)
+int pp_predict_real(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double *t_real, char *err,
+                    size_t errlen)
 {
-    return pp_predict_real_with(m, NULL, mach, P, t_real, err, errlen);
+    return pp_predict_real_with(m, pv, NULL, mach, P, t_real, err, errlen);
 }
 
-int pp_predict_real_with(pp_prog *m, const double *costs, const pp_machine *mach, int P, double *t_real, char *err,
-                         size_t errlen)
+int pp_predict_real_with(pp_prog *m, const pp_vals *pv, const double *costs, const pp_machine *mach, int P,
+                         double *t_real, char *err, size_t errlen)
 {
     pp_metrics mt;
     memset(&mt, 0, sizeof mt);
-    int rc = predict_runs(m, costs, mach, P, NULL, 0, &mt, NULL, err, errlen);
+    int rc = predict_runs(m, pv, costs, mach, P, NULL, 0, &mt, NULL, err, errlen);
     *t_real = mt.t_real;
     return rc;
 }
 
-int pp_predict(pp_prog *m, const pp_machine *mach, int P, pp_metrics *out, char *err, size_t errlen)
+int pp_predict(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_metrics *out, char *err,
+               size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->P = P;
     pp_trav tr;
     memset(&tr, 0, sizeof tr);
-    if (predict_runs(m, NULL, mach, P, &out->t1, 1, out, &tr, err, errlen))
+    if (predict_runs(m, pv, NULL, mach, P, &out->t1, 1, out, &tr, err, errlen))
         return -1;
     out->busy = tr.total_busy;
     out->wait = tr.total_wait;
@@ -216,36 +207,35 @@ static double gauss(uint64_t *st)
     return sqrt(-2 * log(u[0])) * cos(2 * M_PI * u[1]);
 }
 
-/* The sequential time at the recorded size (the parameters restored). */
+/* The sequential time at the recorded size. */
 static int t1_recorded(pp_prog *m, const pp_machine *mach, double *t1, char *err, size_t errlen)
 {
-    long *saved = pp_prog_params_save(m);
-    if (!saved) {
+    pp_vals rec;
+    if (pp_vals_init(&rec, m)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    pp_prog_reset(m);
     pp_metrics mt;
     memset(&mt, 0, sizeof mt);
-    int rc = predict_runs(m, NULL, mach, 1, t1, 0, &mt, NULL, err, errlen);
+    int rc = predict_runs(m, &rec, NULL, mach, 1, t1, 0, &mt, NULL, err, errlen);
     if (rc && m->pkind == PP_P_MPI && m->nrec > 1) {
         /* no run on one rank: the work of the recorded ranks (as for the
          * prediction, pp_metrics.t1_summed) */
         memset(&mt, 0, sizeof mt);
-        rc = predict_runs(m, NULL, mach, m->nrec, t1, 0, &mt, NULL, err, errlen);
+        rc = predict_runs(m, &rec, NULL, mach, m->nrec, t1, 0, &mt, NULL, err, errlen);
     } else if (rc && m->thread_refusal && m->p_recorded > 1) {
         /* thread values known only in the recorded run: its work */
         memset(&mt, 0, sizeof mt);
-        rc = predict_runs(m, NULL, mach, m->p_recorded, t1, 0, &mt, NULL, err, errlen);
+        rc = predict_runs(m, &rec, NULL, mach, m->p_recorded, t1, 0, &mt, NULL, err, errlen);
     }
-    pp_prog_params_restore(m, saved);
+    pp_vals_free(&rec);
     if (rc)
         *t1 = 0;
     return rc;
 }
 
-static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double center, double *sd_out, char *err,
-                  size_t errlen);
+static int fit_sd(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, int draws, double center,
+                  double *sd_out, char *err, size_t errlen);
 
 /* The costs with a variance (their indices into idx when not NULL): what
  * the interval varies, by the delta method or by draws. */
@@ -281,21 +271,27 @@ int pp_interval_walks(const pp_prog *m, int draws)
  * errors taken as independent).  A fit through two records has no
  * residual to give an error and adds nothing (show says a third record
  * would test it). */
-static int counts_sd(pp_prog *m, const pp_machine *mach, int P, double center, double *out, char *err,
-                     size_t errlen)
+static int counts_sd(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double center, double *out,
+                     char *err, size_t errlen)
 {
     double var = 0;
     *out = 0;
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++) {
-            pp_mloop *ml = &m->funcs[f].loops[k];
-            double rel = pp_loop_trip_relse(m, ml);
+            const pp_mloop *ml = &m->funcs[f].loops[k];
+            double rel = pp_loop_trip_relse(m, pv, ml);
             if (rel <= 0 || center <= 0)
                 continue;
-            ml->pow_scale = 1 + rel;
+            pp_vals moved;
+            if (pp_vals_copy(&moved, m, pv)) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            moved.scaled = ml;
+            moved.trip_scale = 1 + rel;
             double t;
-            int rc = pp_predict_real(m, mach, P, &t, err, errlen);
-            ml->pow_scale = 1;
+            int rc = pp_predict_real(m, &moved, mach, P, &t, err, errlen);
+            pp_vals_free(&moved);
             if (rc)
                 return -1;
             double g = (t - center) / center;
@@ -305,14 +301,14 @@ static int counts_sd(pp_prog *m, const pp_machine *mach, int P, double center, d
     return 0;
 }
 
-int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metrics *mt, int draws,
-                        pp_interval *out, char *err, size_t errlen)
+int pp_predict_interval(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, const pp_metrics *mt,
+                        int draws, pp_interval *out, char *err, size_t errlen)
 {
     double center = mt->t_real;
     memset(out, 0, sizeof *out);
     out->lo = out->hi = center;
     double sd = 0;
-    if (pp_interval_wanted(draws) && fit_sd(m, mach, P, draws, center, &sd, err, errlen))
+    if (pp_interval_wanted(draws) && fit_sd(m, pv, mach, P, draws, center, &sd, err, errlen))
         return -1;
     out->fit = center > 0 ? sd / center : 0;
     out->host = mach ? mach->noise_cov : 0;
@@ -323,7 +319,7 @@ int pp_predict_interval(pp_prog *m, const pp_machine *mach, int P, const pp_metr
         double doublings = t1r > 0 && mt->t1 > t1r ? log2(mt->t1 / t1r) : 0;
         out->model = m->model_error * doublings;
     }
-    if (counts_sd(m, mach, P, center, &out->counts, err, errlen))
+    if (counts_sd(m, pv, mach, P, center, &out->counts, err, errlen))
         return -1;
     double rel = sqrt(out->fit * out->fit + out->host * out->host + out->model * out->model +
                       out->counts * out->counts);
@@ -356,13 +352,13 @@ static int eval_threads(int n)
 /* Fill v (the fitted costs on entry) with evaluation i's costs. */
 typedef void (*costs_fn)(void *u, int i, double *v);
 
-/* T_real at P for n sets of costs (fill) into t[0..n-1]: each set
- * priced by the memory model at the parameters as the caller left them
- * (as predict_runs does), then P applied and the walks, which only read
- * the model, several at once (eval_threads).  The first failure's
- * message is the one reported. */
-static int reals_at(pp_prog *m, costs_fn fill, void *u, int n, const pp_machine *mach, int P, double *t, char *err,
-                    size_t errlen)
+/* T_real at the point pv and P for n sets of costs (fill) into
+ * t[0..n-1]: each set priced by the memory model at pv (as predict_runs
+ * does), then the walks, which only read the model and pv, several at
+ * once (eval_threads).  The first failure's message is the one
+ * reported. */
+static int reals_at(pp_prog *m, const pp_vals *pv, costs_fn fill, void *u, int n, const pp_machine *mach, int P,
+                    double *t, char *err, size_t errlen)
 {
     pp_costs *costs = calloc((size_t)n + 1, sizeof *costs);
     double **vs = calloc((size_t)n + 1, sizeof *vs);   /* what costs[i] was made from */
@@ -372,11 +368,9 @@ static int reals_at(pp_prog *m, costs_fn fill, void *u, int n, const pp_machine 
             rc = -1;
         else {
             fill(u, i, vs[i]);
-            rc = pp_mem_costs(m, mach, vs[i], &costs[i]);
+            rc = pp_mem_costs(m, pv, mach, vs[i], &costs[i]);
         }
     }
-    long saved = m->pkind == PP_P_PARAM ? m->params[m->p_param].value : 0;
-    pp_prog_apply_P(m, P);
     int first = n, nt = rc == 0 ? eval_threads(n) : 1;
     if (rc)
         snprintf(err, errlen, "out of memory");
@@ -384,7 +378,7 @@ static int reals_at(pp_prog *m, costs_fn fill, void *u, int n, const pp_machine 
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
     for (int i = 0; i < (rc == 0 ? n : 0); i++) {
         char e[1024];
-        if (run(m, &costs[i], mach, P, NULL, &t[i], NULL, NULL, NULL, NULL, e, sizeof e)) {
+        if (run(m, pv, &costs[i], mach, P, NULL, &t[i], NULL, NULL, NULL, NULL, e, sizeof e)) {
 #pragma omp critical(pp_reals_at_error)
             if (i < first) {
                 first = i;
@@ -393,8 +387,6 @@ static int reals_at(pp_prog *m, costs_fn fill, void *u, int n, const pp_machine 
         }
     }
     pp_long_parallel(1);
-    if (m->pkind == PP_P_PARAM)
-        m->params[m->p_param].value = saved;
     for (int i = 0; costs && vs && i < n; i++) {
         pp_costs_free(&costs[i]);
         free(vs[i]);
@@ -442,8 +434,8 @@ static void draw_costs(void *u, int i, double *v)
  * draws'; T_real is a sum of costs along the critical path, linear
  * between the points where another thread becomes the slowest, so the
  * secants are what the draws would see for errors of a few percent. */
-static int delta_sd(pp_prog *m, const pp_machine *mach, int P, const int *idx, int q, double center, double *sd_out,
-                    char *err, size_t errlen)
+static int delta_sd(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, const int *idx, int q,
+                    double center, double *sd_out, char *err, size_t errlen)
 {
     int n = m->ncost;
     double *g = malloc(sizeof *g * (size_t)(q + 1));
@@ -453,7 +445,7 @@ static int delta_sd(pp_prog *m, const pp_machine *mach, int P, const int *idx, i
     }
     /* T_real alone: T1 and the PRAM do not enter */
     struct secant sc = {m, idx};
-    int rc = reals_at(m, secant_costs, &sc, q, mach, P, g, err, errlen);
+    int rc = reals_at(m, pv, secant_costs, &sc, q, mach, P, g, err, errlen);
     for (int i = 0; rc == 0 && i < q; i++)
         g[i] = (g[i] - center) / secant_step(m, idx[i]);
     double var = 0;
@@ -468,8 +460,8 @@ static int delta_sd(pp_prog *m, const pp_machine *mach, int P, const int *idx, i
 /* The standard deviation of T_real over the fitted costs: Monte Carlo
  * with `draws` draws, or, for PP_DRAWS_AUTO, the delta method when it
  * needs fewer predictions than PP_DRAWS_DEFAULT draws (those otherwise). */
-static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double center, double *sd_out, char *err,
-                  size_t errlen)
+static int fit_sd(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, int draws, double center,
+                  double *sd_out, char *err, size_t errlen)
 {
     *sd_out = 0;
     int n = m->ncost;
@@ -485,7 +477,7 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
     int *idx = malloc(sizeof *idx * (size_t)n);
     int q = idx ? varied_costs(m, idx) : 0;
     if (idx && delta && q + 1 < draws) {
-        int rc = delta_sd(m, mach, P, idx, q, center, sd_out, err, errlen);
+        int rc = delta_sd(m, pv, mach, P, idx, q, center, sd_out, err, errlen);
         free(idx);
         return rc;
     }
@@ -547,7 +539,7 @@ static int fit_sd(pp_prog *m, const pp_machine *mach, int P, int draws, double c
                 cv[(size_t)d * (size_t)q + (size_t)i] = v > 0 ? v : 0;
             }
         }
-        rc = reals_at(m, draw_costs, &dr, draws, mach, P, t, err, errlen);
+        rc = reals_at(m, pv, draw_costs, &dr, draws, mach, P, t, err, errlen);
         if (rc == 0) {
             double sum = 0, sum2 = 0;
             for (int d = 0; d < draws; d++) {

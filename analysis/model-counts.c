@@ -76,7 +76,6 @@ void pp_counts_observe(pp_prog *m)
             ml->obs_iters = dl->shape == PP_SHAPE_BOTTOM ? H : (H >= E ? H - E : 0);
             ml->trip = E ? (double)ml->obs_iters / (double)E : 0;
             ml->pow_param = -1;
-            ml->pow_scale = 1;
             ml->count = count_expr(dl);
             ml->rule = ml->count && !pp_expr_has_unknown(ml->count) ? PP_RULE_SYMBOLIC : PP_RULE_CONSTANT;
             if (ml->rule == PP_RULE_CONSTANT && ml->count) {
@@ -149,35 +148,35 @@ static double trip_in(const pp_prog *m, int ri, int f, int k, uint64_t it, uint6
 
 /* The team size a work-queue loop's total is dealt over in a per-entry
  * view (equations, memory): the current P. */
-static double current_P(const pp_prog *m)
+static double current_P(const pp_prog *m, const pp_vals *pv)
 {
     if (m->pkind == PP_P_PARAM && m->p_param >= 0) {
-        double P = (double)(m->params[m->p_param].value + m->p_offset);
+        double P = (double)(pp_vals_get(m, pv, m->p_param) + m->p_offset);
         return P >= 1 ? P : 1;
     }
     return 1;
 }
 
-double pp_loop_team_total(const pp_prog *m, const pp_mloop *ml)
+double pp_loop_team_total(const pp_prog *m, const pp_vals *pv, const pp_mloop *ml)
 {
     if (ml->pow_param < 0 || ml->pow_param >= m->nparams)
         return ml->trip;
-    double x = (double)m->params[ml->pow_param].value;
+    double x = (double)pp_vals_get(m, pv, ml->pow_param);
     double t = ml->pow_lin ? ml->pow_a * x + ml->pow_b : x > 0 ? ml->pow_a * pow(x, ml->pow_b) : 0;
-    return t > 0 ? t * ml->pow_scale : 0;
+    return t > 0 ? t * (pv && pv->scaled == ml ? pv->trip_scale : 1) : 0;
 }
 
-double pp_loop_trip(const pp_prog *m, const pp_mloop *ml)
+double pp_loop_trip(const pp_prog *m, const pp_vals *pv, const pp_mloop *ml)
 {
-    double t = pp_loop_team_total(m, ml);
-    return ml->claim ? t / current_P(m) : t;
+    double t = pp_loop_team_total(m, pv, ml);
+    return ml->claim ? t / current_P(m, pv) : t;
 }
 
-double pp_loop_trip_relse(const pp_prog *m, const pp_mloop *ml)
+double pp_loop_trip_relse(const pp_prog *m, const pp_vals *pv, const pp_mloop *ml)
 {
     if (ml->pow_param < 0 || ml->pow_param >= m->nparams || ml->pow_q <= 2 || ml->pow_sxx <= 0)
         return -1;
-    double x = (double)m->params[ml->pow_param].value;
+    double x = (double)pp_vals_get(m, pv, ml->pow_param);
     if (x <= 0)
         return -1;
     double u = ml->pow_lin ? x : log(x);
@@ -399,6 +398,11 @@ void pp_counts_refit(pp_prog *m, int f, int k, const char *why)
  * the run, and replace the rules that do not match. */
 int pp_counts_verify(pp_prog *m, char *err, size_t errlen)
 {
+    pp_vals pv;
+    if (pp_vals_init(&pv, m)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     for (int round = 0; round < 3; round++) {
         int changed = 0;
         for (int f = 0; f < m->nfuncs; f++)
@@ -406,22 +410,18 @@ int pp_counts_verify(pp_prog *m, char *err, size_t errlen)
                 m->funcs[f].loops[k].matched = 1;
         for (int ri = 0; ri < m->nrec; ri++) {
             /* the parameters and P of record ri */
-            for (int i = 0; i < m->nparams; i++) {
-                long v;
-                m->params[i].value = pp_prog_param_in(m, ri, i, &v) == 0 ? v : m->params[i].recorded;
-            }
+            pp_vals_of_record(m, &pv, ri);
             int P = pp_prog_P_in(m, ri);
-            pp_prog_apply_P(m, P);
             pp_instance in;
             /* an MPI rank's record: that rank alone */
             int rank = m->pkind == PP_P_MPI ? m->recs[ri]->mpi_rank : -1;
-            if (pp_instantiate_rank(m, P, rank, PP_INST_TOTALS, &in, err, errlen)) {
+            if (pp_instantiate_rank(m, &pv, P, rank, PP_INST_TOTALS, &in, err, errlen)) {
                 if (ri > 0) {
                     char e2[600];
                     snprintf(e2, sizeof e2, "%s: %s", m->recs[ri]->path, err);
                     snprintf(err, errlen, "%s", e2);
                 }
-                pp_prog_reset(m);
+                pp_vals_free(&pv);
                 return -1;
             }
             for (int f = 0; f < m->nfuncs; f++) {
@@ -463,7 +463,7 @@ int pp_counts_verify(pp_prog *m, char *err, size_t errlen)
         if (!changed)
             break;
     }
-    pp_prog_reset(m);
+    pp_vals_free(&pv);
     return 0;
 }
 

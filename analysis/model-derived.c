@@ -318,10 +318,10 @@ int pp_prog_derived_index(const pp_prog *m, const char *name)
     return -1;
 }
 
-int pp_prog_derived_value(const pp_prog *m, int d, long *out)
+int pp_prog_derived_value(const pp_prog *m, const pp_vals *pv, int d, long *out)
 {
     int64_t v;
-    if (d < 0 || d >= m->nderived || pp_prog_eval(m, m->derived[d].expr, &v))
+    if (d < 0 || d >= m->nderived || pp_prog_eval(m, pv, m->derived[d].expr, &v))
         return -1;
     *out = (long)v;
     return 0;

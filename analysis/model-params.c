@@ -33,7 +33,7 @@ static int add_param(pp_prog *m, const char *name, int is_global, int func, int 
     p->func = func;
     p->id = id;
     p->src = strdup(src);
-    p->recorded = p->value = value;
+    p->recorded = value;
     p->varying = rp && rp->min != rp->max;
     return 0;
 }
@@ -205,13 +205,6 @@ long pp_prog_team_size(const pp_prog *m, int P)
     return m->pkind == PP_P_MPI ? m->omp_team_rec : P;
 }
 
-/* Set the parameters so that the program runs with P threads. */
-static void apply_P(pp_prog *m, int P)
-{
-    if (m->pkind == PP_P_PARAM)
-        m->params[m->p_param].value = P - m->p_offset;
-}
-
 int pp_prog_param_index(const pp_prog *m, const char *name)
 {
     for (int i = 0; i < m->nparams; i++)
@@ -220,7 +213,7 @@ int pp_prog_param_index(const pp_prog *m, const char *name)
     return -1;
 }
 
-int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errlen)
+int pp_vals_set(const pp_prog *m, pp_vals *pv, const char *name, long value, char *err, size_t errlen)
 {
     int n = 0;
     /* parameters that share a name (a local copied into a global) move
@@ -234,7 +227,7 @@ int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errl
                 free(r);
                 return -1;
             }
-            m->params[i].value = value;
+            pv->v[i] = value;
             n++;
         }
     if (n == 0 && pp_prog_derived_index(m, name) >= 0) {
@@ -255,38 +248,64 @@ int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errl
     return 0;
 }
 
-long *pp_prog_params_save(const pp_prog *m)
+int pp_vals_init(pp_vals *pv, const pp_prog *m)
 {
-    long *v = malloc(sizeof *v * (size_t)(m->nparams + 1));
-    for (int i = 0; v && i < m->nparams; i++)
-        v[i] = m->params[i].value;
-    return v;
+    pv->v = malloc(sizeof *pv->v * (size_t)(m->nparams + 1));
+    if (!pv->v)
+        return -1;
+    pp_vals_reset(m, pv);
+    return 0;
 }
 
-void pp_prog_params_restore(pp_prog *m, long *saved)
+int pp_vals_copy(pp_vals *dst, const pp_prog *m, const pp_vals *src)
 {
-    for (int i = 0; saved && i < m->nparams; i++)
-        m->params[i].value = saved[i];
-    free(saved);
+    if (pp_vals_init(dst, m))
+        return -1;
+    if (!src)
+        return 0;    /* the recorded point */
+    memcpy(dst->v, src->v, sizeof *dst->v * (size_t)m->nparams);
+    dst->scaled = src->scaled;
+    dst->trip_scale = src->trip_scale;
+    dst->max_graph = src->max_graph;
+    return 0;
 }
 
-void pp_prog_reset(pp_prog *m)
+void pp_vals_free(pp_vals *pv)
+{
+    free(pv->v);
+    pv->v = NULL;
+}
+
+void pp_vals_reset(const pp_prog *m, pp_vals *pv)
 {
     for (int i = 0; i < m->nparams; i++)
-        m->params[i].value = m->params[i].recorded;
+        pv->v[i] = m->params[i].recorded;
+    pv->scaled = NULL;
+    pv->trip_scale = 1;
+    pv->max_graph = 0;
 }
 
-int pp_prog_default_P(const pp_prog *m)
+void pp_vals_apply_P(const pp_prog *m, pp_vals *pv, int P)
+{
+    if (m->pkind == PP_P_PARAM)
+        pv->v[m->p_param] = P - m->p_offset;
+}
+
+void pp_vals_of_record(const pp_prog *m, pp_vals *pv, int k)
+{
+    for (int i = 0; i < m->nparams; i++) {
+        long v;
+        pv->v[i] = pp_prog_param_in(m, k, i, &v) == 0 ? v : m->params[i].recorded;
+    }
+    pp_vals_apply_P(m, pv, pp_prog_P_in(m, k));
+}
+
+int pp_prog_default_P(const pp_prog *m, const pp_vals *pv)
 {
     if (m->pkind == PP_P_PARAM) {
-        long v = m->params[m->p_param].value + m->p_offset;
+        long v = pv->v[m->p_param] + m->p_offset;
         if (v >= 1 && v <= 1000000)
             return (int)v;
     }
     return m->p_recorded;
-}
-
-void pp_prog_apply_P(pp_prog *m, int P)
-{
-    apply_P(m, P);
 }

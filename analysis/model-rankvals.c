@@ -27,7 +27,8 @@
 typedef struct {
     const pp_prog *m;
     int rec;            /* record whose parameters the names take, or -1:
-                           the parameters' current values               */
+                           the point's values (pv; NULL: the recorded)  */
+    const pp_vals *pv;
     int64_t rank, P;
 } lctx;
 
@@ -47,16 +48,17 @@ static int lookup(void *vp, const pp_expr *a, int64_t *out)
     int i = pp_prog_param_index(c->m, a->name);
     if (i < 0 || c->m->params[i].per_rank)
         return -1;
-    long v = c->m->params[i].value;
+    long v = pp_vals_get(c->m, c->pv, i);
     if (c->rec >= 0 && pp_prog_param_in(c->m, c->rec, i, &v))
         return -1;
     *out = v;
     return 0;
 }
 
-static int eval_at(const pp_prog *m, const pp_expr *e, int rec, int64_t rank, int64_t P, int64_t *out)
+static int eval_at(const pp_prog *m, const pp_vals *pv, const pp_expr *e, int rec, int64_t rank, int64_t P,
+                   int64_t *out)
 {
-    lctx c = {m, rec, rank, P};
+    lctx c = {m, rec, pv, rank, P};
     return pp_expr_eval_i64(e, lookup, &c, out) == 0 ? 0 : -1;
 }
 
@@ -119,7 +121,7 @@ static int fits(const pp_prog *m, int i, const pp_expr *e)
         int64_t got;
         if (pp_prog_param_in(m, k, i, &want))
             continue;                   /* the record does not set it */
-        if (eval_at(m, e, k, m->recs[k]->mpi_rank, m->recs[k]->mpi_size, &got) || got != want)
+        if (eval_at(m, NULL, e, k, m->recs[k]->mpi_rank, m->recs[k]->mpi_size, &got) || got != want)
             return 0;
     }
     return 1;
@@ -132,7 +134,7 @@ static int agree(const pp_prog *m, const pp_expr *a, const pp_expr *b)
     for (int64_t P = 1; P <= AGREE_MAX_P; P++)
         for (int64_t r = 0; r < P; r++) {
             int64_t x, y;
-            int ea = eval_at(m, a, -1, r, P, &x), eb = eval_at(m, b, -1, r, P, &y);
+            int ea = eval_at(m, NULL, a, -1, r, P, &x), eb = eval_at(m, NULL, b, -1, r, P, &y);
             if (ea != eb || (ea == 0 && x != y))
                 return 0;
         }
@@ -245,13 +247,13 @@ int pp_model_rank_values(pp_prog *m)
     return 0;
 }
 
-int pp_prog_rank_value(const pp_prog *m, int param, int rank, int P, int single, int64_t *out)
+int pp_prog_rank_value(const pp_prog *m, const pp_vals *pv, int param, int rank, int P, int single, int64_t *out)
 {
     const pp_param *p = &m->params[param];
     if (p->rank_rule)
-        return eval_at(m, p->rank_rule, -1, rank, P, out);
+        return eval_at(m, pv, p->rank_rule, -1, rank, P, out);
     if (single) {
-        *out = p->value;
+        *out = pp_vals_get(m, pv, param);
         return 0;
     }
     if (rank < 0 || rank >= p->rank_n || P != p->rank_n)

@@ -464,29 +464,36 @@ static void build_shapes(pp_prog *m)
     }
 }
 
+struct at_point {
+    const pp_prog *m;
+    const pp_vals *pv;
+};
+
 static int param_value(void *vp, const pp_expr *a, int64_t *out)
 {
-    const pp_prog *m = vp;
+    const struct at_point *c = vp;
     if (a->kind != PP_E_SYM || !a->name)
         return -1;
-    int i = pp_prog_param_index(m, a->name);
+    int i = pp_prog_param_index(c->m, a->name);
     if (i < 0)
         return -1;
-    *out = m->params[i].value;
+    *out = pp_vals_get(c->m, c->pv, i);
     return 0;
 }
 
-int pp_prog_eval(const pp_prog *m, const pp_expr *e, int64_t *out)
+int pp_prog_eval(const pp_prog *m, const pp_vals *pv, const pp_expr *e, int64_t *out)
 {
-    return e ? pp_expr_eval_i64(e, param_value, (void *)m, out) : -1;
+    struct at_point c = {m, pv};
+    return e ? pp_expr_eval_i64(e, param_value, &c, out) : -1;
 }
 
-double pp_prog_footprint(const pp_prog *m)
+double pp_prog_footprint(const pp_prog *m, const pp_vals *pv)
 {
+    struct at_point c = {m, pv};
     double sum = 0;
     for (int i = 0; i < m->nshape; i++) {
         int64_t v;
-        if (pp_expr_eval_i64(m->shape_bytes[i], param_value, (void *)m, &v) == 0 && v > 0)
+        if (pp_expr_eval_i64(m->shape_bytes[i], param_value, &c, &v) == 0 && v > 0)
             sum += (double)v;
     }
     return sum;
@@ -645,7 +652,7 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
         return -1;
     }
     build_shapes(m);
-    m->footprint_rec = pp_prog_footprint(m);
+    m->footprint_rec = pp_prog_footprint(m, NULL);
     if (m->main_func < 0) {
         snprintf(err, errlen, "%s: the record has no instrumented function 'main' "
                               "(compile the file that defines main with -fplugin=perfpred.so)", r->path);

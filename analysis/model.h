@@ -22,8 +22,7 @@ typedef struct {
     int is_global;
     int func, id;        /* (var X): function index and param id            */
     char *src;           /* source variable (var) or global name            */
-    long recorded;       /* value in the run                                */
-    long value;          /* current value                                   */
+    long recorded;       /* value in the run (a point's own: pp_vals)       */
     int varying;         /* set more than once with different values        */
     /* MPI: the value differs between the ranks of a run (each rank's
      * record has its own): no problem parameter.  rank_rule, in (rank),
@@ -120,8 +119,26 @@ typedef struct {
      * entry of the team, dealt over the team's threads like a dynamic
      * schedule */
     int claim;
-    double pow_mx, pow_sxx, pow_s, pow_scale;
+    double pow_mx, pow_sxx, pow_s;
 } pp_mloop;
+
+/* A point's parameter values (NULL where a function takes one: the
+ * recorded point): the model holds the recorded ones
+ * (pp_param.recorded) and is never changed to evaluate a point; a point
+ * carries its own values, which the counts, the memory model, the
+ * equations and the instantiation read (model-params.c).  Where P is a
+ * parameter (PP_P_PARAM) its value is part of them (pp_vals_apply_P).
+ * The interval's counts term moves one loop's fitted trip count: scaled
+ * (NULL: none) by trip_scale.  max_graph caps the instance's thread
+ * graph, counting the actions of the members a class's segment stands
+ * for (PP_INST_CLASSES) as if each held its own (0: none; scale's
+ * searches give up on a size beyond it). */
+typedef struct pp_vals {
+    long *v;                 /* [nparams]                                   */
+    const pp_mloop *scaled;
+    double trip_scale;
+    long max_graph;
+} pp_vals;
 
 typedef struct {
     const pp_dfunc *d;
@@ -218,10 +235,6 @@ typedef struct pp_prog {
     int cost_rank_deficient;  /* the run could not separate some costs      */
     double cost_r2;
     long max_actions;    /* cap on an instance's actions (0: the default) */
-    long max_graph;      /* cap on its thread graph's actions, counting
-                            those of the members a class's segment stands
-                            for (PP_INST_CLASSES), as if each held its own
-                            (0: none; scale's searches)                   */
     int nshape;          /* the arrays' sizes in the parameters, and their  */
     pp_expr **shape_bytes;   /* total at the recorded size: the cache rule */
     double footprint_rec;
@@ -252,6 +265,13 @@ typedef struct pp_prog {
     char *thread_refusal;/* why no P but the recorded one can be evaluated
                             (a thread value no rule fits), or NULL         */
 } pp_prog;
+
+/* Parameter i's value at pv (NULL: the recorded point, what the model's
+ * construction evaluates at). */
+static inline long pp_vals_get(const pp_prog *m, const pp_vals *pv, int i)
+{
+    return pv ? pv->v[i] : m->params[i].recorded;
+}
 
 /* Fit the costs again (after m->cost_quantile changed), with the
  * machine whose slowdowns are taken out (NULL: none).  0 or -1. */
@@ -284,45 +304,53 @@ int pp_prog_param_in(const pp_prog *m, int k, int param, long *value);
 /* Iterations per entry of a loop with no count expression, at the
  * parameters' current values: its power law over several records, or
  * the recorded average (model-counts.c). */
-/* A work-queue loop's team total at the current parameters. */
-double pp_loop_team_total(const pp_prog *m, const pp_mloop *ml);
-double pp_loop_trip(const pp_prog *m, const pp_mloop *ml);
+/* A work-queue loop's team total at the point's values. */
+double pp_loop_team_total(const pp_prog *m, const pp_vals *pv, const pp_mloop *ml);
+double pp_loop_trip(const pp_prog *m, const pp_vals *pv, const pp_mloop *ml);
 /* The relative standard error of that fitted trip at the current
  * parameters (the regression's prediction error at x); -1 when the fit
  * went through two points (no residual to measure it by) or there is no
  * fit. */
-double pp_loop_trip_relse(const pp_prog *m, const pp_mloop *ml);
+double pp_loop_trip_relse(const pp_prog *m, const pp_vals *pv, const pp_mloop *ml);
 /* The P of record k. */
 int pp_prog_P_in(const pp_prog *m, int k);
-/* A per-rank parameter's value at rank `rank` of P ranks: its rule, or
- * without one its recorded value at that rank (single: the instance is
- * one rank's, whose value params[param].value already holds).  0 or -1. */
-int pp_prog_rank_value(const pp_prog *m, int param, int rank, int P, int single, int64_t *out);
+/* A per-rank parameter's value at rank `rank` of P ranks at the point
+ * pv: its rule, or without one its recorded value at that rank (single:
+ * the instance is one rank's, whose value pv already holds).  0 or -1. */
+int pp_prog_rank_value(const pp_prog *m, const pp_vals *pv, int param, int rank, int P, int single,
+                       int64_t *out);
 /* Why the ranks cannot be instantiated at P (a per-rank value without a
  * rule, at another P than the recorded one): a message in buf, or NULL. */
 const char *pp_prog_rank_refusal(const pp_prog *m, int P, char *buf, size_t n);
 void pp_prog_free(pp_prog *m);
 
-/* Set a parameter by name (--set NAME=V).  "P" is not a parameter. */
-int pp_prog_set(pp_prog *m, const char *name, long value, char *err, size_t errlen);
+/* The recorded values (0, or -1 when memory runs out); a copy of src
+ * (NULL: the recorded values); free. */
+int pp_vals_init(pp_vals *pv, const pp_prog *m);
+int pp_vals_copy(pp_vals *dst, const pp_prog *m, const pp_vals *src);
+void pp_vals_free(pp_vals *pv);
+/* All values back to the recorded ones. */
+void pp_vals_reset(const pp_prog *m, pp_vals *pv);
+/* Set a parameter by name (--set NAME=V); parameters that share a name
+ * move together.  "P" is not a parameter. */
+int pp_vals_set(const pp_prog *m, pp_vals *pv, const char *name, long value, char *err, size_t errlen);
+/* Set the parameter that fixes the thread count (pthreads) for P. */
+void pp_vals_apply_P(const pp_prog *m, pp_vals *pv, int P);
+/* The values of record k (its parameters and its P). */
+void pp_vals_of_record(const pp_prog *m, pp_vals *pv, int k);
 int pp_prog_param_index(const pp_prog *m, const char *name);
 /* The derived global NAME (index into m->derived), or -1. */
 int pp_prog_derived_index(const pp_prog *m, const char *name);
-/* A derived global's value at the parameters' current values (-1: it
- * cannot be evaluated there). */
-int pp_prog_derived_value(const pp_prog *m, int d, long *out);
+/* A derived global's value at the point's values (-1: it cannot be
+ * evaluated there). */
+int pp_prog_derived_value(const pp_prog *m, const pp_vals *pv, int d, long *out);
 /* When NAME is a derived global: the message that says so and names the
  * inputs to set instead ("'nv' is computed by the program (nv = 1 <<
  * SCALE, line 17 of init_sizes): set scale instead"), 0; else -1. */
 int pp_prog_derived_hint(const pp_prog *m, const char *name, char *buf, size_t n);
-void pp_prog_reset(pp_prog *m);    /* all parameters back to recorded    */
-/* The parameters' current values (NULL when out of memory), and back to
- * them (saved is freed). */
-long *pp_prog_params_save(const pp_prog *m);
-void pp_prog_params_restore(pp_prog *m, long *saved);
-/* An expression in the parameters at their current values; -1 when it
+/* An expression in the parameters at the point's values; -1 when it
  * holds anything else (an enclosing loop's variable). */
-int pp_prog_eval(const pp_prog *m, const pp_expr *e, int64_t *out);
+int pp_prog_eval(const pp_prog *m, const pp_vals *pv, const pp_expr *e, int64_t *out);
 void pp_prog_warn(pp_prog *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- instances ---------------------------------------------------------- */
@@ -514,28 +542,27 @@ typedef struct {
     long *nwparts;
 } pp_instance;
 
-/* Unroll the model at the current parameter values for P processors,
+/* Unroll the model at the point's values pv for P processors (P applied
+ * to pv where P is a parameter),
  * with the fitted costs (pp_instantiate_costed, costs.h, with others).
  * Returns 0 or -1 with a message (recursion too deep, a hang-prone
  * structure, too many actions). */
-int pp_instantiate(const pp_prog *m, int P, int flags, pp_instance *out, char *err, size_t errlen);
+int pp_instantiate(const pp_prog *m, const pp_vals *pv, int P, int flags, pp_instance *out, char *err,
+                   size_t errlen);
 /* MPI: only rank `rank` of P (its loop totals, its thread); rank < 0: all
  * ranks, as pp_instantiate. */
-int pp_instantiate_rank(const pp_prog *m, int P, int rank, int flags, pp_instance *out, char *err,
-                        size_t errlen);
+int pp_instantiate_rank(const pp_prog *m, const pp_vals *pv, int P, int rank, int flags, pp_instance *out,
+                        char *err, size_t errlen);
 void pp_instance_free(pp_instance *in);
 
 /* The team size / thread count the model gives at P, and the P that the
  * run had. */
 long pp_prog_team_size(const pp_prog *m, int P);
 /* Bytes of the program's arrays (its shapes whose size the parameters
- * give) at the current parameter values. */
-double pp_prog_footprint(const pp_prog *m);
+ * give) at the point's values. */
+double pp_prog_footprint(const pp_prog *m, const pp_vals *pv);
 /* The P to use when the user gives no --P: the recorded one, or the one a
  * --set of the thread-count parameter asked for. */
-int pp_prog_default_P(const pp_prog *m);
-
-/* Set the parameter that fixes the thread count (pthreads) for P. */
-void pp_prog_apply_P(pp_prog *m, int P);
+int pp_prog_default_P(const pp_prog *m, const pp_vals *pv);
 
 #endif

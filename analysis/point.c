@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int pp_point_predict(pp_prog *m, const pp_machine *mach, int P, double t1, int draws, pp_metrics *mt,
+int pp_point_predict(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double t1, int draws, pp_metrics *mt,
                      pp_interval *iv, int *has_iv, char *err, size_t errlen)
 {
     *has_iv = 0;
@@ -18,11 +18,11 @@ int pp_point_predict(pp_prog *m, const pp_machine *mach, int P, double t1, int d
     char what[64];
     snprintf(what, sizeof what, "P=%d", P);
     pp_long_point_begin(P, 1 + pp_interval_walks(m, draws), what);
-    int rc = pp_predict(m, mach, P, mt, err, errlen);
+    int rc = pp_predict(m, pv, mach, P, mt, err, errlen);
     if (rc == 0 && t1 > 0)
         pp_metrics_compute(mt, t1, mt->t_pram, mt->t_real, P);
     if (rc == 0 && pp_interval_wanted(draws)) {
-        rc = pp_predict_interval(m, mach, P, mt, draws, iv, err, errlen);
+        rc = pp_predict_interval(m, pv, mach, P, mt, draws, iv, err, errlen);
         *has_iv = rc == 0;
     }
     pp_long_point_end();
@@ -41,7 +41,7 @@ int pp_problem_shown(const pp_prog *m, int i)
     return 1;
 }
 
-void pp_problem_json(FILE *f, const pp_prog *m)
+void pp_problem_json(FILE *f, const pp_prog *m, const pp_vals *pv)
 {
     fputc('{', f);
     for (int i = 0, first = 1; i < m->nparams; i++) {
@@ -49,15 +49,15 @@ void pp_problem_json(FILE *f, const pp_prog *m)
             continue;
         fputs(first ? "" : ",", f);
         pp_json_str(f, m->params[i].name);
-        fprintf(f, ":%ld", m->params[i].value);
+        fprintf(f, ":%ld", pv->v[i]);
         first = 0;
     }
     fputc('}', f);
 }
 
-void pp_problem_text(FILE *f, const pp_prog *m)
+void pp_problem_text(FILE *f, const pp_prog *m, const pp_vals *pv)
 {
     for (int i = 0; i < m->nparams; i++)
         if (pp_problem_shown(m, i))
-            fprintf(f, " %s=%ld", m->params[i].name, m->params[i].value);
+            fprintf(f, " %s=%ld", m->params[i].name, pv->v[i]);
 }

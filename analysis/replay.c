@@ -62,16 +62,15 @@ int pp_replay_check(pp_prog *m, const pp_machine *mach, char *err, size_t errlen
         pp_machine_default(&def);
         mach = &def;
     }
-    long *saved = pp_prog_params_save(m);
-    if (!saved) {
+    pp_vals rec;
+    if (pp_vals_init(&rec, m)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    pp_prog_reset(m);
     char why[2048] = "";
     double t = 0;
-    int rc = pp_predict_real(m, mach, m->p_recorded, &t, why, sizeof why);
-    pp_prog_params_restore(m, saved);
+    int rc = pp_predict_real(m, &rec, mach, m->p_recorded, &t, why, sizeof why);
+    pp_vals_free(&rec);
     if (rc && strstr(why, "hangs")) {
         snprintf(err, errlen, "%s: the model does not reproduce the run: the run completed at its recorded size "
                               "and P = %d, the model of it does not (%s)", m->rec->path ? m->rec->path : "?",

@@ -25,13 +25,13 @@ static char *block_text(const pp_eqblock *b, int sync)
 int pp_rep_sec_equations(pp_rep_ctx *x)
 {
     pp_rep_doc *d = x->doc;
-    pp_prog *m = &x->s->prog;
+    const pp_prog *m = &x->s->prog;
     pp_equations q;
     char err[1024];
     pp_rep_h2(d, "equations", "Symbolic equations");
     pp_rep_progress("symbolic equations");
     int P = x->P[x->nP - 1];
-    if (pp_equations_build(m, &x->s->mach, P, &q, err, sizeof err)) {
+    if (pp_equations_build(m, &x->s->vals, &x->s->mach, P, &q, err, sizeof err)) {
         pp_rep_para(d, "The equations could not be built: %s", err);
         return 0;
     }
@@ -70,8 +70,12 @@ int pp_rep_sec_equations(pp_rep_ctx *x)
     pp_rep_col(tb, 3, "T_sync (ns)", 'l');
     pp_rep_col(tb, 4, h, 'r');
     pp_rep_col(tb, 5, "share of the program", 'r');
-    long *saved = pp_prog_params_save(m);
-    pp_prog_apply_P(m, P);
+    pp_vals at;
+    if (pp_vals_copy(&at, m, &x->s->vals)) {
+        pp_equations_free(&q);
+        return -1;
+    }
+    pp_vals_apply_P(m, &at, P);
     int approx = 0;
     long double all = 0;
     for (int i = 0; i < q.nblocks; i++) {
@@ -91,14 +95,13 @@ int pp_rep_sec_equations(pp_rep_ctx *x)
         pp_rep_cell_set(tb, 3, es ? es : "", "`%s`", es ? es : "?");
         free(e);
         free(es);
-        long double v = pp_eqblock_eval(b, 0, m, P, &approx) + pp_eqblock_eval(b, 1, m, P, &approx);
+        long double v = pp_eqblock_eval(b, 0, m, &at, P, &approx) + pp_eqblock_eval(b, 1, m, &at, P, &approx);
         if (i == 0)
             all = v;
         pp_rep_cell_time(tb, 4, (double)v);
         pp_rep_cell_num(tb, 5, "%.1f%%", all > 0 && isfinite((double)v) ? (double)(100 * v / all) : NAN);
     }
-    if (saved)
-        pp_prog_params_restore(m, saved);
+    pp_vals_free(&at);
     if (approx)
         pp_rep_para(d, "Some sums of more than 2^20 terms were evaluated from 512 of them.");
     pp_equations_free(&q);

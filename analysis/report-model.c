@@ -55,7 +55,7 @@ static void params_table(pp_rep_ctx *x)
         if (isP)
             pp_rep_cell_set(t, 2, "", "P");
         else
-            pp_rep_cell_set(t, 2, NULL, "%ld", p->value);
+            pp_rep_cell_set(t, 2, NULL, "%ld", x->s->vals.v[i]);
         if (p->is_global)
             pp_rep_cell_set(t, 3, NULL, "global `%s`%s", p->src, isP ? "; the thread count" : "");
         else
@@ -70,7 +70,7 @@ static void params_table(pp_rep_ctx *x)
         pp_rep_row(t);
         pp_rep_cell_set(t, 0, NULL, "%s", dv->name);
         pp_rep_cell_set(t, 1, NULL, "%ld", dv->recorded);
-        if (pp_prog_derived_value(m, d, &v) == 0)
+        if (pp_prog_derived_value(m, &x->s->vals, d, &v) == 0)
             pp_rep_cell_set(t, 2, NULL, "%ld", v);
         pp_rep_cell_set(t, 3, NULL, "global `%s` = `%s` (derived, line %d of `%s`)", dv->name, s ? s : "?", dv->line,
                         m->funcs[dv->func].d->name);
@@ -177,7 +177,7 @@ int pp_rep_sec_problem(pp_rep_ctx *x)
     for (int i = 0; i < m->nparams; i++)
         if (!(m->pkind == PP_P_PARAM && i == m->p_param))
             snprintf(prob + strlen(prob), sizeof prob - strlen(prob), "%s%s = %ld", prob[0] ? ", " : "",
-                     m->params[i].name, m->params[i].value);
+                     m->params[i].name, s->vals.v[i]);
     pp_rep_item(d, "Predicted at %s for P = %s.", prob[0] ? prob : "the recorded size", buf);
     const pp_machine *mc = &s->mach;
     pp_rep_item(d, "Machine: %s%s%s (`%s`, %s, %d processors%s).", x->c->machine ? "`" : "",
@@ -271,7 +271,7 @@ int pp_rep_sec_quality(pp_rep_ctx *x)
 static int breakdown_table(pp_rep_ctx *x, pp_by by, int P)
 {
     pp_breakdown b;
-    int r = pp_breakdown_run(&x->s->prog, &x->s->mach, P, by, NULL, &b, x->err, sizeof x->err);
+    int r = pp_breakdown_run(&x->s->prog, &x->s->vals, &x->s->mach, P, by, NULL, &b, x->err, sizeof x->err);
     if (r) {
         x->rc = r == -2 ? 1 : 2;
         return -1;

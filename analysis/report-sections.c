@@ -56,13 +56,14 @@ int pp_rep_predict_all(pp_rep_ctx *x)
         pp_rep_pred *p = &x->pred[i];
         pp_rep_progress("predicting P = %d (%d of %d)%s", x->P[i], i + 1, x->nP,
                         pp_interval_wanted(x->draws) ? ", with its interval" : "");
-        if (pp_predict(m, &x->s->mach, x->P[i], &p->mt, err, sizeof err)) {
+        if (pp_predict(m, &x->s->vals, &x->s->mach, x->P[i], &p->mt, err, sizeof err)) {
             snprintf(x->err, sizeof x->err, "%s: at P = %d: %s", x->s->rec.path, x->P[i], err);
             x->rc = 2;
             return -1;
         }
         if (pp_interval_wanted(x->draws)) {
-            if (pp_predict_interval(m, &x->s->mach, x->P[i], &p->mt, x->draws, &p->iv, err, sizeof err)) {
+            if (pp_predict_interval(m, &x->s->vals, &x->s->mach, x->P[i], &p->mt, x->draws, &p->iv, err,
+                                    sizeof err)) {
                 snprintf(x->err, sizeof x->err, "%s: the interval at P = %d: %s", x->s->rec.path, x->P[i], err);
                 x->rc = 2;
                 return -1;
@@ -251,9 +252,8 @@ int pp_rep_sec_graph(pp_rep_ctx *x)
     char err[1024], path[4096];
     int P = x->graph_P;
     pp_rep_progress("thread graph at P = %d", P);
-    pp_prog_apply_P(m, P);
     pp_instance in;
-    if (pp_instantiate(m, P, PP_INST_ACTIONS | PP_INST_STRUCT, &in, err, sizeof err)) {
+    if (pp_instantiate(m, &x->s->vals, P, PP_INST_ACTIONS | PP_INST_STRUCT, &in, err, sizeof err)) {
         snprintf(x->err, sizeof x->err, "%s: the thread graph at P = %d: %s", x->s->rec.path, P, err);
         x->rc = 2;
         return -1;
@@ -331,7 +331,7 @@ static int scale_params(pp_rep_ctx *x, int *sp)
             return fail(x, 2, "--scale %s: no such parameter in %s", nm, x->s->rec.path);
         if (m->pkind == PP_P_PARAM && sp[i] == m->p_param)
             return fail(x, 2, "--scale %s: that parameter is the thread count P", nm);
-        if (m->params[sp[i]].value <= 0)
+        if (x->s->vals.v[sp[i]] <= 0)
             return fail(x, 2, "--scale %s: its value is not positive", nm);
     }
     return 0;
@@ -348,32 +348,20 @@ int pp_rep_scale_compute(pp_rep_ctx *x)
     if (scale_params(x, sp))
         return -1;
     /* the report's problem size is the start of the path (as scale does
-     * with --set), its recorded values are kept for the other sections */
-    long *rec = malloc(sizeof *rec * (size_t)(m->nparams + 1));
-    if (!rec)
-        return fail(x, 1, "out of memory");
-    for (int i = 0; i < m->nparams; i++) {
-        rec[i] = m->params[i].recorded;
-        m->params[i].recorded = m->params[i].value;
-    }
+     * with --set) */
     char err[1536];
     int rc = 0;
     for (int k = 0; k < 2 && rc == 0; k++) {
         if ((k == 0 && !x->c->has_Ea) || (k == 1 && !x->c->has_E))
             continue;
         pp_rep_progress("%s scalability table", k == 0 ? "algorithmic" : "combination");
-        if (pp_scale_compute(m, &x->s->mach, k == 0 ? PP_SCALE_ALGORITHMIC : PP_SCALE_COMBINATION,
+        if (pp_scale_compute(m, &x->s->vals, &x->s->mach, k == 0 ? PP_SCALE_ALGORITHMIC : PP_SCALE_COMBINATION,
                              k == 0 ? x->c->Ea : x->c->E, sp, x->c->nscale, x->sP, x->nsP, &x->tab[x->ntab],
                              pp_cli_progress, NULL, err, sizeof err))
             rc = fail(x, 2, "%s: the scalability table: %s", x->s->rec.path, err);
         else
             x->ntab++;
     }
-    for (int i = 0; i < m->nparams; i++) {
-        m->params[i].value = m->params[i].recorded;
-        m->params[i].recorded = rec[i];
-    }
-    free(rec);
     return rc;
 }
 
@@ -458,8 +446,9 @@ int pp_rep_sec_sensitivity(pp_rep_ctx *x)
     char err[1536];
     double t;
     pp_rep_progress("sensitivity at P = %d (%d parameters)", x->sens_P, n);
-    if (pp_predict_real(m, &x->s->mach, x->sens_P, &t, err, sizeof err) ||
-        pp_sensitivity(m, &x->s->mach, x->sens_P, t, which, n, sv, pp_cli_progress, NULL, err, sizeof err)) {
+    if (pp_predict_real(m, &x->s->vals, &x->s->mach, x->sens_P, &t, err, sizeof err) ||
+        pp_sensitivity(m, &x->s->vals, &x->s->mach, x->sens_P, t, which, n, sv, pp_cli_progress, NULL, err,
+                       sizeof err)) {
         free(sv);
         return fail(x, 2, "%s: sensitivity: %s", x->s->rec.path, err);
     }

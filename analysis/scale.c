@@ -19,6 +19,8 @@ typedef struct {
     const int *sp;
     int nsp;
     long *base;
+    pp_vals at;          /* the point on the path (the start's values, the
+                            scaled ones moved)                          */
 } path;
 
 static void set_path(path *p, long s)
@@ -28,7 +30,7 @@ static void set_path(path *p, long s)
     for (int i = 0; i < p->nsp; i++) {
         long v = i == 0 ? s : lround((double)s * (double)p->base[i] / (double)b0);
         /* by name: parameters that share a name move together */
-        pp_prog_set(p->m, p->m->params[p->sp[i]].name, v, err, sizeof err);
+        pp_vals_set(p->m, &p->at, p->m->params[p->sp[i]].name, v, err, sizeof err);
     }
 }
 
@@ -39,7 +41,7 @@ static int eff_at(path *p, long s, int P, double *eff, double *lat, char *err, s
     set_path(p, s);
     pp_metrics mt;
     char e2[512];
-    if (pp_predict(p->m, p->mach, P, &mt, e2, sizeof e2)) {
+    if (pp_predict(p->m, &p->at, p->mach, P, &mt, e2, sizeof e2)) {
         if (strstr(e2, "hangs")) {
             snprintf(err, errlen, "%s", e2);
             return -1;
@@ -145,7 +147,7 @@ static int search(path *p, int P, double target, long start, long *s_out, double
     return 1;
 }
 
-int pp_scale_compute(pp_prog *m, const pp_machine *mach, pp_scale_kind kind, double target,
+int pp_scale_compute(pp_prog *m, const pp_vals *start, const pp_machine *mach, pp_scale_kind kind, double target,
                      const int *scale_param, int nscale, const int *P, int nP, pp_scale_table *out,
                      pp_progress_fn progress, void *pctx, char *err, size_t errlen)
 {
@@ -162,8 +164,9 @@ int pp_scale_compute(pp_prog *m, const pp_machine *mach, pp_scale_kind kind, dou
     out->eff = calloc((size_t)nP, sizeof(double));
     out->scale = calloc((size_t)nP, sizeof(double *));
     long *base = malloc(sizeof(long) * (size_t)nscale);
+    path p = {m, mach, kind, scale_param, nscale, base, {0}};
     if (!out->P || !out->scale_param || !out->found || !out->chi || !out->latency || !out->eff ||
-        !out->scale || !base) {
+        !out->scale || !base || pp_vals_copy(&p.at, m, start)) {
         free(base);
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -171,16 +174,14 @@ int pp_scale_compute(pp_prog *m, const pp_machine *mach, pp_scale_kind kind, dou
     memcpy(out->P, P, sizeof(int) * (size_t)nP);
     memcpy(out->scale_param, scale_param, sizeof(int) * (size_t)nscale);
     for (int i = 0; i < nscale; i++)
-        base[i] = m->params[scale_param[i]].recorded;
-    path p = {m, mach, kind, scale_param, nscale, base};
+        base[i] = start->v[scale_param[i]];
     /* a search stops at sizes whose thread graph (every member's actions
      * counted, whether a class's segment stands for them or not) has
      * more than 8 million actions: the efficiency is then reported
      * unreachable */
-    long saved_cap = m->max_graph;
-    m->max_graph = 8L * 1000 * 1000;
+    p.at.max_graph = 8L * 1000 * 1000;
     int rc = 0;
-    long start = 0;   /* the size found for the previous P: a good first guess */
+    long from = 0;   /* the size found for the previous P: a good first guess */
     for (int i = 0; i < nP && rc == 0; i++) {
         if (progress)
             progress(pctx, kind == PP_SCALE_ALGORITHMIC ? "algorithmic table" : "combination table", i, nP);
@@ -192,13 +193,12 @@ int pp_scale_compute(pp_prog *m, const pp_machine *mach, pp_scale_kind kind, dou
             break;
         }
         long s;
-        int r = search(&p, P[i], target, start, &s, &out->eff[i], &out->latency[i], err, errlen);
+        int r = search(&p, P[i], target, from, &s, &out->eff[i], &out->latency[i], err, errlen);
         /* the next P needs at least as large a problem, usually: start
          * there, but never below the recorded size, where a degenerate
          * answer (N = 1) would mislead the next search */
         if (r == 1)
-            start = s > p.base[0] ? s : p.base[0];
-        pp_prog_reset(m);
+            from = s > p.base[0] ? s : p.base[0];
         if (r < 0) {
             rc = -1;
             break;
@@ -207,8 +207,7 @@ int pp_scale_compute(pp_prog *m, const pp_machine *mach, pp_scale_kind kind, dou
         if (r == 1) {
             set_path(&p, s);
             for (int k = 0; k < nscale; k++)
-                out->chi[i][k] = m->params[scale_param[k]].value;
-            pp_prog_reset(m);
+                out->chi[i][k] = p.at.v[scale_param[k]];
         }
     }
     if (progress)
@@ -225,8 +224,7 @@ int pp_scale_compute(pp_prog *m, const pp_machine *mach, pp_scale_kind kind, dou
             out->scale[i][j] = v;
         }
     free(base);
-    m->max_graph = saved_cap;
-    pp_prog_reset(m);
+    pp_vals_free(&p.at);
     if (rc)
         pp_scale_free(out);
     return rc;

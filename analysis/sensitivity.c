@@ -69,8 +69,8 @@ static void move(const pp_par_info *p, const pp_prog *m, double *costs, pp_machi
 
 /* T_real with p moved; the machine restored after, the model's costs
  * never moved. */
-static int predict_moved(const pp_par_info *p, pp_prog *m, pp_machine *mach, int P, int rel, double d,
-                         double *t, double *beta, char *err, size_t errlen)
+static int predict_moved(const pp_par_info *p, pp_prog *m, const pp_vals *pv, pp_machine *mach, int P, int rel,
+                         double d, double *t, double *beta, char *err, size_t errlen)
 {
     pp_machine saved = *mach;
     double *costs = p->kind == PP_PAR_SPEED ? pp_costs_copy(m) : NULL;
@@ -80,7 +80,7 @@ static int predict_moved(const pp_par_info *p, pp_prog *m, pp_machine *mach, int
     }
     move(p, m, costs, mach, rel, d);
     *beta = p->kind == PP_PAR_SPEED ? 1 + d : pp_par_value(p, mach, P);
-    int rc = pp_predict_real_with(m, costs, mach, P, t, err, errlen);
+    int rc = pp_predict_real_with(m, pv, costs, mach, P, t, err, errlen);
     *mach = saved;
     free(costs);
     return rc;
@@ -96,8 +96,8 @@ int pp_sens_sides(double beta, double bm, double tm, double t, double bp, double
     return fabs(*above - *below) > PP_SENS_KINK;
 }
 
-int pp_sensitivity(pp_prog *m, pp_machine *mach, int P, double t_real, const int *which, int n, pp_sens *out,
-                   pp_progress_fn progress, void *pctx, char *err, size_t errlen)
+int pp_sensitivity(pp_prog *m, const pp_vals *pv, pp_machine *mach, int P, double t_real, const int *which, int n,
+                   pp_sens *out, pp_progress_fn progress, void *pctx, char *err, size_t errlen)
 {
     for (int i = 0; i < n; i++) {
         const pp_par_info *p = pp_par_get(which[i]);
@@ -114,15 +114,15 @@ int pp_sensitivity(pp_prog *m, pp_machine *mach, int P, double t_real, const int
         s->value = pp_par_value(p, mach, P);
         double tp, tm, bp, bm;
         if (s->value > 0) {
-            if (predict_moved(p, m, mach, P, 1, PP_SENS_STEP, &tp, &bp, err, errlen) ||
-                predict_moved(p, m, mach, P, 1, -PP_SENS_STEP, &tm, &bm, err, errlen))
+            if (predict_moved(p, m, pv, mach, P, 1, PP_SENS_STEP, &tp, &bp, err, errlen) ||
+                predict_moved(p, m, pv, mach, P, 1, -PP_SENS_STEP, &tm, &bm, err, errlen))
                 return -1;
         } else {
             /* at 0: forward */
             s->one_sided = 1;
             tm = t_real;
             bm = s->value;
-            if (predict_moved(p, m, mach, P, 0, zero_step(p), &tp, &bp, err, errlen))
+            if (predict_moved(p, m, pv, mach, P, 0, zero_step(p), &tp, &bp, err, errlen))
                 return -1;
         }
         /* a scale factor clamped at 1 does not move: dT/dbeta undefined, 0 */

@@ -62,7 +62,7 @@ static void where_of(const pp_prog *m, const pp_param *p, char *buf, size_t n)
         snprintf(buf, n, "%s in %s", p->src, m->funcs[p->func].d->name);
 }
 
-static void derived_line(const pp_prog *m, int d)
+static void derived_line(const pp_prog *m, const pp_vals *pv, int d)
 {
     const pp_derived *dv = &m->derived[d];
     /* a global that copies the local of its name: the input listed */
@@ -70,7 +70,7 @@ static void derived_line(const pp_prog *m, int d)
         return;
     char *s = pp_expr_to_infix(dv->def);
     long v;
-    int have = pp_prog_derived_value(m, d, &v) == 0;
+    int have = pp_prog_derived_value(m, pv, d, &v) == 0;
     printf("    %-10s = %ld", dv->name, dv->recorded);
     if (have && v != dv->recorded)
         printf("  -> %ld", v);
@@ -119,7 +119,7 @@ static void per_rank_line(const pp_prog *m, const pp_param *p)
     printf("   (%s, differs between the ranks)\n", w);
 }
 
-void pp_show_params_text(const pp_prog *m)
+void pp_show_params_text(const pp_prog *m, const pp_vals *pv)
 {
     int *order = in_order(m);
     if (!order)
@@ -135,8 +135,8 @@ void pp_show_params_text(const pp_prog *m)
         char w[300];
         where_of(m, p, w, sizeof w);
         printf("  %-12s = %ld", p->name, p->recorded);
-        if (p->value != p->recorded)
-            printf("  -> %ld", p->value);
+        if (pv->v[i] != p->recorded)
+            printf("  -> %ld", pv->v[i]);
         printf("   (%s", w);
         for (int j = i + 1; j < m->nparams; j++)
             if (strcmp(m->params[j].name, p->name) == 0) {
@@ -153,15 +153,15 @@ void pp_show_params_text(const pp_prog *m)
                 printf("    %-10s   not derived: %s\n", "", m->params[j].note);
         for (int k = 0; k < m->nderived; k++)
             if (anchor_of(m, order[k]) == i)
-                derived_line(m, order[k]);
+                derived_line(m, pv, order[k]);
     }
     for (int k = 0; k < m->nderived; k++)
         if (anchor_of(m, order[k]) < 0)
-            derived_line(m, order[k]);
+            derived_line(m, pv, order[k]);
     free(order);
 }
 
-static void values(const pp_prog *m, int recorded)
+static void values(const pp_prog *m, const pp_vals *pv)
 {
     int first = 1;
     for (int i = 0; i < m->nparams; i++) {
@@ -170,16 +170,16 @@ static void values(const pp_prog *m, int recorded)
         printf("%s", first ? "" : ",");
         first = 0;
         pp_json_str(stdout, m->params[i].name);
-        printf(":%ld", recorded ? m->params[i].recorded : m->params[i].value);
+        printf(":%ld", pp_vals_get(m, pv, i));
     }
 }
 
-void pp_show_params_json(const pp_prog *m)
+void pp_show_params_json(const pp_prog *m, const pp_vals *pv)
 {
     printf("\"params\":{");
-    values(m, 1);
+    values(m, NULL);
     printf("},\"set\":{");
-    values(m, 0);
+    values(m, pv);
     printf("},\"derived\":{");
     for (int d = 0; d < m->nderived; d++) {
         const pp_derived *dv = &m->derived[d];
@@ -189,7 +189,7 @@ void pp_show_params_json(const pp_prog *m)
         printf("%s", d ? "," : "");
         pp_json_str(stdout, dv->name);
         printf(":{\"value\":%ld,\"set\":", dv->recorded);
-        if (pp_prog_derived_value(m, d, &v) == 0)
+        if (pp_prog_derived_value(m, pv, d, &v) == 0)
             printf("%ld", v);
         else
             printf("null");

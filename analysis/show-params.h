@@ -9,8 +9,8 @@
 
 /* The inputs, each name once, with the derived globals under the input
  * they read first (text: the lines after "parameters:", P excluded). */
-void pp_show_params_text(const pp_prog *m);
+void pp_show_params_text(const pp_prog *m, const pp_vals *pv);
 /* "params":{...},"set":{...},"derived":{...} (no braces around). */
-void pp_show_params_json(const pp_prog *m);
+void pp_show_params_json(const pp_prog *m, const pp_vals *pv);
 
 #endif

@@ -395,9 +395,10 @@ static int run_instance(void *u, const pp_prog *m, const pp_instance *in, char *
     return rc;
 }
 
-int pp_timeline_write(pp_prog *m, const pp_machine *mach, int P, const pp_machine *cost_mach, const char *path,
-                      long max_events, const char *title, pp_timeline_info *info, char *err, size_t errlen)
+int pp_timeline_write(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, const pp_machine *cost_mach,
+                      const char *path, long max_events, const char *title, pp_timeline_info *info, char *err,
+                      size_t errlen)
 {
     tl_job j = {mach, path, title, max_events > 0 ? max_events : PP_TIMELINE_MAX_EVENTS, info};
-    return pp_with_instance(m, cost_mach, P, PP_INST_ACTIONS | PP_INST_SITES, run_instance, &j, err, errlen);
+    return pp_with_instance(m, pv, cost_mach, P, PP_INST_ACTIONS | PP_INST_SITES, run_instance, &j, err, errlen);
 }

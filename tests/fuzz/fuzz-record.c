@@ -39,12 +39,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_check_error(err, path);
         return 0;
     }
-    pp_prog *m = &s.prog;
-    int P = pp_prog_default_P(m);
-    pp_prog_apply_P(m, P);
+    const pp_prog *m = &s.prog;
+    int P = pp_prog_default_P(m, &s.vals);
     pp_instance in;
     memset(&in, 0, sizeof in);
-    if (pp_instantiate(m, P, PP_INST_TOTALS, &in, err, sizeof err) == 0)
+    if (pp_instantiate(m, &s.vals, P, PP_INST_TOTALS, &in, err, sizeof err) == 0)
         pp_instance_free(&in);
     pp_session_close(&s);
     pp_cli_free(&c);

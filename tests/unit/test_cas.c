@@ -150,10 +150,12 @@ static long double value(const pp_cx *c, long N)
 {
     pp_prog m;
     memset(&m, 0, sizeof m);
-    pp_param p = {.name = "N", .value = N};
+    pp_param p = {.name = "N", .recorded = 1};
     m.nparams = 1;
     m.params = &p;
-    pp_cx_env env = {&m, 4, 0, 0, NULL, 0};
+    long v0 = N;
+    pp_vals at = {.v = &v0, .trip_scale = 1};
+    pp_cx_env env = {&m, &at, 4, 0, 0, NULL, 0};
     long double v = pp_cx_eval(c, &env);
     free(env.b);
     return v;

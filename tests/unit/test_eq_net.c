@@ -71,7 +71,7 @@ static double eq_time(const pp_net *net, pp_evkind k, double m, int P, int comm,
     ev.type = "ompi_mpi_byte";
     pp_eq_mpi_net(&f.w, &ev, "main", pp_expr_int((long)m));
     int approx = 0;
-    double t = (double)pp_eqblock_eval(&f.q.blocks[0], 1, &f.prog, P, &approx);
+    double t = (double)pp_eqblock_eval(&f.q.blocks[0], 1, &f.prog, NULL, P, &approx);
     if (nnotes)
         *nnotes = f.q.nnotes;
     if (note)

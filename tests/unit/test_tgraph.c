@@ -151,7 +151,7 @@ static void make_model(mini *x)
     x->par.name = (char *)"N";
     x->par.src = (char *)"N";
     x->par.is_global = 1;
-    x->par.recorded = x->par.value = 8;
+    x->par.recorded = 8;
     x->m.nfuncs = 1;
     x->m.funcs = &x->mf;
     x->m.main_func = 0;
