@@ -7,6 +7,7 @@
 #include "domain.h"
 #include "costs.h"
 #include "longrun.h"
+#include "memory.h"
 #include "metrics.h"
 #include "mpirun.h"
 
@@ -493,6 +494,13 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
     }
     if (c->model_error >= 0)
         s->prog.model_error = c->model_error;
+    /* the memory model's prices at the recorded size on this machine, as
+     * the run measured it: before a what-if changes it (memory.h) */
+    if (s->have_machine && pp_mem_prepare(&s->prog, &s->mach)) {
+        snprintf(err, errlen, "out of memory");
+        pp_session_close(s);
+        return -1;
+    }
     /* the model must reproduce the run before anything is predicted */
     if (pp_replay_check(&s->prog, s->have_machine ? &s->mach : NULL, err, errlen)) {
         if (!c->replay_warns) {
@@ -517,6 +525,11 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
     if (c->with.n > 0 && s->have_machine) {
         s->has_with = 1;
         s->base = s->mach;
+        if (pp_mem_prepare(&s->prog, &s->base)) {
+            snprintf(err, errlen, "out of memory");
+            pp_session_close(s);
+            return -1;
+        }
         if (pp_whatif_apply_machine(&c->with, &s->mach, err, errlen)) {
             pp_session_close(s);
             return -1;

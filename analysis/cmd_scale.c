@@ -48,7 +48,7 @@ static void times_free(scale_times *st)
 
 /* Predicts every size of t at its P: the parameters at base, the scaled
  * ones at the size found. */
-static int table_times(pp_prog *m, const pp_machine *mach, const pp_scale_table *t, const pp_vals *base, int draws,
+static int table_times(const pp_prog *m, const pp_machine *mach, const pp_scale_table *t, const pp_vals *base, int draws,
                        scale_times *st, char *err, size_t errlen)
 {
     st->t = calloc((size_t)t->nP + 1, sizeof *st->t);
@@ -251,7 +251,7 @@ int pp_cmd_scale(int argc, char **argv)
     pp_session s;
     if ((st = pp_cli_open("scale", &c, c.has_E || c.with.n > 0, &s)) >= 0)
         return st;
-    pp_prog *m = &s.prog;
+    const pp_prog *m = &s.prog;
     int sp[32];
     int rc = 0;
     if (c.nscale > 32) {

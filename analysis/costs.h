@@ -28,9 +28,12 @@ typedef struct pp_costs {
                             threads streaming at once share               */
     /* the memory model on: the machine and the arrays' bytes the
      * instantiation prices a thread's streams with (memory.h,
-     * pp_mem_thread_ns); NULL otherwise */
+     * pp_mem_thread_ns), and the model's prices at the recorded size on
+     * that machine (model.h, pp_mem_rec: which loops are priced per
+     * thread, and the recorded threads' times); NULL otherwise */
     const pp_machine *mem_mach;
     double mem_foot;
+    const pp_mem_rec *mem_rec;
     double *own;         /* what pp_costs_free frees (NULL: nothing)        */
 } pp_costs;
 

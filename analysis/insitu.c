@@ -12,7 +12,7 @@
 #include <string.h>
 
 typedef struct {
-    pp_prog *m;
+    const pp_prog *m;
     pp_vals pv;          /* the values of the record replayed */
     pp_machine *mach;
     int nrec;
@@ -79,7 +79,7 @@ static double replay(double k, void *vp)
     return sum - c->rec_ns;
 }
 
-int pp_insitu_sync(pp_prog *m, pp_machine *mach, pp_insitu *out, char *err, size_t errlen)
+int pp_insitu_sync(const pp_prog *m, pp_machine *mach, pp_insitu *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->factor = 1.0;

@@ -42,6 +42,6 @@ typedef struct {
  * describes, when a record has no wall time, or when the program has no
  * synchronisation to scale.  The parameters are restored.  Returns 0, or
  * -1 with a message on an internal error. */
-int pp_insitu_sync(pp_prog *m, pp_machine *mach, pp_insitu *out, char *err, size_t errlen);
+int pp_insitu_sync(const pp_prog *m, pp_machine *mach, pp_insitu *out, char *err, size_t errlen);
 
 #endif

@@ -143,7 +143,8 @@ void pp_inst_mem_cost(ictx *c, frame *fr, int k, long double n, long double mult
      * recorded threads' stream time, the what-if `memory` factor on the
      * part it adds and on the shared part */
     double mu = pp_machine_mem_time_scale(mach);
-    double extra = e->ns - ml->mem_rec_thr;
+    const pp_mem_rec *rec = c->costs->mem_rec;
+    double extra = e->ns - rec->loop[rec->first[fr->fi] + k].thr_ns;
     *cost = c->costs->base[ml->slot] + (extra > 0 ? extra * mu : 0);
     double sh = e->shared * mu;
     *mem = sh < *cost ? sh : *cost > 0 ? *cost : 0;

@@ -299,7 +299,8 @@ static inline __attribute__((always_inline)) int exec_loop_in(ictx *c, int t, fr
     /* time per iteration: a loop whose working set is its thread's own is
      * priced with this frame's values (inst-mem.c) */
     double cost = c->costs->v[ml->slot], mem = c->costs->mem ? c->costs->mem[ml->slot] : 0;
-    if (__builtin_expect(ml->mem_thr == 1 && c->costs->mem_mach != NULL, 0))
+    if (__builtin_expect(c->costs->mem_rec != NULL, 0) &&
+        c->costs->mem_rec->loop[c->costs->mem_rec->first[fr->fi] + k].thr == 1)
         pp_inst_mem_cost(c, fr, k, n, mult, &cost, &mem);
     if (emit && ml->sync && (c->flags & PP_INST_STRUCT) && !makes_threads(fr->mf, k)) {
         /* the drawn graph: the body once, between markers */

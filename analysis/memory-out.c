@@ -32,7 +32,7 @@ static const char *edge_from(const pp_machine *mach)
     return mach->stream.n >= 2 ? "measured" : "nominal";
 }
 
-int pp_mem_text(FILE *f, pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P)
+int pp_mem_text(FILE *f, const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P)
 {
     pp_mem_loop *r;
     int n = pp_mem_report(m, pv, mach, P, &r);
@@ -65,7 +65,7 @@ int pp_mem_text(FILE *f, pp_prog *m, const pp_vals *pv, const pp_machine *mach, 
     return 0;
 }
 
-int pp_mem_json(FILE *f, pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P)
+int pp_mem_json(FILE *f, const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P)
 {
     pp_mem_loop *r;
     int n = pp_mem_report(m, pv, mach, P, &r);

@@ -14,9 +14,9 @@
 /* Lines "  memory: ..." at the current parameters and P (the threads'
  * working sets are at P); nothing when the model does not apply.  -1 when
  * memory runs out. */
-int pp_mem_text(FILE *f, pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P);
+int pp_mem_text(FILE *f, const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P);
 
 /* "memory":{...} (or "memory":null when the model does not apply). */
-int pp_mem_json(FILE *f, pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P);
+int pp_mem_json(FILE *f, const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P);
 
 #endif

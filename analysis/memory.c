@@ -312,16 +312,17 @@ double pp_mem_thread_ns(const pp_prog *m, const pp_vals *pv, const pp_machine *m
 }
 
 
-/* An instantiation at pv and P that prices the loops marked mem_thr
- * with each thread's values and collects their stream times
+/* An instantiation at pv and P that prices the loops rec marks per
+ * thread with each thread's values and collects their stream times
  * (in->memstat), at footprint foot.  0, or -1 (nothing in *in). */
-static int memstat_at(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double foot,
-                      pp_instance *in)
+static int memstat_at(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, const pp_mem_rec *rec, int P,
+                      double foot, pp_instance *in)
 {
     pp_costs c;
     pp_costs_plain(&c, m, NULL);
     c.mem_mach = mach;
     c.mem_foot = foot;
+    c.mem_rec = rec;
     char err[256];
     int rc = c.v ? pp_instantiate_costed(m, pv, &c, P, -1, PP_INST_TOTALS | PP_INST_MEMSTAT, in, err, sizeof err)
                  : -1;
@@ -334,63 +335,62 @@ static int memstat_at(const pp_prog *m, const pp_vals *pv, const pp_machine *mac
 }
 
 /* The recorded threads' own working sets (memory.h, "per thread"): for
- * the loops whose trip counts the parameters do not give, an
+ * the loops whose trip counts the parameters do not give (thr 1), an
  * instantiation of the recorded run (its parameters and P) prices each
  * thread's streams with its values; a loop no thread could price keeps
- * the rule of the whole data (mem_thr 2). */
-static void thread_rec(pp_prog *m, const pp_machine *mach)
+ * the rule of the whole data (thr 2). */
+static void thread_rec(const pp_prog *m, const pp_machine *mach, pp_mem_rec *r)
 {
     pp_instance in;
     pp_vals rec;
     int rc = pp_vals_init(&rec, m) ? -1
-             : memstat_at(m, &rec, mach, m->p_recorded > 0 ? m->p_recorded : 1, m->footprint_rec, &in);
+             : memstat_at(m, &rec, mach, r, m->p_recorded > 0 ? m->p_recorded : 1, m->footprint_rec, &in);
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = 0; k < m->funcs[f].d->nloops; k++) {
-            pp_mloop *ml = &m->funcs[f].loops[k];
-            if (ml->mem_thr != 1)
+            pp_mem_recloop *l = &r->loop[r->first[f] + k];
+            if (l->thr != 1)
                 continue;
             const struct pp_memstat *st = rc == 0 ? &in.memstat[f][k] : NULL;
             if (st && st->n > 0) {
-                ml->mem_rec_thr = st->ns / st->n;
-                ml->mem_rec_ws = st->ws;
-                ml->mem_rec_beyond = st->beyond;
+                l->thr_ns = st->ns / st->n;
+                l->thr_ws = st->ws;
+                l->thr_beyond = st->beyond;
             } else
-                ml->mem_thr = 2;
+                l->thr = 2;
         }
     if (rc == 0)
         pp_instance_free(&in);
     pp_vals_free(&rec);
 }
 
-/* The streams' time per iteration of every loop at the recorded size, for
- * mach: computed once per model and machine (with which loops are priced
- * per thread, and at what, in the record). */
-static const double *recorded_ns(pp_prog *m, const pp_machine *mach, int n)
+/* The streams' time per iteration of every loop at the recorded size on
+ * mach, which loops are priced per thread, and at what in the record,
+ * into r (n loops).  0, or -1 when memory runs out. */
+static int recorded_prices(const pp_prog *m, const pp_machine *mach, int n, pp_mem_rec *r)
 {
-    if (m->mem_rec_ns && m->mem_rec_of == mach)
-        return m->mem_rec_ns;
-    double *rec = realloc(m->mem_rec_ns, sizeof *rec * (size_t)(n + 1));
-    if (!rec) {
-        m->mem_rec_of = NULL;
-        return NULL;
+    r->mach = mach;
+    r->first = malloc(sizeof *r->first * (size_t)(m->nfuncs + 1));
+    r->loop = calloc((size_t)n + 1, sizeof *r->loop);
+    if (!r->first || !r->loop) {
+        free(r->first);
+        free(r->loop);
+        return -1;
     }
-    m->mem_rec_ns = rec;
-    m->mem_rec_of = mach;
-    const pp_vals *pv = NULL;   /* the recorded point */
     int i = 0, any = 0;
-    for (int f = 0; f < m->nfuncs; f++)
-        for (int k = 0; k < m->funcs[f].d->nloops; k++) {
+    for (int f = 0; f < m->nfuncs; f++) {
+        r->first[f] = i;
+        for (int k = 0; k < m->funcs[f].d->nloops; k++, i++) {
             /* a trip count the parameters do not give: a thread's values
-             * may (mem_thr 1, settled by thread_rec) */
+             * may (thr 1, settled by thread_rec) */
             pp_mem_eval x = {.threads = 1};
-            rec[i++] = streams_ns(m, pv, mach, &x, f, k, m->footprint_rec, 0, NULL);
-            pp_mloop *ml = &m->funcs[f].loops[k];
-            ml->mem_thr = x.unknown && m->funcs[f].d->loops[k].nstreams > 0;
-            any |= ml->mem_thr;
+            r->loop[i].ns = streams_ns(m, NULL, mach, &x, f, k, m->footprint_rec, 0, NULL);
+            r->loop[i].thr = x.unknown && m->funcs[f].d->loops[k].nstreams > 0;
+            any |= r->loop[i].thr;
         }
+    }
     if (any)
-        thread_rec(m, mach);
-    return rec;
+        thread_rec(m, mach, r);
+    return 0;
 }
 
 /* Whether the memory model applies at the point (1; 0 when it is off,
@@ -409,19 +409,39 @@ static int model_applies(const pp_prog *m, const pp_vals *pv, const pp_machine *
     return 1;
 }
 
+const pp_mem_rec *pp_mem_rec_of(const pp_prog *m, const pp_machine *mach)
+{
+    for (int i = 0; mach && i < m->nmemo; i++)
+        if (m->memo[i].mach == mach)
+            return &m->memo[i];
+    return NULL;
+}
+
 int pp_mem_prepare(pp_prog *m, const pp_machine *mach)
 {
     int n;
     double foot;
-    if (model_applies(m, NULL, mach, &n, &foot) <= 0)
+    if (model_applies(m, NULL, mach, &n, &foot) <= 0 || pp_mem_rec_of(m, mach))
         return 0;
-    return recorded_ns(m, mach, n) ? 0 : -1;
+    pp_mem_rec *memo = realloc(m->memo, sizeof *memo * (size_t)(m->nmemo + 1));
+    if (!memo)
+        return -1;
+    m->memo = memo;
+    if (recorded_prices(m, mach, n, &memo[m->nmemo]))
+        return -1;
+    m->nmemo++;
+    return 0;
 }
 
-/* The recorded stream times pp_mem_prepare left for mach (NULL: none) */
-static const double *prepared_ns(const pp_prog *m, const pp_machine *mach)
+void pp_mem_forget(pp_prog *m, const pp_machine *mach)
 {
-    return m->mem_rec_ns && m->mem_rec_of == mach ? m->mem_rec_ns : NULL;
+    for (int i = 0; i < m->nmemo; i++)
+        if (m->memo[i].mach == mach) {
+            free(m->memo[i].first);
+            free(m->memo[i].loop);
+            m->memo[i] = m->memo[--m->nmemo];
+            return;
+        }
 }
 
 int pp_mem_costs(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, const double *from, pp_costs *out)
@@ -433,7 +453,7 @@ int pp_mem_costs(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, co
     double foot;
     if (model_applies(m, pv, mach, &n, &foot) <= 0)
         return 0;
-    const double *rec = prepared_ns(m, mach);
+    const pp_mem_rec *rec = pp_mem_rec_of(m, mach);
     if (!rec)
         return -1;
     /* the costs here, their shared parts, and the costs given (which
@@ -458,7 +478,7 @@ int pp_mem_costs(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, co
             int slot = m->funcs[f].loops[k].slot;
             /* the streams' time here, and its part the threads share */
             double sh = 0;
-            double extra = streams_ns(m, pv, mach, NULL, f, k, foot, last, last > 0 ? &sh : NULL) - rec[i++];
+            double extra = streams_ns(m, pv, mach, NULL, f, k, foot, last, last > 0 ? &sh : NULL) - rec->loop[i++].ns;
             sh *= mu;
             if (extra > 0)
                 v[slot] += extra * mu;
@@ -473,6 +493,7 @@ int pp_mem_costs(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, co
     out->own = v;
     out->mem_mach = mach;
     out->mem_foot = foot;
+    out->mem_rec = rec;
     return 0;
 }
 
@@ -499,51 +520,51 @@ static double loop_ws(const pp_prog *m, const pp_vals *pv, const pp_machine *mac
 
 /* The loops of r priced per thread at pv and P: an instantiation
  * collects their threads' working sets and times. */
-static void thread_report(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double foot,
-                          pp_mem_loop *r, int nr)
+static void thread_report(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, const pp_mem_rec *rec, int P,
+                          double foot, pp_mem_loop *r, int nr)
 {
     int any = 0;
     for (int j = 0; j < nr; j++) {
-        const pp_mloop *ml = &m->funcs[r[j].f].loops[r[j].k];
-        r[j].per_thread = ml->mem_thr == 2 ? 2 : 0;
-        any |= ml->mem_thr == 1;
+        const pp_mem_recloop *l = &rec->loop[rec->first[r[j].f] + r[j].k];
+        r[j].per_thread = l->thr == 2 ? 2 : 0;
+        any |= l->thr == 1;
     }
     if (!any)
         return;
     pp_instance in;
-    if (memstat_at(m, pv, mach, P, foot, &in))
+    if (memstat_at(m, pv, mach, rec, P, foot, &in))
         return;
     for (int j = 0; j < nr; j++) {
-        const pp_mloop *ml = &m->funcs[r[j].f].loops[r[j].k];
+        const pp_mem_recloop *l = &rec->loop[rec->first[r[j].f] + r[j].k];
         const struct pp_memstat *st = &in.memstat[r[j].f][r[j].k];
-        if (ml->mem_thr != 1)
+        if (l->thr != 1)
             continue;
         if (!(st->n > 0)) {
             r[j].per_thread = 2;   /* no thread's values here */
             continue;
         }
         r[j].beyond = st->beyond;
-        double x = st->ns / st->n - ml->mem_rec_thr;
+        double x = st->ns / st->n - l->thr_ns;
         r[j].extra_ns = x > 0 ? x : 0;
         if (st->whole && !(st->ws > foot))
             continue;   /* its largest working set is the program's arrays */
         r[j].per_thread = 1;
         r[j].threads = st->threads;
         r[j].ws = st->ws;
-        r[j].ws_rec = ml->mem_rec_ws;
-        r[j].beyond_rec = ml->mem_rec_beyond;
+        r[j].ws_rec = l->thr_ws;
+        r[j].beyond_rec = l->thr_beyond;
     }
     pp_instance_free(&in);
 }
 
-int pp_mem_report(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_mem_loop **out)
+int pp_mem_report(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_mem_loop **out)
 {
     *out = NULL;
     int n;
     double foot;
     if (model_applies(m, pv, mach, &n, &foot) <= 0)
         return 0;
-    const double *rec = recorded_ns(m, mach, n);
+    const pp_mem_rec *rec = pp_mem_rec_of(m, mach);
     if (!rec)
         return -1;
     pp_mem_loop *r = calloc((size_t)n + 1, sizeof *r);
@@ -561,7 +582,7 @@ int pp_mem_report(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, 
             e->k = k;
             e->ws = loop_ws(m, pv, mach, f, k, foot, &e->bytes);
             e->beyond = edge > 0 && e->ws > edge;
-            double x = pp_mem_stream_ns(m, pv, mach, f, k, foot) - rec[i];
+            double x = pp_mem_stream_ns(m, pv, mach, f, k, foot) - rec->loop[i].ns;
             e->extra_ns = x > 0 ? x : 0;
         }
     /* the same at the recorded parameters */
@@ -570,7 +591,7 @@ int pp_mem_report(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, 
         r[j].ws_rec = loop_ws(m, NULL, mach, r[j].f, r[j].k, m->footprint_rec, &b);
         r[j].beyond_rec = edge > 0 && r[j].ws_rec > edge;
     }
-    thread_report(m, pv, mach, P, foot, r, nr);
+    thread_report(m, pv, mach, rec, P, foot, r, nr);
     *out = r;
     return nr;
 }

@@ -100,10 +100,17 @@ typedef struct pp_mem_eval {
 double pp_mem_thread_ns(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int f, int k, double footprint,
                         pp_mem_eval *x, double *shared);
 
-/* Make the model ready to price the memory at any parameters on mach:
- * the streams' times at the recorded size, computed once per machine
- * (and which loops are priced per thread).  -1 when memory runs out. */
+/* Make the model ready to price the memory at any parameters on mach, a
+ * part of building it for a machine: the streams' times at the recorded
+ * size, which loops are priced per thread and at what in the record
+ * (model.h, pp_mem_rec), computed once per machine, before the machine
+ * is changed by a what-if (the recorded costs were measured on it).  The
+ * evaluation only reads them (pp_mem_rec_of).  -1 when memory runs out.
+ * pp_mem_forget drops a machine's (one that goes out of scope). */
 int pp_mem_prepare(pp_prog *m, const pp_machine *mach);
+void pp_mem_forget(pp_prog *m, const pp_machine *mach);
+/* The prices pp_mem_prepare made for mach, or NULL. */
+const pp_mem_rec *pp_mem_rec_of(const pp_prog *m, const pp_machine *mach);
 
 /* The costs at the point pv for mach into *out (pp_costs_free
  * frees them): those given (from, [m->nslot]; NULL: the fitted ones)
@@ -141,6 +148,6 @@ typedef struct {
 /* The loops with streams (or gathers and chases) at pv and P into *out (malloc'd; the caller frees it); their
  * number, 0 when the model does not apply (the conditions of
  * pp_mem_costs), -1 when memory runs out. */
-int pp_mem_report(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_mem_loop **out);
+int pp_mem_report(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_mem_loop **out);
 
 #endif

@@ -85,7 +85,7 @@ static int run(const pp_prog *m, const pp_vals *pv, const pp_costs *costs, const
  * (NULL: the fitted ones) at its size (the memory model, memory.h): T1
  * when t1 is not NULL, the PRAM when out->t_pram is wanted (pram), the
  * real machine always (its traversal into tr when not NULL). */
-static int predict_runs(pp_prog *m, const pp_vals *pv, const double *from, const pp_machine *mach, int P, double *t1,
+static int predict_runs(const pp_prog *m, const pp_vals *pv, const double *from, const pp_machine *mach, int P, double *t1,
                         int pram, pp_metrics *out, pp_trav *tr, char *err, size_t errlen)
 {
     if (P < 1) {
@@ -93,7 +93,7 @@ static int predict_runs(pp_prog *m, const pp_vals *pv, const double *from, const
         return -1;
     }
     pp_costs costs = {0};
-    if (pp_mem_prepare(m, mach) || pp_mem_costs(m, pv, mach, from, &costs)) {
+    if (pp_mem_costs(m, pv, mach, from, &costs)) {
         pp_costs_free(&costs);
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -119,7 +119,7 @@ static int predict_runs(pp_prog *m, const pp_vals *pv, const double *from, const
     return rc;
 }
 
-int pp_with_instance(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, int flags, pp_instance_fn fn,
+int pp_with_instance(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, int flags, pp_instance_fn fn,
                      void *u, char *err, size_t errlen)
 {
     if (P < 1) {
@@ -127,7 +127,7 @@ int pp_with_instance(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int 
         return -1;
     }
     pp_costs costs = {0};
-    if (pp_mem_prepare(m, mach) || pp_mem_costs(m, pv, mach, NULL, &costs)) {
+    if (pp_mem_costs(m, pv, mach, NULL, &costs)) {
         pp_costs_free(&costs);
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -142,13 +142,13 @@ int pp_with_instance(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int 
     return rc;
 }
 
-int pp_predict_real(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double *t_real, char *err,
+int pp_predict_real(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double *t_real, char *err,
                     size_t errlen)
 {
     return pp_predict_real_with(m, pv, NULL, mach, P, t_real, err, errlen);
 }
 
-int pp_predict_real_with(pp_prog *m, const pp_vals *pv, const double *costs, const pp_machine *mach, int P,
+int pp_predict_real_with(const pp_prog *m, const pp_vals *pv, const double *costs, const pp_machine *mach, int P,
                          double *t_real, char *err, size_t errlen)
 {
     pp_metrics mt;
@@ -158,7 +158,7 @@ int pp_predict_real_with(pp_prog *m, const pp_vals *pv, const double *costs, con
     return rc;
 }
 
-int pp_predict(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_metrics *out, char *err,
+int pp_predict(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_metrics *out, char *err,
                size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -208,7 +208,7 @@ static double gauss(uint64_t *st)
 }
 
 /* The sequential time at the recorded size. */
-static int t1_recorded(pp_prog *m, const pp_machine *mach, double *t1, char *err, size_t errlen)
+static int t1_recorded(const pp_prog *m, const pp_machine *mach, double *t1, char *err, size_t errlen)
 {
     pp_vals rec;
     if (pp_vals_init(&rec, m)) {
@@ -234,7 +234,7 @@ static int t1_recorded(pp_prog *m, const pp_machine *mach, double *t1, char *err
     return rc;
 }
 
-static int fit_sd(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, int draws, double center,
+static int fit_sd(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, int draws, double center,
                   double *sd_out, char *err, size_t errlen);
 
 /* The costs with a variance (their indices into idx when not NULL): what
@@ -271,7 +271,7 @@ int pp_interval_walks(const pp_prog *m, int draws)
  * errors taken as independent).  A fit through two records has no
  * residual to give an error and adds nothing (show says a third record
  * would test it). */
-static int counts_sd(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double center, double *out,
+static int counts_sd(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double center, double *out,
                      char *err, size_t errlen)
 {
     double var = 0;
@@ -301,7 +301,7 @@ static int counts_sd(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int 
     return 0;
 }
 
-int pp_predict_interval(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, const pp_metrics *mt,
+int pp_predict_interval(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, const pp_metrics *mt,
                         int draws, pp_interval *out, char *err, size_t errlen)
 {
     double center = mt->t_real;
@@ -357,12 +357,12 @@ typedef void (*costs_fn)(void *u, int i, double *v);
  * does), then the walks, which only read the model and pv, several at
  * once (eval_threads).  The first failure's message is the one
  * reported. */
-static int reals_at(pp_prog *m, const pp_vals *pv, costs_fn fill, void *u, int n, const pp_machine *mach, int P,
+static int reals_at(const pp_prog *m, const pp_vals *pv, costs_fn fill, void *u, int n, const pp_machine *mach, int P,
                     double *t, char *err, size_t errlen)
 {
     pp_costs *costs = calloc((size_t)n + 1, sizeof *costs);
     double **vs = calloc((size_t)n + 1, sizeof *vs);   /* what costs[i] was made from */
-    int rc = costs && vs && pp_mem_prepare(m, mach) == 0 ? 0 : -1;
+    int rc = costs && vs ? 0 : -1;
     for (int i = 0; rc == 0 && i < n; i++) {
         if (!(vs[i] = pp_costs_copy(m)))
             rc = -1;
@@ -434,7 +434,7 @@ static void draw_costs(void *u, int i, double *v)
  * draws'; T_real is a sum of costs along the critical path, linear
  * between the points where another thread becomes the slowest, so the
  * secants are what the draws would see for errors of a few percent. */
-static int delta_sd(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, const int *idx, int q,
+static int delta_sd(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, const int *idx, int q,
                     double center, double *sd_out, char *err, size_t errlen)
 {
     int n = m->ncost;
@@ -460,7 +460,7 @@ static int delta_sd(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P
 /* The standard deviation of T_real over the fitted costs: Monte Carlo
  * with `draws` draws, or, for PP_DRAWS_AUTO, the delta method when it
  * needs fewer predictions than PP_DRAWS_DEFAULT draws (those otherwise). */
-static int fit_sd(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, int draws, double center,
+static int fit_sd(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, int draws, double center,
                   double *sd_out, char *err, size_t errlen)
 {
     *sd_out = 0;

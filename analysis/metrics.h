@@ -39,21 +39,21 @@ typedef struct {
 void pp_metrics_compute(pp_metrics *mt, double t1, double t_pram, double t_real, int P);
 
 /* Predict at the point's values pv (model.h) for P processors. */
-int pp_predict(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_metrics *out, char *err,
+int pp_predict(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_metrics *out, char *err,
                size_t errlen);
 /* T_real alone (ns): no T1, no PRAM. */
-int pp_predict_real(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double *t_real, char *err,
+int pp_predict_real(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double *t_real, char *err,
                     size_t errlen);
 /* The same with the costs `costs` ([m->nslot], costs.h; NULL: the
  * fitted ones): the intervals' and the sensitivity's moved costs. */
-int pp_predict_real_with(pp_prog *m, const pp_vals *pv, const double *costs, const pp_machine *mach, int P,
+int pp_predict_real_with(const pp_prog *m, const pp_vals *pv, const double *costs, const pp_machine *mach, int P,
                          double *t_real, char *err, size_t errlen);
 
 /* Unroll the model as pp_predict does at pv for P (the costs at its
  * size) with pp_instantiate's flags, and give the instance to fn (which
  * returns 0, or -1 with a message).  0 or -1. */
 typedef int (*pp_instance_fn)(void *u, const pp_prog *m, const pp_instance *in, char *err, size_t errlen);
-int pp_with_instance(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, int flags, pp_instance_fn fn,
+int pp_with_instance(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, int flags, pp_instance_fn fn,
                      void *u, char *err, size_t errlen);
 
 /* A 90% confidence interval of T_real (ns) at the point pv,
@@ -81,7 +81,7 @@ typedef struct {
 } pp_interval;
 
 /* mt: what pp_predict gave at pv and P. */
-int pp_predict_interval(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, const pp_metrics *mt,
+int pp_predict_interval(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, const pp_metrics *mt,
                         int draws, pp_interval *out, char *err, size_t errlen);
 
 /* draws for pp_predict_interval: the delta method (q + 1 predictions

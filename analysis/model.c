@@ -687,7 +687,11 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
 
 void pp_prog_free(pp_prog *m)
 {
-    free(m->mem_rec_ns);
+    for (int i = 0; i < m->nmemo; i++) {
+        free(m->memo[i].first);
+        free(m->memo[i].loop);
+    }
+    free(m->memo);
     for (int f = 0; f < m->nfuncs; f++) {
         pp_mfunc *mf = &m->funcs[f];
         for (int s = 0; s < mf->nscopes; s++)

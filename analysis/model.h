@@ -79,18 +79,6 @@ typedef struct {
     int slot;            /* its time per body iteration (own statements
                             only) in the costs, pp_prog.fit (costs.h)       */
     double cost_se;
-    /* Working sets per thread (memory.c, "per thread"): mem_thr = 1 when
-     * a stream's working set needs a trip count the parameters do not
-     * give but a thread's values do (a block partition's lo..hi); the
-     * instantiation then prices the loop per thread, from its cost before
-     * the memory model (pp_costs.base) and mem_rec_thr (the streams' ns per iteration of the
-     * recorded run's threads, their iteration-weighted mean; mem_rec_ws
-     * the largest of their working sets, mem_rec_beyond whether one
-     * went past the memory edge); 2 when no thread's values gave them
-     * either (the rule of the whole data) */
-    int mem_thr;
-    double mem_rec_thr, mem_rec_ws;
-    int mem_rec_beyond;
     int entry_slot;      /* its fixed time per entry, in the costs          */
     double entry_se;
     int entry_fitted;
@@ -139,6 +127,31 @@ typedef struct pp_vals {
     double trip_scale;
     long max_graph;
 } pp_vals;
+
+/* What the memory model prices at the recorded size on one machine
+ * (memory.c): computed when the model is prepared for the machine
+ * (pp_mem_prepare), part of building it, and only read afterwards.  Per
+ * loop, in function order (first[f] + k): ns, its streams' time per
+ * iteration; thr = 1 when a stream's working set needs a trip count the
+ * parameters do not give but a thread's values do (a block partition's
+ * lo..hi): the instantiation then prices the loop per thread, from its
+ * cost before the memory model (pp_costs.base) and thr_ns (the recorded
+ * run's threads' streams' ns per iteration, their iteration-weighted
+ * mean; thr_ws the largest of their working sets, thr_beyond whether one
+ * went past the memory edge); thr = 2 when no thread's values gave them
+ * either (the rule of the whole data). */
+typedef struct {
+    double ns;
+    int thr;
+    double thr_ns, thr_ws;
+    int thr_beyond;
+} pp_mem_recloop;
+
+typedef struct pp_mem_rec {
+    const pp_machine *mach;
+    int *first;              /* [nfuncs]                                   */
+    pp_mem_recloop *loop;
+} pp_mem_rec;
 
 typedef struct {
     const pp_dfunc *d;
@@ -247,10 +260,9 @@ typedef struct pp_prog {
                                      recorded concurrency out of the costs */
     double rec_conc;     /* work-weighted mean concurrency of the records   */
     double rec_deflate;  /* the mean slowdown taken out (1: none)           */
-    double *mem_rec_ns;  /* per loop (in function order): its streams' time
-                            per iteration at the recorded size, for the
-                            machine mem_rec_of (memory.c, computed once) */
-    const pp_machine *mem_rec_of;
+    int nmemo;           /* the memory model's prices at the recorded size,
+                            one per machine the model was prepared for  */
+    struct pp_mem_rec *memo;  /* (memory.h, pp_mem_prepare)               */
     double model_error;  /* the intervals' relative model error per
                             doubling of the work (metrics.h)            */
     double cost_quantile;/* --cost-quantile: the quantile of the segments'

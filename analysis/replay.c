@@ -9,6 +9,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "replay.h"
+#include "memory.h"
 #include "metrics.h"
 
 #include <math.h>
@@ -62,8 +63,12 @@ int pp_replay_check(pp_prog *m, const pp_machine *mach, char *err, size_t errlen
         pp_machine_default(&def);
         mach = &def;
     }
+    /* the default machine is this check's alone: prepared for it, and
+     * forgotten after */
     pp_vals rec;
-    if (pp_vals_init(&rec, m)) {
+    if (pp_mem_prepare(m, mach) || pp_vals_init(&rec, m)) {
+        if (mach == &def)
+            pp_mem_forget(m, &def);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -71,6 +76,8 @@ int pp_replay_check(pp_prog *m, const pp_machine *mach, char *err, size_t errlen
     double t = 0;
     int rc = pp_predict_real(m, &rec, mach, m->p_recorded, &t, why, sizeof why);
     pp_vals_free(&rec);
+    if (mach == &def)
+        pp_mem_forget(m, &def);
     if (rc && strstr(why, "hangs")) {
         snprintf(err, errlen, "%s: the model does not reproduce the run: the run completed at its recorded size "
                               "and P = %d, the model of it does not (%s)", m->rec->path ? m->rec->path : "?",

@@ -13,7 +13,7 @@
 #define S_MAX 1000000000L
 
 typedef struct {
-    pp_prog *m;
+    const pp_prog *m;
     const pp_machine *mach;
     pp_scale_kind kind;
     const int *sp;
@@ -147,7 +147,7 @@ static int search(path *p, int P, double target, long start, long *s_out, double
     return 1;
 }
 
-int pp_scale_compute(pp_prog *m, const pp_vals *start, const pp_machine *mach, pp_scale_kind kind, double target,
+int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *mach, pp_scale_kind kind, double target,
                      const int *scale_param, int nscale, const int *P, int nP, pp_scale_table *out,
                      pp_progress_fn progress, void *pctx, char *err, size_t errlen)
 {

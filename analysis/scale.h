@@ -35,7 +35,7 @@ typedef void (*pp_progress_fn)(void *ctx, const char *what, int done, int total)
 /* The table along the path that starts at the values `start` (the
  * recorded ones and those --set gave) and moves the parameters
  * scale_param in proportion. */
-int pp_scale_compute(pp_prog *m, const pp_vals *start, const pp_machine *mach, pp_scale_kind kind, double target,
+int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *mach, pp_scale_kind kind, double target,
                      const int *scale_param, int nscale, const int *P, int nP,
                      pp_scale_table *out, pp_progress_fn progress, void *pctx, char *err, size_t errlen);
 void pp_scale_free(pp_scale_table *t);

@@ -69,7 +69,7 @@ static void move(const pp_par_info *p, const pp_prog *m, double *costs, pp_machi
 
 /* T_real with p moved; the machine restored after, the model's costs
  * never moved. */
-static int predict_moved(const pp_par_info *p, pp_prog *m, const pp_vals *pv, pp_machine *mach, int P, int rel,
+static int predict_moved(const pp_par_info *p, const pp_prog *m, const pp_vals *pv, pp_machine *mach, int P, int rel,
                          double d, double *t, double *beta, char *err, size_t errlen)
 {
     pp_machine saved = *mach;
@@ -96,7 +96,7 @@ int pp_sens_sides(double beta, double bm, double tm, double t, double bp, double
     return fabs(*above - *below) > PP_SENS_KINK;
 }
 
-int pp_sensitivity(pp_prog *m, const pp_vals *pv, pp_machine *mach, int P, double t_real, const int *which, int n,
+int pp_sensitivity(const pp_prog *m, const pp_vals *pv, pp_machine *mach, int P, double t_real, const int *which, int n,
                    pp_sens *out, pp_progress_fn progress, void *pctx, char *err, size_t errlen)
 {
     for (int i = 0; i < n; i++) {

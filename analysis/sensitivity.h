@@ -59,7 +59,7 @@ typedef struct {
  * (ns).  The machine and the program are restored before returning.  The
  * parameters that are not differentiable (pp_par_info.differentiable) are
  * refused.  progress may be NULL.  Returns 0, or -1 with a message. */
-int pp_sensitivity(pp_prog *m, const pp_vals *pv, pp_machine *mach, int P, double t_real, const int *which, int n,
+int pp_sensitivity(const pp_prog *m, const pp_vals *pv, pp_machine *mach, int P, double t_real, const int *which, int n,
                    pp_sens *out, pp_progress_fn progress, void *pctx, char *err, size_t errlen);
 
 /* The one-sided elasticities at beta from T = t there, tm at bm below

@@ -395,7 +395,7 @@ static int run_instance(void *u, const pp_prog *m, const pp_instance *in, char *
     return rc;
 }
 
-int pp_timeline_write(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, const pp_machine *cost_mach,
+int pp_timeline_write(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, const pp_machine *cost_mach,
                       const char *path, long max_events, const char *title, pp_timeline_info *info, char *err,
                       size_t errlen)
 {

@@ -29,7 +29,7 @@ typedef struct {
  * the whole trace or untouched.  More than max_events events is an
  * error, and nothing is written.  title names the process track.
  * 0, or -1 with a message. */
-int pp_timeline_write(pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, const pp_machine *cost_mach,
+int pp_timeline_write(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, const pp_machine *cost_mach,
                       const char *path, long max_events, const char *title, pp_timeline_info *info, char *err,
                       size_t errlen);
 
