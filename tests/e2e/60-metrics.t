@@ -2,7 +2,8 @@
 # 60-metrics.t - the metrics of real programs against hand-computed values:
 # an embarrassingly parallel loop has E_a = 1 (within 1%); a program with
 # serial fraction f has E_a = 1/(1 + f(P-1)) (within 2%); a triangular nest
-# runs N(N-1)/2 inner iterations, exactly, at any N.
+# runs N(N-1)/2 inner iterations, exactly, at any N; predict's --csv and
+# --json files hold what --format csv and json print.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -71,6 +72,21 @@ for my $m (@$q) {
     ok(abs($m->{Ea} - $amdahl) / $amdahl <= 0.005,
        sprintf("serial f=%.3f P=%d: E_a = %.4f, Amdahl %.4f (within 0.5%%)", $f, $m->{P}, $m->{Ea}, $amdahl));
 }
+
+# --csv and --json: the same bytes as --format csv and json, from one
+# evaluation; a file that cannot be written is refused before predicting
+my @pa = ("$tmp/serial.ppr", '--set', 'S=' . ($S * 10), '--P', '2,4', '--draws', '8');
+my %sep = map { $_ => scalar `$pp predict @pa --format $_ 2>/dev/null` } qw(text csv json);
+my $text = `$pp predict @pa --format text --csv $tmp/p.csv --json $tmp/p.json 2>/dev/null`;
+is($?, 0, '--csv and --json: exit 0');
+is($text, $sep{text}, '--csv and --json: stdout as --format text');
+for my $f (qw(csv json)) {
+    my $got = do { local $/; open my $h, '<', "$tmp/p.$f" or die "$tmp/p.$f: $!"; <$h> };
+    is($got, $sep{$f}, "--$f FILE: the bytes of --format $f");
+}
+my $se = `$pp predict @pa --csv $tmp/nodir/p.csv 2>&1 >/dev/null`;
+is($? >> 8, 2, '--csv into a missing folder: exit 2');
+like($se, qr{^perfpred predict: \Q$tmp\E/nodir/p\.csv: cannot write: }m, '... naming the file');
 
 # 3. triangular nest: N(N-1)/2, exactly, beyond 2^32
 build('triangle', '');

@@ -16,7 +16,8 @@
 #    none in a file, the estimate line when it is long enough
 #    (PERFPRED_ESTIMATE_AFTER_MS lowers the threshold), and Ctrl-C
 #    (SIGINT) stops it within two seconds with exit status 130, a message
-#    and nothing on stdout (timeline: no -o file and no temporary one).
+#    and nothing on stdout (predict: no --csv or --json file; timeline: no
+#    -o file and no temporary one).
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -157,7 +158,7 @@ if (!$pid) {
     open STDOUT, '>', "$TMP/int.out" or die;
     open STDERR, '>', "$TMP/int.err" or die;
     $ENV{PERFPRED_FULL_WALK} = 1;
-    exec "$PP predict $rec $M --P 200000" or die;
+    exec "$PP predict $rec $M --P 200000 --csv $TMP/int.csv --json $TMP/int.json" or die;
 }
 sleep 1.5;
 my $t0 = time;
@@ -171,6 +172,7 @@ is($? >> 8, 130, 'exit status 130');
 my $ierr = do { local $/; open my $f, '<', "$TMP/int.err" or die; <$f> // '' };
 like($ierr, qr/^perfpred predict: interrupted \(SIGINT\) at P=200000: stopped, nothing more written$/m, 'the message');
 is(-s "$TMP/int.out", 0, 'nothing on stdout (no partial output)');
+ok(!-e "$TMP/int.csv" && !-e "$TMP/int.json", 'no --csv or --json file');
 
 # the same for timeline, which writes -o: no file, no temporary file left
 $pid = fork() // die "fork: $!";
