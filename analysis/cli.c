@@ -494,9 +494,10 @@ int pp_session_open(pp_session *s, const pp_cli *c, int need_machine, char *err,
     }
     if (c->model_error >= 0)
         s->prog.model_error = c->model_error;
-    /* the memory model's prices at the recorded size on this machine, as
-     * the run measured it: before a what-if changes it (memory.h) */
-    if (s->have_machine && pp_mem_prepare(&s->prog, &s->mach)) {
+    /* the memory model's prices at the recorded size on this machine (the
+     * commands pass it, loaded or not), as the run measured it: before a
+     * what-if changes it (memory.h) */
+    if (pp_mem_prepare(&s->prog, &s->mach)) {
         snprintf(err, errlen, "out of memory");
         pp_session_close(s);
         return -1;

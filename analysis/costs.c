@@ -24,6 +24,12 @@ void pp_costs_free(pp_costs *c)
 {
     free(c->own);
     c->own = NULL;
+    if (c->own_rec) {
+        free(c->own_rec->first);
+        free(c->own_rec->loop);
+        free(c->own_rec);
+        c->own_rec = NULL;
+    }
 }
 
 double *pp_costs_copy(const pp_prog *m)

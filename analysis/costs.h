@@ -35,6 +35,7 @@ typedef struct pp_costs {
     double mem_foot;
     const pp_mem_rec *mem_rec;
     double *own;         /* what pp_costs_free frees (NULL: nothing)        */
+    pp_mem_rec *own_rec;
 } pp_costs;
 
 /* The costs `from` ([m->nslot]; NULL: the fitted ones) as they are, the

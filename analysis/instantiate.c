@@ -555,7 +555,7 @@ int pp_instantiate_costed(const pp_prog *m, const pp_vals *pv, const pp_costs *c
         return -1;
     }
     pp_vals_apply_P(m, &at, P);
-    pp_costs fitted;
+    pp_costs fitted = {0};
     if (!costs) {
         pp_costs_plain(&fitted, m, NULL);
         if (!fitted.v) {

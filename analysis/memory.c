@@ -453,15 +453,30 @@ int pp_mem_costs(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, co
     double foot;
     if (model_applies(m, pv, mach, &n, &foot) <= 0)
         return 0;
+    /* the machine's prices at the recorded size: made when the model was
+     * prepared for it, or here for these costs alone */
     const pp_mem_rec *rec = pp_mem_rec_of(m, mach);
-    if (!rec)
-        return -1;
+    pp_mem_rec *own = NULL;
+    if (!rec) {
+        own = calloc(1, sizeof *own);
+        if (!own || recorded_prices(m, mach, n, own)) {
+            free(own);
+            return -1;
+        }
+        rec = own;
+    }
     /* the costs here, their shared parts, and the costs given (which
      * may be pp_costs_plain's own, freed below) */
     size_t ns = (size_t)m->nslot;
     double *v = malloc(sizeof *v * (3 * ns + 1));
-    if (!v)
+    if (!v) {
+        if (own) {
+            free(own->first);
+            free(own->loop);
+            free(own);
+        }
         return -1;
+    }
     double *mem = v + ns, *base = v + 2 * ns;
     memcpy(v, out->base, sizeof *v * ns);
     memcpy(base, out->base, sizeof *v * ns);
@@ -494,6 +509,7 @@ int pp_mem_costs(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, co
     out->mem_mach = mach;
     out->mem_foot = foot;
     out->mem_rec = rec;
+    out->own_rec = own;
     return 0;
 }
 
@@ -565,11 +581,17 @@ int pp_mem_report(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, i
     if (model_applies(m, pv, mach, &n, &foot) <= 0)
         return 0;
     const pp_mem_rec *rec = pp_mem_rec_of(m, mach);
+    pp_mem_rec own = {0};
+    if (!rec && recorded_prices(m, mach, n, &own))
+        return -1;
     if (!rec)
-        return -1;
+        rec = &own;
     pp_mem_loop *r = calloc((size_t)n + 1, sizeof *r);
-    if (!r)
+    if (!r) {
+        free(own.first);
+        free(own.loop);
         return -1;
+    }
     double edge = pp_machine_memory_edge(mach);
     int i = 0, nr = 0;
     for (int f = 0; f < m->nfuncs; f++)
@@ -592,6 +614,8 @@ int pp_mem_report(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, i
         r[j].beyond_rec = edge > 0 && r[j].ws_rec > edge;
     }
     thread_report(m, pv, mach, rec, P, foot, r, nr);
+    free(own.first);
+    free(own.loop);
     *out = r;
     return nr;
 }

@@ -105,7 +105,9 @@ double pp_mem_thread_ns(const pp_prog *m, const pp_vals *pv, const pp_machine *m
  * size, which loops are priced per thread and at what in the record
  * (model.h, pp_mem_rec), computed once per machine, before the machine
  * is changed by a what-if (the recorded costs were measured on it).  The
- * evaluation only reads them (pp_mem_rec_of).  -1 when memory runs out.
+ * evaluation only reads them (pp_mem_rec_of); on a machine the model was
+ * not prepared for it computes them for the point alone.  -1 when memory
+ * runs out.
  * pp_mem_forget drops a machine's (one that goes out of scope). */
 int pp_mem_prepare(pp_prog *m, const pp_machine *mach);
 void pp_mem_forget(pp_prog *m, const pp_machine *mach);
@@ -118,9 +120,9 @@ const pp_mem_rec *pp_mem_rec_of(const pp_prog *m, const pp_machine *mach);
  * shared part (pp_mem_shared_ns, at most the cost) in out->mem.  They are
  * the costs given as they are (out->mem NULL) when the model is off
  * (m->cache_rule == 0), without a machine, or without shapes.  The model
- * only read: pp_mem_prepare(m, mach) first.  With the model off, *out
- * refers to `from`: it must outlive *out.  Returns -1 when memory runs
- * out (or the model was not prepared for mach). */
+ * only read (pp_mem_prepare(m, mach) first spares computing the prices
+ * at the recorded size each time).  With the model off, *out refers to
+ * `from`: it must outlive *out.  Returns -1 when memory runs out. */
 int pp_mem_costs(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, const double *from, pp_costs *out);
 
 /* What the model prices for one loop with streams (predict's "memory"

@@ -129,5 +129,12 @@ for my $s (@samples) {
         is(scalar(grep { defined $prob->[$_] != defined $T->[$_] } 0 .. $#$P), 0,
            "$name $t->{kind}: a time exactly where a size was found");
     }
+    # the algorithmic table alone (no machine loaded): the same sizes
+    my ($r9, $aj) = sh("$pp scale $rec --scale " . join(',', map { (split /=/)[0] } @$sets) .
+                       " --P 2,4,8 --Ea 0.5 --format json");
+    my $alone = (eval { decode_json($aj) } || {})->{tables}[0] || {};
+    my $with = ($tabs->{tables} || [])->[0] || {};
+    is($r9 == 0 && encode_json($alone->{problem} || []), encode_json($with->{problem} || [0]),
+       "$name: scale --Ea alone finds the sizes it finds beside --E");
 }
 done_testing();
