@@ -12,6 +12,7 @@
  */
 #include "cli.h"
 #include "cmds.h"
+#include "predict-out.h"
 #include "report.h"
 
 #include <dirent.h>
@@ -317,6 +318,43 @@ static int default_P(const pp_prog *m, const pp_vals *pv, int *P)
     return n;
 }
 
+/* The predictions as `perfpred predict` writes them (predict-out.h):
+ * predict.txt, predict.csv and predict.json, into tmp_dir. */
+static int write_predictions(pp_rep_ctx *x)
+{
+    pp_pout o;
+    pp_pout_init(&o, x->c, x->s, x->nP);
+    pp_pout_point *pts = calloc((size_t)x->nP + 1, sizeof *pts);
+    char err[4200];
+    int rc = pts ? 0 : -1;
+    if (!pts)
+        snprintf(err, sizeof err, "out of memory");
+    for (int i = 0; rc == 0 && i < x->nP; i++) {
+        pts[i].P = x->P[i];
+        pts[i].mt = x->pred[i].mt;
+        pts[i].iv = x->pred[i].iv;
+        pts[i].ilo = x->pred[i].has_iv ? x->pred[i].iv.lo : 1;
+        pts[i].ihi = x->pred[i].has_iv ? x->pred[i].iv.hi : 0;
+        /* --with: T_real without the change, as predict gives it */
+        if (x->s->has_with && pp_session_baseline_real(x->s, x->P[i], &pts[i].tbase, err, sizeof err))
+            rc = -1;
+    }
+    static const char *name[3] = {"predict.txt", "predict.csv", "predict.json"};
+    static const pp_format fmt[3] = {PP_FMT_TEXT, PP_FMT_CSV, PP_FMT_JSON};
+    for (int k = 0; rc == 0 && k < 3; k++) {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/%s", tmp_dir, name[k]);
+        pp_rep_note_file(name[k]);
+        rc = pp_pout_file(&o, path, fmt[k], pts, err, sizeof err);
+    }
+    free(pts);
+    if (rc) {
+        snprintf(x->err, sizeof x->err, "%.1000s: the predictions' files: %.2900s", x->s->rec.path, err);
+        x->rc = 2;
+    }
+    return rc;
+}
+
 static int build(pp_rep_ctx *x)
 {
     int (*steps[])(pp_rep_ctx *) = {pp_rep_sec_summary, pp_rep_sec_problem, pp_rep_sec_predictions,
@@ -330,7 +368,7 @@ static int build(pp_rep_ctx *x)
         pp_machine_busy_line(&x->s->mach, x->c->machine, line, sizeof line);
         pp_rep_warn(x->doc, "**The machine file was measured on a busy host.** %s.", line);
     }
-    if (pp_rep_predict_all(x) || (x->c->nscale && pp_rep_scale_compute(x)))
+    if (pp_rep_predict_all(x) || write_predictions(x) || (x->c->nscale && pp_rep_scale_compute(x)))
         return -1;
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
         if (steps[i](x))

@@ -9,7 +9,8 @@
 # page's own check, <body data-check="images=N/N tables=M/M">: every image
 # decoded (complete, naturalWidth > 0) and every table has rows.  A page
 # broken on purpose (an image that does not decode, a script that throws)
-# must fail those same checks.  Also: report.md and the CSV files, the
+# must fail those same checks.  Also: predict.txt, .csv and .json hold
+# what predict writes at the page's points; report.md and the CSV files, the
 # failures (a missing record, no gnuplot, a hang, --timeout) exit 2 and
 # leave nothing behind, and progress goes to a terminal only.
 #
@@ -72,6 +73,14 @@ my @csv = qw(parameters machine predictions breakdown breakdown-loop breakdown-f
              equations model-quality);
 ok(-s "$out/$_", "$_ written") for 'index.html', 'report.md', (map { "$_.svg" } @svg), (map { "table-$_.csv" } @csv);
 ok(-s "$out/$_.gp", "$_.gp written (the plot's gnuplot script)") for grep { /^plot-/ } @svg;
+# the predictions' files: what predict writes at the same points
+{
+    my ($prc, $ptext) = run_in($tmp, "$pp predict $tmp/ge.ppr --machine $mach --set N=256 --P 1,2,4,8 "
+                                   . "--format text --csv $tmp/p.csv --json $tmp/p.json");
+    is($prc, 0, 'predict at the page\'s points exits 0');
+    is(slurp("$out/predict.txt"), $ptext, 'predict.txt: what predict prints');
+    is(slurp("$out/predict.$_"), slurp("$tmp/p.$_"), "predict.$_: what predict --$_ writes") for qw(csv json);
+}
 # the breakdown plot draws table-breakdown.csv's three shares, which add up
 # to 100 at every P
 my @bd = map { [split /,/] } grep { /\S/ } split /\n/, slurp("$out/table-breakdown.csv");
