@@ -14,6 +14,7 @@
 #include "cmds.h"
 #include "predict-out.h"
 #include "report.h"
+#include "scale-out.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -318,6 +319,36 @@ static int default_P(const pp_prog *m, const pp_vals *pv, int *P)
     return n;
 }
 
+/* The scalability tables as `perfpred scale --draws 0` writes them
+ * (scale-out.h): scale.txt, scale.csv and scale.json, into tmp_dir, with
+ * T_real at the sizes found (without its interval: the predictions have
+ * theirs). */
+static int write_scale(pp_rep_ctx *x)
+{
+    pp_scale_times times[2];
+    memset(times, 0, sizeof times);
+    char err[4200];
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < x->ntab && i < 2; i++)
+        rc = pp_scale_times_at(&x->s->prog, &x->s->mach, &x->tab[i], &x->s->vals, 0, &times[i], err, sizeof err);
+    static const char *name[3] = {"scale.txt", "scale.csv", "scale.json"};
+    static const pp_format fmt[3] = {PP_FMT_TEXT, PP_FMT_CSV, PP_FMT_JSON};
+    for (int k = 0; rc == 0 && k < 3; k++) {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/%s", tmp_dir, name[k]);
+        pp_rep_note_file(name[k]);
+        rc = pp_scale_out_file(path, fmt[k], x->c, x->s, x->tab, times, x->ntab < 2 ? x->ntab : 2, err,
+                               sizeof err);
+    }
+    for (int i = 0; i < 2; i++)
+        pp_scale_times_free(&times[i]);
+    if (rc) {
+        snprintf(x->err, sizeof x->err, "%.1000s: the tables' files: %.2900s", x->s->rec.path, err);
+        x->rc = 2;
+    }
+    return rc;
+}
+
 /* The predictions as `perfpred predict` writes them (predict-out.h):
  * predict.txt, predict.csv and predict.json, into tmp_dir. */
 static int write_predictions(pp_rep_ctx *x)
@@ -368,7 +399,8 @@ static int build(pp_rep_ctx *x)
         pp_machine_busy_line(&x->s->mach, x->c->machine, line, sizeof line);
         pp_rep_warn(x->doc, "**The machine file was measured on a busy host.** %s.", line);
     }
-    if (pp_rep_predict_all(x) || write_predictions(x) || (x->c->nscale && pp_rep_scale_compute(x)))
+    if (pp_rep_predict_all(x) || write_predictions(x) ||
+        (x->c->nscale && (pp_rep_scale_compute(x) || write_scale(x))))
         return -1;
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
         if (steps[i](x))

@@ -273,7 +273,7 @@ sub index_md {
             ['predict.txt', "`perfpred predict` at $i->{big}, P = $i->{predP}"],
             ['predict.csv', 'the same, CSV'],
             ['predict.json', 'the same, JSON'],
-            ['scale.txt', "`perfpred scale`: algorithmic (E_a = $i->{Ea}) and combination (E = $i->{E}) tables, P = $i->{plist}"],
+            ['scale.txt', "the page's algorithmic (E_a = $i->{Ea}) and combination (E = $i->{E}) tables as `perfpred scale` writes them, P = $i->{plist}"],
             ['scale.csv', 'the same, CSV'],
             ['scale.json', 'the same, JSON (with problem sizes and latencies)'],
             ['graph-P4.svg', 'thread graph at P = 4 (recorded size)'],
@@ -302,7 +302,8 @@ sub index_md {
         $s .= "![$n broadcast share]($n/bcast-share.svg)\n\n" if -e "$d/bcast-share.svg";
         $s .= "### Predictions at $i->{big}\n\n```\n" . slurp("$d/predict.txt") . "```\n\n";
         $s .= "### Scalability tables\n\n";
-        $s .= "P = $i->{plist}; each format computed in $i->{scale_s} s.\n\n" if defined $i->{scale_s};
+        $s .= "P = $i->{plist}; the page (its predictions and these tables) computed in $i->{page_s} s.\n\n"
+            if defined $i->{page_s};
         $s .= "**P list shortened** from $i->{plist_full}: $i->{plist_note}.\n\n" if $i->{plist_note};
         $s .= "```\n" . slurp("$d/scale.txt") . "```\n\n";
         $s .= "### Thread graph, P = 4\n\n![$n thread graph]($n/graph-P4.svg)\n\n";

@@ -166,7 +166,7 @@ close $bad;
 ($rc, $so, $se) = run("PERFPRED_BUILD=$B PERFPRED_REPORT_QUICK=1 PERFPRED_REPORT_DIR=$TMP/r3 PERFPRED_REPORT_MACHINE=$TMP/bad.machine",
                       'tools/make-report');
 isnt($rc, 0, 'a bad machine file fails');
-like($se, qr/^make-report: \S+: scale \(json\) failed/m, '... naming the sample and the step');
+like($se, qr/^make-report: \S+: page failed/m, '... naming the sample and the step');
 like($se, qr/host\.machine:1:/, '... with perfpred\'s message naming the file and line');
 
 ($rc, $so, $se) = run("PERFPRED_BUILD=$B PERFPRED_REPORT_QUICK=1 PERFPRED_REPORT_DIR=$TMP/r4 PERFPRED_REPORT_SAMPLES=nosuch",

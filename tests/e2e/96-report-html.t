@@ -10,7 +10,8 @@
 # decoded (complete, naturalWidth > 0) and every table has rows.  A page
 # broken on purpose (an image that does not decode, a script that throws)
 # must fail those same checks.  Also: predict.txt, .csv and .json hold
-# what predict writes at the page's points; report.md and the CSV files, the
+# what predict writes at the page's points, scale.txt, .csv and .json what
+# scale --draws 0 writes for its tables; report.md and the CSV files, the
 # failures (a missing record, no gnuplot, a hang, --timeout) exit 2 and
 # leave nothing behind, and progress goes to a terminal only.
 #
@@ -80,6 +81,12 @@ ok(-s "$out/$_.gp", "$_.gp written (the plot's gnuplot script)") for grep { /^pl
     is($prc, 0, 'predict at the page\'s points exits 0');
     is(slurp("$out/predict.txt"), $ptext, 'predict.txt: what predict prints');
     is(slurp("$out/predict.$_"), slurp("$tmp/p.$_"), "predict.$_: what predict --$_ writes") for qw(csv json);
+    # and the tables' files: what scale writes (from the --set size, no interval)
+    my ($src, $stext) = run_in($tmp, "$pp scale $tmp/ge.ppr --machine $mach --set N=256 --scale N --P 2,4,8 "
+                                   . "--Ea 0.7 --E 0.25 --draws 0 --format text --csv $tmp/s.csv --json $tmp/s.json");
+    is($src, 0, 'scale at the page\'s points exits 0');
+    is(slurp("$out/scale.txt"), $stext, 'scale.txt: what scale prints');
+    is(slurp("$out/scale.$_"), slurp("$tmp/s.$_"), "scale.$_: what scale --$_ writes") for qw(csv json);
 }
 # the breakdown plot draws table-breakdown.csv's three shares, which add up
 # to 100 at every P

@@ -186,8 +186,8 @@ my @lines = split /\n/, $log;
 my @bad = grep { !/^report: / } @lines;
 is(scalar(@bad), 0, '... every line is a report: line') or diag(join("\n", @bad));
 for my $step ('calibrate: using', 'ge_omp: compile', 'ge_omp: run at the reduced size', 'ge_omp: show, graph',
-              'scale tables', 'ge_omp: scale tables done', 'ge_omp: plots', 'ge_omp: page \(perfpred report\)',
-              "ge_omp: page written: \Q$rout\E/ge_omp/index.html", 'wrote ') {
+              'pages', 'ge_omp: plots', 'ge_omp: page \(perfpred report\)',
+              "ge_omp: page written: \Q$rout\E/ge_omp/index.html \\(tables at P=", 'wrote ') {
     like($log, qr/^report: \[\d+(\.\d)?s\] $step/m, "progress: $step");
 }
 like($log, qr/^report: \[[\d.]+s\] calibrate: warning: host\.machine was calibrated on a busy host \(load average 2\.35\)/m,
@@ -204,7 +204,7 @@ my $badm = hand_machine("$TMP/badm.machine", header => "busy = 3\n");
 ($rc, $out, $err) = run_in($TMP, "env PERFPRED_BUILD=$B PERFPRED_REPORT_QUICK=1 PERFPRED_REPORT_SAMPLES=ge_omp "
                                   . "PERFPRED_REPORT_MACHINE=$badm PERFPRED_REPORT_DIR=$TMP/mr2 tools/make-report");
 is($rc, 1, 'make-report with a bad machine file: exit 1');
-like($err, qr/^make-report: ge_omp: scale \(json\) failed/m, '... the failing step on stderr');
+like($err, qr/^make-report: ge_omp: page failed/m, '... the failing step on stderr');
 like($out, qr/\nreport: FAILED: 1 program, 0 reports written, 1 failed \(stopped at the first failure: its error is above\), [\d.]+ s\n\z/,
      '... and the summary, last on stdout');
 
