@@ -11,8 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* MPI: the kinds of call the program makes that take time (columns). */
-static int mpi_kinds(const pp_prog *m, int *kinds)
+int pp_mpi_kinds(const pp_prog *m, int *kinds)
 {
     int n = 0;
     if (!m->mpi)
@@ -28,7 +27,7 @@ static int mpi_kinds(const pp_prog *m, int *kinds)
     return n;
 }
 
-static double share(const pp_metrics *mt, double ns)
+double pp_rank_share(const pp_metrics *mt, double ns)
 {
     return mt->t_real > 0 && mt->nthreads > 0 ? ns / (mt->t_real * mt->P) : 0;
 }
@@ -36,16 +35,16 @@ static double share(const pp_metrics *mt, double ns)
 static void mpi_text(FILE *o, const pp_prog *m, const pp_machine *mach, const pp_metrics *mt)
 {
     int kinds[PP_EV_OTHER + 1];
-    int nk = mpi_kinds(m, kinds);
+    int nk = pp_mpi_kinds(m, kinds);
     const pp_net *n = &mach->net;
     fprintf(o, "  network: L = %.3g us, o = %.3g us, g = %.3g us, G = %.3g ns/byte, eager up to %.0f bytes (%s)\n",
             n->L / 1e3, n->o / 1e3, n->g / 1e3, n->G, n->eager_bytes,
             mach->has_net ? (n->source == 1 ? "measured" : "machine file") : "built-in defaults");
-    fprintf(o, "  MPI: %.1f%% of the ranks' time in MPI calls", 100 * share(mt, mt->mpi));
+    fprintf(o, "  MPI: %.1f%% of the ranks' time in MPI calls", 100 * pp_rank_share(mt, mt->mpi));
     for (int i = 0; i < nk; i++)
         if (mt->mpi_kind[kinds[i]] > 0)
             fprintf(o, "%s %s %.1f%%", i ? "," : ":", pp_evkind_name(kinds[i]),
-                    100 * share(mt, mt->mpi_kind[kinds[i]]));
+                    100 * pp_rank_share(mt, mt->mpi_kind[kinds[i]]));
     fprintf(o, "\n");
     if (mt->unmatched)
         fprintf(o, "  warning: %s\n", mt->note);
@@ -130,11 +129,11 @@ static void put_json(FILE *o, const pp_pout *x, int i, pp_pout_point *p)
     }
     if (m->mpi) {
         fprintf(o, "\"mpi\":{\"share\":");
-        pp_json_num(o, share(mt, mt->mpi));
+        pp_json_num(o, pp_rank_share(mt, mt->mpi));
         fprintf(o, ",\"by_call\":{");
         for (int k = 0; k < x->nk; k++) {
             fprintf(o, "%s\"%s\":", k ? "," : "", pp_evkind_name(x->kinds[k]));
-            pp_json_num(o, share(mt, mt->mpi_kind[x->kinds[k]]));
+            pp_json_num(o, pp_rank_share(mt, mt->mpi_kind[x->kinds[k]]));
         }
         fprintf(o, "},\"unmatched_messages\":%ld,\"t1_summed\":%s},", mt->unmatched, mt->t1_summed ? "true" : "false");
     }
@@ -168,9 +167,9 @@ static void put_csv(FILE *o, const pp_pout *x, pp_pout_point *p)
     else
         fprintf(o, ",");
     if (x->s->prog.mpi)
-        fprintf(o, ",%.6f", share(mt, mt->mpi));
+        fprintf(o, ",%.6f", pp_rank_share(mt, mt->mpi));
     for (int k = 0; k < x->nk; k++)
-        fprintf(o, ",%.6f", share(mt, mt->mpi_kind[x->kinds[k]]));
+        fprintf(o, ",%.6f", pp_rank_share(mt, mt->mpi_kind[x->kinds[k]]));
     if (x->s->has_with)
         fprintf(o, ",%.9g", p->tbase / 1e9);
     fprintf(o, "\n");
@@ -251,7 +250,7 @@ void pp_pout_init(pp_pout *x, const pp_cli *c, pp_session *s, int nP)
     x->c = c;
     x->s = s;
     x->nP = nP;
-    x->nk = mpi_kinds(&s->prog, x->kinds);
+    x->nk = pp_mpi_kinds(&s->prog, x->kinds);
     if (s->has_with)
         pp_whatif_text(&c->with, x->withtxt, sizeof x->withtxt);
 }

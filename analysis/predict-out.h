@@ -33,6 +33,13 @@ typedef struct {
     int nP;
 } pp_pout;
 
+/* MPI: the kinds of call the program makes that take time (predict's
+ * columns, the report's), into kinds; their number. */
+int pp_mpi_kinds(const pp_prog *m, int *kinds);
+/* A time summed over the ranks (or threads) as a share of their time,
+ * ns / (P T_real): Clement & Quinn's Figure 6. */
+double pp_rank_share(const pp_metrics *mt, double ns);
+
 /* The context of c's and s's predictions at nP points. */
 void pp_pout_init(pp_pout *x, const pp_cli *c, pp_session *s, int nP);
 /* The header (CSV's column names, JSON's '['), point i, the end. */

@@ -4,6 +4,7 @@
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
+#include "predict-out.h"
 #include "report.h"
 #include "sensitivity.h"
 #include "tgraph.h"
@@ -25,33 +26,12 @@ static int fail(pp_rep_ctx *x, int rc, const char *fmt, ...)
     return -1;
 }
 
-/* MPI: the kinds of call the program makes that take time. */
-static void mpi_kinds(pp_rep_ctx *x)
-{
-    const pp_prog *m = &x->s->prog;
-    x->nkinds = 0;
-    if (!m->mpi)
-        return;
-    for (int k = PP_EV_SEND; k <= PP_EV_COMM_DUP; k++) {
-        int has = 0;
-        for (int f = 0; f < m->nfuncs && !has; f++)
-            for (int e = 0; e < m->funcs[f].d->nevents && !has; e++)
-                has = (int)m->funcs[f].d->events[e].kind == k;
-        if (has)
-            x->kinds[x->nkinds++] = k;
-    }
-}
-
-static double share(const pp_metrics *mt, double ns)
-{
-    return mt->t_real > 0 && mt->nthreads > 0 ? ns / (mt->t_real * mt->P) : 0;
-}
 
 int pp_rep_predict_all(pp_rep_ctx *x)
 {
     pp_prog *m = &x->s->prog;
     char err[1536];
-    mpi_kinds(x);
+    x->nkinds = pp_mpi_kinds(&x->s->prog, x->kinds);
     for (int i = 0; i < x->nP; i++) {
         pp_rep_pred *p = &x->pred[i];
         pp_rep_progress("predicting P = %d (%d of %d)%s", x->P[i], i + 1, x->nP,
@@ -206,9 +186,9 @@ int pp_rep_sec_predictions(pp_rep_ctx *x)
         const pp_metrics *mt = &x->pred[i].mt;
         pp_rep_row(t);
         pp_rep_cell_num(t, 0, "%.0f", mt->P);
-        pp_rep_cell_num(t, 1, "%.2f", 100 * share(mt, mt->mpi));
+        pp_rep_cell_num(t, 1, "%.2f", 100 * pp_rank_share(mt, mt->mpi));
         for (int k = 0; k < x->nkinds; k++)
-            pp_rep_cell_num(t, 2 + k, "%.2f", 100 * share(mt, mt->mpi_kind[x->kinds[k]]));
+            pp_rep_cell_num(t, 2 + k, "%.2f", 100 * pp_rank_share(mt, mt->mpi_kind[x->kinds[k]]));
         if (mt->unmatched && !unmatched) {
             unmatched = mt->unmatched;
             pp_rep_para(d, "Warning at P = %d: %s", mt->P, mt->note);
