@@ -63,7 +63,7 @@ typedef struct {
     int ranks;            /* every thread is an MPI rank */
 } pp_breakdown;
 
-/* Unroll the model at its current parameters for P (as predict does),
+/* Unroll the model at the values pv for P (as predict does),
  * walk it on the PRAM and on mach with the breakdown's sinks, and check
  * that the spans add up to each traversal's totals per thread.  region
  * may be NULL.  0, or -1 with a message. */

@@ -68,7 +68,7 @@ static int eval_at(const pp_prog *m, const pp_vals *pv, const pp_expr *e, int64_
 }
 
 /* "n=-5 m=3": the parameters e reads that the values moved (all it reads
- * when none moved), at their current values. */
+ * when none moved), at the point's values. */
 static void params_of(const pp_prog *m, const pp_vals *pv, const pp_expr *e, char *buf, size_t n, int moved_only)
 {
     if (!e)

@@ -26,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The value of e at the evaluation point: the parameters' current values,
- * P = w->P_at, the enclosing loops' variables at their first values
- * (outermost first).  NaN when it cannot be evaluated. */
+/* The value of e at the evaluation point: the values w->pv (NULL: the
+ * recorded ones), P = w->P_at, the enclosing loops' variables at their
+ * first values (outermost first).  NaN when it cannot be evaluated. */
 static double value_here(wctx *w, const pp_expr *e)
 {
     if (!e)

@@ -11,7 +11,7 @@
 #include "machine.h"
 #include "model.h"
 
-/* Lines "  memory: ..." at the current parameters and P (the threads'
+/* Lines "  memory: ..." at the values pv and P (the threads'
  * working sets are at P); nothing when the model does not apply.  -1 when
  * memory runs out. */
 int pp_mem_text(FILE *f, const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P);

@@ -24,7 +24,7 @@
 #define WRITE_WEIGHT 1.5
 
 
-/* Iterations per entry of loop k of f: at the current parameters, or
+/* Iterations per entry of loop k of f: at the values pv, or
  * from x's thread values when x has them; -1 when they depend on more
  * (a triangular nest; a thread's lo..hi without x), x->unknown then set. */
 static double trip_now(const pp_prog *m, const pp_vals *pv, pp_mem_eval *x, int f, int k)

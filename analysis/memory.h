@@ -128,7 +128,7 @@ int pp_mem_costs(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, co
 /* What the model prices for one loop with streams (predict's "memory"
  * lines): the bytes its streams take per iteration (a cache line at most
  * each), the largest working set one of them is served from at the
- * current parameters and at the recorded ones (0 when each is taken as
+ * point's values and at the recorded ones (0 when each is taken as
  * cached), whether that lies beyond the memory edge
  * (pp_machine_memory_edge), and the ns per iteration the model adds to
  * the fitted cost (before the what-if `memory` factor). */

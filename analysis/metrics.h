@@ -1,6 +1,6 @@
 /* metrics.h - predicted times on the three machines of Zhang & Xu and the
- * latencies and efficiencies derived from them, at the model's current
- * parameter values:
+ * latencies and efficiencies derived from them, at a point's parameter
+ * values (model.h, pp_vals):
  *
  *   T_MIR(chi, P) = T_PRAM(chi, 1) / P          (eq. 6: linear speedup)
  *   L_a = T_PRAM - T_MIR,   L = T_real - T_MIR   (eqs. 2, 3)

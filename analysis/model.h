@@ -314,7 +314,7 @@ int pp_mpi_coll_of(pp_evkind k);
 /* A parameter's value in record k (its recorded value for k = 0). */
 int pp_prog_param_in(const pp_prog *m, int k, int param, long *value);
 /* Iterations per entry of a loop with no count expression, at the
- * parameters' current values: its power law over several records, or
+ * point's values: its power law over several records, or
  * the recorded average (model-counts.c). */
 /* A work-queue loop's team total at the point's values. */
 double pp_loop_team_total(const pp_prog *m, const pp_vals *pv, const pp_mloop *ml);

@@ -1,6 +1,6 @@
 /* point.h - one prediction as `perfpred predict` makes it, shared by
- * predict and run-experiment: the three machines at the model's current
- * parameters and, when asked, T_real's interval; and the problem
+ * predict and run-experiment: the three machines at a point's parameter
+ * values and, when asked, T_real's interval; and the problem
  * parameters as predict prints them.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.

@@ -55,7 +55,7 @@ typedef struct {
 #define PP_SENS_KINK 1e-3
 
 /* For each of the n parameters which[i] (the pp_par_get index), dT/dbeta
- * at the current parameters for P processors; t_real is T_real there
+ * at the values pv for P processors; t_real is T_real there
  * (ns).  The machine and the program are restored before returning.  The
  * parameters that are not differentiable (pp_par_info.differentiable) are
  * refused.  progress may be NULL.  Returns 0, or -1 with a message. */

@@ -23,7 +23,7 @@ typedef struct {
     long slices, flows;   /* X events; flows (each two events)        */
 } pp_timeline_info;
 
-/* Unroll the model at its current parameters for P, walk it on mach
+/* Unroll the model at the values pv for P, walk it on mach
  * (NULL: the PRAM) and write the trace to path ("-": standard output)
  * through a temporary file renamed at the end, so that path is either
  * the whole trace or untouched.  More than max_events events is an
