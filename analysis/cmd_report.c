@@ -319,70 +319,96 @@ static int default_P(const pp_prog *m, const pp_vals *pv, int *P)
     return n;
 }
 
+/* STEM.txt, STEM.csv and STEM.json into tmp_dir, each written by
+ * write(u, path, format): 0, or -1 with x->err. */
+typedef int (*rep_writer)(void *u, const char *path, pp_format fmt, char *err, size_t errlen);
+static int three_files(pp_rep_ctx *x, const char *stem, const char *what, rep_writer write, void *u)
+{
+    static const char *ext[3] = {"txt", "csv", "json"};
+    static const pp_format fmt[3] = {PP_FMT_TEXT, PP_FMT_CSV, PP_FMT_JSON};
+    char err[4200];
+    for (int k = 0; k < 3; k++) {
+        char name[64], path[PATH_MAX + 64];
+        snprintf(name, sizeof name, "%s.%s", stem, ext[k]);
+        snprintf(path, sizeof path, "%s/%s", tmp_dir, name);
+        pp_rep_note_file(name);
+        if (write(u, path, fmt[k], err, sizeof err)) {
+            snprintf(x->err, sizeof x->err, "%.1000s: %s: %.2900s", x->s->rec.path, what, err);
+            x->rc = 2;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+struct scale_files {
+    pp_rep_ctx *x;
+    pp_scale_times times[2];
+};
+
+static int scale_file(void *u, const char *path, pp_format fmt, char *err, size_t errlen)
+{
+    struct scale_files *f = u;
+    return pp_scale_out_file(path, fmt, f->x->c, f->x->s, f->x->tab, f->times, f->x->ntab, err, errlen);
+}
+
 /* The scalability tables as `perfpred scale --draws 0` writes them
- * (scale-out.h): scale.txt, scale.csv and scale.json, into tmp_dir, with
- * T_real at the sizes found (without its interval: the predictions have
- * theirs). */
+ * (scale-out.h): scale.txt, scale.csv and scale.json, with T_real at the
+ * sizes found (without its interval: the predictions have theirs). */
 static int write_scale(pp_rep_ctx *x)
 {
-    pp_scale_times times[2];
-    memset(times, 0, sizeof times);
+    struct scale_files f = {.x = x};
     char err[4200];
     int rc = 0;
-    for (int i = 0; rc == 0 && i < x->ntab && i < 2; i++)
-        rc = pp_scale_times_at(&x->s->prog, &x->s->mach, &x->tab[i], &x->s->vals, 0, &times[i], err, sizeof err);
-    static const char *name[3] = {"scale.txt", "scale.csv", "scale.json"};
-    static const pp_format fmt[3] = {PP_FMT_TEXT, PP_FMT_CSV, PP_FMT_JSON};
-    for (int k = 0; rc == 0 && k < 3; k++) {
-        char path[PATH_MAX + 32];
-        snprintf(path, sizeof path, "%s/%s", tmp_dir, name[k]);
-        pp_rep_note_file(name[k]);
-        rc = pp_scale_out_file(path, fmt[k], x->c, x->s, x->tab, times, x->ntab < 2 ? x->ntab : 2, err,
-                               sizeof err);
-    }
-    for (int i = 0; i < 2; i++)
-        pp_scale_times_free(&times[i]);
+    for (int i = 0; rc == 0 && i < x->ntab; i++)
+        rc = pp_scale_times_at(&x->s->prog, &x->s->mach, &x->tab[i], &x->s->vals, 0, &f.times[i], err, sizeof err);
     if (rc) {
-        snprintf(x->err, sizeof x->err, "%.1000s: the tables' files: %.2900s", x->s->rec.path, err);
+        snprintf(x->err, sizeof x->err, "%.1000s: the tables' times: %.2900s", x->s->rec.path, err);
         x->rc = 2;
-    }
+    } else
+        rc = three_files(x, "scale", "the tables' files", scale_file, &f);
+    for (int i = 0; i < 2; i++)
+        pp_scale_times_free(&f.times[i]);
     return rc;
 }
 
+struct predict_files {
+    pp_pout o;
+    pp_pout_point *pts;
+};
+
+static int predict_file(void *u, const char *path, pp_format fmt, char *err, size_t errlen)
+{
+    struct predict_files *f = u;
+    return pp_pout_file(&f->o, path, fmt, f->pts, err, errlen);
+}
+
 /* The predictions as `perfpred predict` writes them (predict-out.h):
- * predict.txt, predict.csv and predict.json, into tmp_dir. */
+ * predict.txt, predict.csv and predict.json. */
 static int write_predictions(pp_rep_ctx *x)
 {
-    pp_pout o;
-    pp_pout_init(&o, x->c, x->s, x->nP);
-    pp_pout_point *pts = calloc((size_t)x->nP + 1, sizeof *pts);
-    char err[4200];
-    int rc = pts ? 0 : -1;
-    if (!pts)
-        snprintf(err, sizeof err, "out of memory");
+    struct predict_files f;
+    pp_pout_init(&f.o, x->c, x->s, x->nP);
+    f.pts = calloc((size_t)x->nP + 1, sizeof *f.pts);
+    char err[4200] = "out of memory";
+    int rc = f.pts ? 0 : -1;
     for (int i = 0; rc == 0 && i < x->nP; i++) {
-        pts[i].P = x->P[i];
-        pts[i].mt = x->pred[i].mt;
-        pts[i].iv = x->pred[i].iv;
-        pts[i].ilo = x->pred[i].has_iv ? x->pred[i].iv.lo : 1;
-        pts[i].ihi = x->pred[i].has_iv ? x->pred[i].iv.hi : 0;
+        pp_pout_point *p = &f.pts[i];
+        p->P = x->P[i];
+        p->mt = x->pred[i].mt;
+        p->iv = x->pred[i].iv;
+        p->ilo = x->pred[i].has_iv ? x->pred[i].iv.lo : 1;
+        p->ihi = x->pred[i].has_iv ? x->pred[i].iv.hi : 0;
         /* --with: T_real without the change, as predict gives it */
-        if (x->s->has_with && pp_session_baseline_real(x->s, x->P[i], &pts[i].tbase, err, sizeof err))
+        if (x->s->has_with && pp_session_baseline_real(x->s, x->P[i], &p->tbase, err, sizeof err))
             rc = -1;
     }
-    static const char *name[3] = {"predict.txt", "predict.csv", "predict.json"};
-    static const pp_format fmt[3] = {PP_FMT_TEXT, PP_FMT_CSV, PP_FMT_JSON};
-    for (int k = 0; rc == 0 && k < 3; k++) {
-        char path[PATH_MAX + 32];
-        snprintf(path, sizeof path, "%s/%s", tmp_dir, name[k]);
-        pp_rep_note_file(name[k]);
-        rc = pp_pout_file(&o, path, fmt[k], pts, err, sizeof err);
-    }
-    free(pts);
     if (rc) {
         snprintf(x->err, sizeof x->err, "%.1000s: the predictions' files: %.2900s", x->s->rec.path, err);
         x->rc = 2;
-    }
+    } else
+        rc = three_files(x, "predict", "the predictions' files", predict_file, &f);
+    free(f.pts);
     return rc;
 }
 

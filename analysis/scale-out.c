@@ -40,6 +40,10 @@ int pp_scale_times_at(const pp_prog *m, const pp_machine *mach, const pp_scale_t
         st->hi[j] = 0;
         if (!t->found[j])
             continue;
+        if (!pp_interval_wanted(draws)) {
+            st->t[j] = t->t_real[j];   /* the search's own prediction there */
+            continue;
+        }
         for (int k = 0; k < t->nscale; k++)
             at.v[t->scale_param[k]] = t->chi[j][k];
         pp_metrics mt;

@@ -18,8 +18,10 @@ typedef struct {
     double *t, *lo, *hi;   /* ns, per P; t < 0: not found; lo > hi: no interval */
 } pp_scale_times;
 
-/* Predicts every size table t found at its P (with draws as predict's
- * --draws): the values base, the scaled parameters at the size found.
+/* T_real at every size table t found, at its P, and its interval with
+ * draws as predict's --draws: a prediction at the values base with the
+ * scaled parameters at the size found (without an interval, the one the
+ * search made there).
  * 0, or -1 with a message; pp_scale_times_free frees st either way. */
 int pp_scale_times_at(const pp_prog *m, const pp_machine *mach, const pp_scale_table *t, const pp_vals *base,
                       int draws, pp_scale_times *st, char *err, size_t errlen);

@@ -34,9 +34,10 @@ static void set_path(path *p, long s)
     }
 }
 
-/* Efficiency at s; 1 on success, 0 when the instance is too large or
- * fails (treated as unreachable), -1 on a hang (an error to report). */
-static int eff_at(path *p, long s, int P, double *eff, double *lat, char *err, size_t errlen)
+/* Efficiency at s, with the latency and T_real there; 1 on success, 0
+ * when the instance is too large or fails (treated as unreachable), -1 on
+ * a hang (an error to report). */
+static int eff_at(path *p, long s, int P, double *eff, double *lat, double *treal, char *err, size_t errlen)
 {
     set_path(p, s);
     pp_metrics mt;
@@ -50,34 +51,37 @@ static int eff_at(path *p, long s, int P, double *eff, double *lat, char *err, s
     }
     *eff = p->kind == PP_SCALE_ALGORITHMIC ? mt.Ea : mt.E;
     *lat = p->kind == PP_SCALE_ALGORITHMIC ? mt.La : mt.L;
+    *treal = mt.t_real;
     return 1;
 }
 
 /* Smallest s with eff(s) >= target; returns 1 found, 0 unreachable, -1 error. */
 static int search(path *p, int P, double target, long start, long *s_out, double *eff_out, double *lat_out,
-                  char *err, size_t errlen)
+                  double *treal_out, char *err, size_t errlen)
 {
     long s = start > 0 ? start : p->base[0] > 0 ? p->base[0] : 1;
-    double e, l;
-    int r = eff_at(p, s, P, &e, &l, err, errlen);
+    double e, l, tr;
+    int r = eff_at(p, s, P, &e, &l, &tr, err, errlen);
     if (r < 0)
         return -1;
     long lo, hi;
-    double ehi = 0, lhi = 0;
+    double ehi = 0, lhi = 0, trhi = 0;
     if (r == 1 && e >= target) {
         hi = s;
         ehi = e;
         lhi = l;
+        trhi = tr;
         lo = 0;
         while (hi > 1) {
             long t = hi / 2;
-            r = eff_at(p, t, P, &e, &l, err, errlen);
+            r = eff_at(p, t, P, &e, &l, &tr, err, errlen);
             if (r < 0)
                 return -1;
             if (r == 1 && e >= target) {
                 hi = t;
                 ehi = e;
                 lhi = l;
+                trhi = tr;
             } else {
                 lo = t;
                 break;
@@ -87,6 +91,7 @@ static int search(path *p, int P, double target, long start, long *s_out, double
             *s_out = 1;
             *eff_out = ehi;
             *lat_out = lhi;
+            *treal_out = trhi;
             return 1;
         }
     } else {
@@ -97,7 +102,7 @@ static int search(path *p, int P, double target, long start, long *s_out, double
             if (lo > S_MAX / 2)
                 return 0;
             long t = lo * 2;
-            r = eff_at(p, t, P, &e, &l, err, errlen);
+            r = eff_at(p, t, P, &e, &l, &tr, err, errlen);
             if (r < 0)
                 return -1;
             if (r == 0)
@@ -106,6 +111,7 @@ static int search(path *p, int P, double target, long start, long *s_out, double
                 hi = t;
                 ehi = e;
                 lhi = l;
+                trhi = tr;
                 break;
             }
             /* Will it ever get there?  The inefficiency g = 1 - e of a
@@ -131,19 +137,21 @@ static int search(path *p, int P, double target, long start, long *s_out, double
     }
     while (hi - lo > 1) {
         long mid = lo + (hi - lo) / 2;
-        r = eff_at(p, mid, P, &e, &l, err, errlen);
+        r = eff_at(p, mid, P, &e, &l, &tr, err, errlen);
         if (r < 0)
             return -1;
         if (r == 1 && e >= target) {
             hi = mid;
             ehi = e;
             lhi = l;
+            trhi = tr;
         } else
             lo = mid;
     }
     *s_out = hi;
     *eff_out = ehi;
     *lat_out = lhi;
+    *treal_out = trhi;
     return 1;
 }
 
@@ -162,10 +170,11 @@ int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *m
     out->chi = calloc((size_t)nP, sizeof(long *));
     out->latency = calloc((size_t)nP, sizeof(double));
     out->eff = calloc((size_t)nP, sizeof(double));
+    out->t_real = calloc((size_t)nP, sizeof(double));
     out->scale = calloc((size_t)nP, sizeof(double *));
     long *base = malloc(sizeof(long) * (size_t)nscale);
     path p = {m, mach, kind, scale_param, nscale, base, {0}};
-    if (!out->P || !out->scale_param || !out->found || !out->chi || !out->latency || !out->eff ||
+    if (!out->P || !out->scale_param || !out->found || !out->chi || !out->latency || !out->eff || !out->t_real ||
         !out->scale || !base || pp_vals_copy(&p.at, m, start)) {
         free(base);
         snprintf(err, errlen, "out of memory");
@@ -193,7 +202,8 @@ int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *m
             break;
         }
         long s;
-        int r = search(&p, P[i], target, from, &s, &out->eff[i], &out->latency[i], err, errlen);
+        int r = search(&p, P[i], target, from, &s, &out->eff[i], &out->latency[i], &out->t_real[i], err,
+                       errlen);
         /* the next P needs at least as large a problem, usually: start
          * there, but never below the recorded size, where a degenerate
          * answer (N = 1) would mislead the next search */
@@ -245,5 +255,6 @@ void pp_scale_free(pp_scale_table *t)
     free(t->found);
     free(t->latency);
     free(t->eff);
+    free(t->t_real);
     memset(t, 0, sizeof *t);
 }

@@ -27,6 +27,7 @@ typedef struct {
     long **chi;           /* per P: value of each scaled parameter        */
     double *latency;      /* per P: L_a or L at chi_P (ns)                */
     double *eff;          /* per P: the efficiency reached at chi_P       */
+    double *t_real;       /* per P: T_real at chi_P (ns), from the search */
     double **scale;       /* [i][j], j >= i; NAN where undefined          */
 } pp_scale_table;
 
