@@ -522,8 +522,8 @@ static int run_instance(void *u, const pp_prog *m, const pp_instance *in, char *
     return rc;
 }
 
-int pp_breakdown_run(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_by by, const pp_region *region,
-                     pp_breakdown *out, char *err, size_t errlen)
+int pp_breakdown_run(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_by by,
+                     const pp_region *region, pp_breakdown *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->by = by;

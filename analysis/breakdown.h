@@ -67,8 +67,8 @@ typedef struct {
  * walk it on the PRAM and on mach with the breakdown's sinks, and check
  * that the spans add up to each traversal's totals per thread.  region
  * may be NULL.  0, or -1 with a message. */
-int pp_breakdown_run(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_by by, const pp_region *region,
-                     pp_breakdown *out, char *err, size_t errlen);
+int pp_breakdown_run(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_by by,
+                     const pp_region *region, pp_breakdown *out, char *err, size_t errlen);
 void pp_breakdown_free(pp_breakdown *b);
 
 /* Name a thread of an instance: "main", "rank 3", "omp thread 2 (pool

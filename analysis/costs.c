@@ -25,8 +25,7 @@ void pp_costs_free(pp_costs *c)
     free(c->own);
     c->own = NULL;
     if (c->own_rec) {
-        free(c->own_rec->first);
-        free(c->own_rec->loop);
+        pp_mem_rec_clear(c->own_rec);
         free(c->own_rec);
         c->own_rec = NULL;
     }

@@ -211,7 +211,8 @@ static void draw(int phase, long done, long total)
         return;
     L.last_draw = t;
     char line[200], b[32];
-    int n = snprintf(line, sizeof line, "\r%s: %s: walk %d/%d, ", command, L.what, walks_begun() < 1 ? 1 : walks_begun(), L.walks);
+    int n = snprintf(line, sizeof line, "\r%s: %s: walk %d/%d, ", command, L.what,
+                     walks_begun() < 1 ? 1 : walks_begun(), L.walks);
     if (phase == PP_LONG_UNROLL && total > 0)
         n += snprintf(line + n, sizeof line - (size_t)n, "unrolling %ld%%", done * 100 / total < 100 ? done * 100 / total : 99);
     else if (phase == PP_LONG_UNROLL)

@@ -372,8 +372,7 @@ static int recorded_prices(const pp_prog *m, const pp_machine *mach, int n, pp_m
     r->first = malloc(sizeof *r->first * (size_t)(m->nfuncs + 1));
     r->loop = calloc((size_t)n + 1, sizeof *r->loop);
     if (!r->first || !r->loop) {
-        free(r->first);
-        free(r->loop);
+        pp_mem_rec_clear(r);
         return -1;
     }
     int i = 0, any = 0;
@@ -437,8 +436,7 @@ void pp_mem_forget(pp_prog *m, const pp_machine *mach)
 {
     for (int i = 0; i < m->nmemo; i++)
         if (m->memo[i].mach == mach) {
-            free(m->memo[i].first);
-            free(m->memo[i].loop);
+            pp_mem_rec_clear(&m->memo[i]);
             m->memo[i] = m->memo[--m->nmemo];
             return;
         }
@@ -470,11 +468,9 @@ int pp_mem_costs(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, co
     size_t ns = (size_t)m->nslot;
     double *v = malloc(sizeof *v * (3 * ns + 1));
     if (!v) {
-        if (own) {
-            free(own->first);
-            free(own->loop);
-            free(own);
-        }
+        if (own)
+            pp_mem_rec_clear(own);
+        free(own);
         return -1;
     }
     double *mem = v + ns, *base = v + 2 * ns;
@@ -588,8 +584,7 @@ int pp_mem_report(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, i
         rec = &own;
     pp_mem_loop *r = calloc((size_t)n + 1, sizeof *r);
     if (!r) {
-        free(own.first);
-        free(own.loop);
+        pp_mem_rec_clear(&own);
         return -1;
     }
     double edge = pp_machine_memory_edge(mach);
@@ -614,8 +609,7 @@ int pp_mem_report(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, i
         r[j].beyond_rec = edge > 0 && r[j].ws_rec > edge;
     }
     thread_report(m, pv, mach, rec, P, foot, r, nr);
-    free(own.first);
-    free(own.loop);
+    pp_mem_rec_clear(&own);
     *out = r;
     return nr;
 }

@@ -85,8 +85,8 @@ static int run(const pp_prog *m, const pp_vals *pv, const pp_costs *costs, const
  * (NULL: the fitted ones) at its size (the memory model, memory.h): T1
  * when t1 is not NULL, the PRAM when out->t_pram is wanted (pram), the
  * real machine always (its traversal into tr when not NULL). */
-static int predict_runs(const pp_prog *m, const pp_vals *pv, const double *from, const pp_machine *mach, int P, double *t1,
-                        int pram, pp_metrics *out, pp_trav *tr, char *err, size_t errlen)
+static int predict_runs(const pp_prog *m, const pp_vals *pv, const double *from, const pp_machine *mach, int P,
+                        double *t1, int pram, pp_metrics *out, pp_trav *tr, char *err, size_t errlen)
 {
     if (P < 1) {
         snprintf(err, errlen, "P must be at least 1");

@@ -687,10 +687,8 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
 
 void pp_prog_free(pp_prog *m)
 {
-    for (int i = 0; i < m->nmemo; i++) {
-        free(m->memo[i].first);
-        free(m->memo[i].loop);
-    }
+    for (int i = 0; i < m->nmemo; i++)
+        pp_mem_rec_clear(&m->memo[i]);
     free(m->memo);
     for (int f = 0; f < m->nfuncs; f++) {
         pp_mfunc *mf = &m->funcs[f];
@@ -745,7 +743,10 @@ void pp_prog_free(pp_prog *m)
     memset(m, 0, sizeof *m);
 }
 
-
-
-
-
+void pp_mem_rec_clear(pp_mem_rec *r)
+{
+    free(r->first);
+    free(r->loop);
+    r->first = NULL;
+    r->loop = NULL;
+}

@@ -153,6 +153,9 @@ typedef struct pp_mem_rec {
     pp_mem_recloop *loop;
 } pp_mem_rec;
 
+/* Free what r holds (not r). */
+void pp_mem_rec_clear(pp_mem_rec *r);
+
 typedef struct {
     const pp_dfunc *d;
     int sync;            /* the body (or a callee) holds thread-graph events */

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-int pp_point_predict(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double t1, int draws, pp_metrics *mt,
-                     pp_interval *iv, int *has_iv, char *err, size_t errlen)
+int pp_point_predict(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double t1, int draws,
+                     pp_metrics *mt, pp_interval *iv, int *has_iv, char *err, size_t errlen)
 {
     *has_iv = 0;
     memset(iv, 0, sizeof *iv);

@@ -16,8 +16,8 @@
  * variant whose parameters follow P computes its T1 with the values at
  * P = 1), then pp_predict_interval when pp_interval_wanted(draws):
  * *has_iv says whether iv holds one. */
-int pp_point_predict(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double t1, int draws, pp_metrics *mt,
-                     pp_interval *iv, int *has_iv, char *err, size_t errlen);
+int pp_point_predict(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double t1, int draws,
+                     pp_metrics *mt, pp_interval *iv, int *has_iv, char *err, size_t errlen);
 
 /* Whether parameter i is one predict shows: not the thread-count
  * parameter (its value is P) and not a second parameter of that name. */
