@@ -34,6 +34,31 @@ static void set_path(path *p, long s)
     }
 }
 
+/* Will it ever get there?  The efficiency is E = W / (W + O), the work
+ * against the overhead (synchronisation, communication, the serial
+ * part); the odds E / (1 - E) = W / O of a scalable program grow like a
+ * power of the size, s^c, with c from the last two doublings.  That one
+ * law holds at both ends: far below the target (a team far too large
+ * for the size) the odds are about E and grow with it, near 1 they are
+ * about 1 / (1 - E) and grow as the inefficiency falls.  Reaching the
+ * target takes log2(odds(target) / odds(e)) / c more doublings.  An
+ * efficiency that stopped growing (an Amdahl limit: O grows with W) has
+ * c ~ 0: under 0.01 is HUGE_VAL, "flat".  A target of exactly 1 is never
+ * reached from below. */
+double pp_scale_doublings_left(double prev, double e, double target)
+{
+    if (target >= 1)
+        return HUGE_VAL;
+    if (e >= target)
+        return 0;
+    if (e <= 0 || e <= prev)
+        return HUGE_VAL;
+    double odds = e / (1 - e), c = prev > 0 ? log2(odds / (prev / (1 - prev))) : 1;
+    if (c < 0.01)
+        return HUGE_VAL;
+    return log2(target / (1 - target) / odds) / c;
+}
+
 /* Efficiency at s, with the latency and T_real there; 1 on success, 0
  * when the instance is too large or fails (treated as unreachable), -1 on
  * a hang (an error to report). */
@@ -114,21 +139,14 @@ static int search(path *p, int P, double target, long start, long *s_out, double
                 trhi = tr;
                 break;
             }
-            /* Will it ever get there?  The inefficiency g = 1 - e of a
-             * scalable program falls like a power of the size: with
-             * g ~ s^-a from the last two points, reaching 1 - target takes
-             * log2(g / (1 - target)) / a more doublings.  An efficiency
-             * that stopped growing (an Amdahl limit) has a ~ 0.  Give up
-             * beyond 40 doublings, or after three flat ones. */
-            double g = 1 - e, gp = 1 - prev, gt = 1 - target;
-            if (gt <= 0)
+            if (target >= 1)
                 return 0;   /* E = 1 exactly: only reached where it already is */
-            double a = gp > 0 && g > 0 ? log2(gp / g) : 0;
             /* below the recorded size the efficiency of a tiny, degenerate
              * instance says nothing about the trend: judge it from there on */
             if (lo >= p->base[0]) {
-                flat = a < 0.01 ? flat + 1 : 0;
-                if (flat >= 3 || (a >= 0.01 && log2(g / gt) / a > 40))
+                double more = pp_scale_doublings_left(prev, e, target);
+                flat = more == HUGE_VAL ? flat + 1 : 0;
+                if (flat >= 3 || (!flat && more > 40))
                     return 0;
             }
             prev = e;
