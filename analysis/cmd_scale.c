@@ -1,6 +1,7 @@
 /* cmd_scale.c - `perfpred scale RECORD --machine FILE --scale N[,M]
  * --P 2,4,8 --Ea 0.7 --E 0.25`: the algorithmic scalability table at E_a
- * (machine-independent: PRAM against MIRACLE) and the combination table at
+ * (PRAM against MIRACLE: no synchronisation cost, the costs those of the
+ * --machine given, as in predict) and the combination table at
  * E (the real machine), upper triangular, with the problem size for each P
  * in the last row (Zhang & Xu, Tables 1-10), then T_real at each of those
  * sizes with its 90% confidence interval (as predict gives it).
@@ -46,7 +47,11 @@ int pp_cmd_scale(int argc, char **argv)
         return 2;
     }
     pp_session s;
-    if ((st = pp_cli_open("scale", &c, c.has_E || c.with.n > 0, &s)) >= 0)
+    /* the machine given is loaded for E_a too: its slowdown at the
+     * recorded concurrency comes out of the costs and its memory model
+     * prices the loops, as in predict (without it the algorithmic table
+     * found other sizes than predict's E_a said) */
+    if ((st = pp_cli_open("scale", &c, c.has_E || c.with.n > 0 || c.machine != NULL, &s)) >= 0)
         return st;
     const pp_prog *m = &s.prog;
     int sp[32];

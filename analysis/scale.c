@@ -5,6 +5,7 @@
  */
 #include "scale.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,23 +38,23 @@ static void set_path(path *p, long s)
 /* Will it ever get there?  The efficiency is E = W / (W + O), the work
  * against the overhead (synchronisation, communication, the serial
  * part); the odds E / (1 - E) = W / O of a scalable program grow like a
- * power of the size, s^c, with c from the last two doublings.  That one
- * law holds at both ends: far below the target (a team far too large
- * for the size) the odds are about E and grow with it, near 1 they are
- * about 1 / (1 - E) and grow as the inefficiency falls.  Reaching the
- * target takes log2(odds(target) / odds(e)) / c more doublings.  An
- * efficiency that stopped growing (an Amdahl limit: O grows with W) has
- * c ~ 0: under 0.01 is HUGE_VAL, "flat".  A target of exactly 1 is never
- * reached from below. */
-double pp_scale_doublings_left(double prev, double e, double target)
+ * power of the size, s^c, with c from the last two sizes, `span`
+ * doublings apart.  That one law holds at both ends: far below the
+ * target (a team far too large for the size) the odds are about E and
+ * grow with it, near 1 they are about 1 / (1 - E) and grow as the
+ * inefficiency falls.  Reaching the target takes log2(odds(target) /
+ * odds(e)) / c more doublings.  An efficiency that stopped growing (an
+ * Amdahl limit: O grows with W) has c ~ 0: under 0.01 a doubling is
+ * HUGE_VAL, "flat".  A target of exactly 1 is never reached from below. */
+double pp_scale_doublings_left(double prev, double e, double span, double target)
 {
     if (target >= 1)
         return HUGE_VAL;
     if (e >= target)
         return 0;
-    if (e <= 0 || e <= prev)
+    if (e <= 0 || e <= prev || span <= 0)
         return HUGE_VAL;
-    double odds = e / (1 - e), c = prev > 0 ? log2(odds / (prev / (1 - prev))) : 1;
+    double odds = e / (1 - e), c = prev > 0 ? log2(odds / (prev / (1 - prev))) / span : 1;
     if (c < 0.01)
         return HUGE_VAL;
     return log2(target / (1 - target) / odds) / c;
@@ -80,96 +81,165 @@ static int eff_at(path *p, long s, int P, double *eff, double *lat, double *trea
     return 1;
 }
 
+/* One end of the bracket: a size, its efficiency (NAN where the instance
+ * failed), its latency and T_real. */
+typedef struct {
+    long s;
+    double e, lat, treal;
+} probe;
+
+/* f of an end for the interpolation: the log-odds of its efficiency
+ * against the target's; NAN where it has none (E 0 or 1, a failed size) */
+static double log_odds_gap(double e, double target)
+{
+    if (!(e > 0 && e < 1))
+        return NAN;
+    return log(e / (1 - e)) - log(target / (1 - target));
+}
+
+/* The smallest s in (lo.s, hi.s] with eff >= target, lo below it and hi
+ * at or above it: the log-odds of the efficiency are about linear in
+ * log s (pp_scale_doublings_left), so the probe goes where the line
+ * through the two ends crosses the target (regula falsi, with the
+ * Illinois rule: an end kept twice counts half, so that both ends
+ * move), and to the middle where that has not halved the bracket in two
+ * probes.  A bisection takes log2 of the bracket's width; this takes
+ * about a third as many where the law holds, and the same answer where
+ * the efficiency crosses the target once in the bracket. */
+static int narrow(path *p, int P, double target, probe lo, probe hi, probe *out, char *err, size_t errlen)
+{
+    double wlo = 1, whi = 1;   /* the Illinois weights of the ends' gaps */
+    int kept = 0;              /* -1: lo kept last time, 1: hi, 0: none */
+    long width2 = hi.s - lo.s, width1 = width2;
+    int bisect = 0;
+    while (hi.s - lo.s > 1) {
+        long t = lo.s + (hi.s - lo.s) / 2;
+        double flo = log_odds_gap(lo.e, target) * wlo, fhi = log_odds_gap(hi.e, target) * whi;
+        if (!bisect && lo.s > 0 && flo < 0 && fhi >= 0) {
+            double x = log((double)lo.s) + -flo / (fhi - flo) * (log((double)hi.s) - log((double)lo.s));
+            double est = exp(x);
+            t = est < (double)LONG_MAX ? lround(est) : hi.s;
+            if (t <= lo.s)
+                t = lo.s + 1;
+            if (t >= hi.s)
+                t = hi.s - 1;
+        }
+        bisect = 0;
+        probe q = {t, NAN, 0, 0};
+        int r = eff_at(p, t, P, &q.e, &q.lat, &q.treal, err, errlen);
+        if (r < 0)
+            return -1;
+        if (r == 1 && q.e >= target) {
+            hi = q;
+            whi = 1;
+            wlo = kept == -1 ? wlo / 2 : 1;
+            kept = -1;
+        } else {
+            if (r != 1)
+                q.e = NAN;
+            lo = q;
+            wlo = 1;
+            whi = kept == 1 ? whi / 2 : 1;
+            kept = 1;
+        }
+        long w = hi.s - lo.s;
+        if (w > width2 / 2)
+            bisect = 1;
+        width2 = width1;
+        width1 = w;
+    }
+    *out = hi;
+    return 1;
+}
+
 /* Smallest s with eff(s) >= target; returns 1 found, 0 unreachable, -1 error. */
 static int search(path *p, int P, double target, long start, long *s_out, double *eff_out, double *lat_out,
                   double *treal_out, char *err, size_t errlen)
 {
     long s = start > 0 ? start : p->base[0] > 0 ? p->base[0] : 1;
-    double e, l, tr;
-    int r = eff_at(p, s, P, &e, &l, &tr, err, errlen);
+    probe lo = {0, NAN, 0, 0}, hi = {0, NAN, 0, 0}, q = {s, NAN, 0, 0};
+    int r = eff_at(p, s, P, &q.e, &q.lat, &q.treal, err, errlen);
     if (r < 0)
         return -1;
-    long lo, hi;
-    double ehi = 0, lhi = 0, trhi = 0;
-    if (r == 1 && e >= target) {
-        hi = s;
-        ehi = e;
-        lhi = l;
-        trhi = tr;
-        lo = 0;
-        while (hi > 1) {
-            long t = hi / 2;
-            r = eff_at(p, t, P, &e, &l, &tr, err, errlen);
+    if (r == 1 && q.e >= target) {
+        /* halve down to a size below the target */
+        hi = q;
+        while (hi.s > 1) {
+            probe d = {hi.s / 2, NAN, 0, 0};
+            r = eff_at(p, d.s, P, &d.e, &d.lat, &d.treal, err, errlen);
             if (r < 0)
                 return -1;
-            if (r == 1 && e >= target) {
-                hi = t;
-                ehi = e;
-                lhi = l;
-                trhi = tr;
-            } else {
-                lo = t;
+            if (r == 1 && d.e >= target)
+                hi = d;
+            else {
+                if (r != 1)
+                    d.e = NAN;
+                lo = d;
                 break;
             }
         }
-        if (hi == 1) {
+        if (hi.s == 1) {
             *s_out = 1;
-            *eff_out = ehi;
-            *lat_out = lhi;
-            *treal_out = trhi;
+            *eff_out = hi.e;
+            *lat_out = hi.lat;
+            *treal_out = hi.treal;
             return 1;
         }
     } else {
-        lo = s;
-        double prev = r == 1 ? e : 0;
+        /* grow until the target holds: doubling, or, from the recorded
+         * size on, the doublings the odds law says are left, a little
+         * more so that the size passes the target, in steps of 1/16 to 1
+         * doubling */
+        if (r != 1)
+            q.e = 0;
+        lo = q;
+        double prev = 0, span = 1;
         int flat = 0;
         for (;;) {
-            if (lo > S_MAX / 2)
+            if (lo.s > S_MAX / 2)
                 return 0;
-            long t = lo * 2;
-            r = eff_at(p, t, P, &e, &l, &tr, err, errlen);
+            double step = 1;
+            if (lo.s >= p->base[0] && prev > 0) {
+                double more = pp_scale_doublings_left(prev, lo.e, span, target);
+                if (more < 1)
+                    step = fmax(1.0 / 16, 1.1 * more + 0.01);
+            }
+            long t = (long)ceil((double)lo.s * exp2(step));
+            if (t <= lo.s)
+                t = lo.s + 1;
+            probe n = {t, NAN, 0, 0};
+            r = eff_at(p, t, P, &n.e, &n.lat, &n.treal, err, errlen);
             if (r < 0)
                 return -1;
             if (r == 0)
                 return 0;   /* too large to instantiate before reaching it */
-            if (e >= target) {
-                hi = t;
-                ehi = e;
-                lhi = l;
-                trhi = tr;
+            if (n.e >= target) {
+                hi = n;
                 break;
             }
             if (target >= 1)
                 return 0;   /* E = 1 exactly: only reached where it already is */
+            span = log2((double)t / (double)lo.s);
             /* below the recorded size the efficiency of a tiny, degenerate
              * instance says nothing about the trend: judge it from there on */
-            if (lo >= p->base[0]) {
-                double more = pp_scale_doublings_left(prev, e, target);
+            if (lo.s >= p->base[0]) {
+                double more = pp_scale_doublings_left(lo.e, n.e, span, target);
                 flat = more == HUGE_VAL ? flat + 1 : 0;
                 if (flat >= 3 || (!flat && more > 40))
                     return 0;
             }
-            prev = e;
-            lo = t;
+            prev = lo.e;
+            lo = n;
         }
     }
-    while (hi - lo > 1) {
-        long mid = lo + (hi - lo) / 2;
-        r = eff_at(p, mid, P, &e, &l, &tr, err, errlen);
-        if (r < 0)
-            return -1;
-        if (r == 1 && e >= target) {
-            hi = mid;
-            ehi = e;
-            lhi = l;
-            trhi = tr;
-        } else
-            lo = mid;
-    }
-    *s_out = hi;
-    *eff_out = ehi;
-    *lat_out = lhi;
-    *treal_out = trhi;
+    probe found;
+    r = narrow(p, P, target, lo, hi, &found, err, errlen);
+    if (r != 1)
+        return r;
+    *s_out = found.s;
+    *eff_out = found.e;
+    *lat_out = found.lat;
+    *treal_out = found.treal;
     return 1;
 }
 

@@ -42,9 +42,9 @@ int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *m
 void pp_scale_free(pp_scale_table *t);
 
 /* The search's estimate of the doublings of the size still needed to
- * reach the efficiency `target` from `e`, the efficiency one doubling
- * before being `prev`: 0 when e already holds it, HUGE_VAL when the
- * efficiency stopped growing (scale.c says how). */
-double pp_scale_doublings_left(double prev, double e, double target);
+ * reach the efficiency `target` from `e`, the efficiency `span`
+ * doublings before being `prev`: 0 when e already holds it, HUGE_VAL
+ * when the efficiency stopped growing (scale.c says how). */
+double pp_scale_doublings_left(double prev, double e, double span, double target);
 
 #endif

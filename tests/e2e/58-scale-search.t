@@ -111,6 +111,24 @@ for my $p (@progs) {
     }
 }
 
+# E_a belongs to the machine given: the recorded run's slowdown at its
+# concurrency (scale.compute, here 0.9 + 0.1 P: x1.1 at the two threads
+# recorded) is taken out of the costs, and its memory model prices the
+# loops' streams.  `scale --Ea` alone loads the --machine as `--Ea --E`
+# and predict do: the same sizes.
+SKIP: {
+    my $rec = "$tmp/relax.ppr";
+    skip('relax was not recorded', 1) unless -e $rec;
+    my $MM = hand_machine("$tmp/slow.machine", compute => [0.9, 0.1]);
+    my @run;
+    for my $flags ('--Ea 0.3', '--Ea 0.3 --E 0.3') {
+        my ($rc, $out) = run_in($tmp, "$pp scale $rec --machine $MM --scale n --P 2,8,32 $flags --draws 0 --format json");
+        my $j = $rc ? undef : eval { decode_json($out) };
+        push @run, $j ? JSON::PP->new->canonical->encode($j->{tables}[0]{problem}) : "exit $rc";
+    }
+    is($run[0], $run[1], "relax on a machine slower at 2 threads: --Ea alone finds the sizes it finds beside --E ($run[0])");
+}
+
 # an Amdahl limit: band_smooth at 6 steps makes two serial passes over
 # the grid (filling it, summing it) against 12 parallel ones, a serial
 # fraction f of about 1/7 whatever the size, so E_a stays under

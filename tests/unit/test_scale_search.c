@@ -35,16 +35,16 @@ static void near(double got, double want)
 static void test_the_odds_law(void **state)
 {
     (void)state;
-    near(pp_scale_doublings_left(1.0 / 9, 0.2, 0.5), 2);
-    near(pp_scale_doublings_left(1.0 / 3, 0.5, 0.8), 2);
-    near(pp_scale_doublings_left(0.2, 0.25, 0.5), log2(3) / log2(4.0 / 3));
-    near(pp_scale_doublings_left(0.8, 0.9, 0.99), log2(11) / log2(9.0 / 4));
+    near(pp_scale_doublings_left(1.0 / 9, 0.2, 1, 0.5), 2);
+    near(pp_scale_doublings_left(1.0 / 3, 0.5, 1, 0.8), 2);
+    near(pp_scale_doublings_left(0.2, 0.25, 1, 0.5), log2(3) / log2(4.0 / 3));
+    near(pp_scale_doublings_left(0.8, 0.9, 1, 0.99), log2(11) / log2(9.0 / 4));
 }
 
 static void test_far_below_the_target(void **state)
 {
     (void)state;
-    double d = pp_scale_doublings_left(0.0009, 0.0023, 0.3);
+    double d = pp_scale_doublings_left(0.0009, 0.0023, 1, 0.3);
     near(d, 5.5607);
     assert_true(d < 40);
 }
@@ -52,14 +52,14 @@ static void test_far_below_the_target(void **state)
 static void test_flat_and_degenerate(void **state)
 {
     (void)state;
-    assert_true(pp_scale_doublings_left(0.5, 0.501, 0.9) == HUGE_VAL);
-    assert_true(pp_scale_doublings_left(0.5, 0.4, 0.9) == HUGE_VAL);
-    assert_true(pp_scale_doublings_left(0.5, 0.6, 1.0) == HUGE_VAL);
-    assert_true(pp_scale_doublings_left(0.5, 0.0, 0.9) == HUGE_VAL);
-    assert_true(pp_scale_doublings_left(0.4, 0.95, 0.9) == 0);
+    assert_true(pp_scale_doublings_left(0.5, 0.501, 1, 0.9) == HUGE_VAL);
+    assert_true(pp_scale_doublings_left(0.5, 0.4, 1, 0.9) == HUGE_VAL);
+    assert_true(pp_scale_doublings_left(0.5, 0.6, 1, 1.0) == HUGE_VAL);
+    assert_true(pp_scale_doublings_left(0.5, 0.0, 1, 0.9) == HUGE_VAL);
+    assert_true(pp_scale_doublings_left(0.4, 0.95, 1, 0.9) == 0);
     /* no efficiency one doubling before (that size failed): one doubling
      * of the odds assumed */
-    near(pp_scale_doublings_left(0, 0.2, 0.5), 2);
+    near(pp_scale_doublings_left(0, 0.2, 1, 0.5), 2);
 }
 
 int main(void)
