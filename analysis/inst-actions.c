@@ -56,6 +56,8 @@ int pp_inst_push_action(ictx *c, int t, pp_action a)
     if (!(c->flags & PP_INST_ACTIONS))
         return 0;
     pp_ithread *th = &c->in->threads[t];
+    if (th->borrowed)
+        return pp_inst_fail(c, "an action for thread %d, which shares another rank's actions", t);
     if (th->nact == th->capact) {
         int cap = th->capact ? th->capact * 2 : 16;
         pp_action *na = realloc(th->act, sizeof *na * (size_t)cap);
@@ -92,7 +94,7 @@ int pp_inst_graph_grows(ictx *c, long n)
 int pp_inst_reserve(ictx *c, int t, int n)
 {
     pp_ithread *th = &c->in->threads[t];
-    if (!(c->flags & PP_INST_ACTIONS) || th->capact >= n)
+    if (!(c->flags & PP_INST_ACTIONS) || th->capact >= n || th->borrowed)
         return 0;
     pp_action *na = realloc(th->act, sizeof *na * (size_t)n);
     if (!na)

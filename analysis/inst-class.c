@@ -40,7 +40,11 @@
 #include <string.h>
 
 #define TRACE_MAX   512    /* evaluations noted per class, beyond: unusable */
+#define RANK_TRACE_MAX 65536   /* the same for a class of MPI ranks (a rank
+                                  evaluates its guards once per step)     */
 #define CLASSES_MAX 8      /* classes kept per team                         */
+#define RANK_TRIES  4      /* rank classes made in a row that no rank joined,
+                              after which only ranks 2^k are recorded     */
 
 /* One noted evaluation: the program, the frame values it can read, and
  * its result. */
@@ -52,6 +56,8 @@ typedef struct {
     unsigned char *args_known, *iv_known;
     int thr_known, omp;
     int64_t thr_n, nthreads;
+    int64_t tid, thr_k;             /* ranks: the frame's own (a team's
+                                       member: the member's number)       */
     const shared_val *shared;
 } note;
 
@@ -74,10 +80,16 @@ typedef struct {
      * walk can weight by the members it stands for */
     int virt;
     int vseg;                       /* its pp_instance.vsegs index + 1    */
+    long used;                      /* ranks: when a rank last joined it  */
+    long joined;                    /* ranks: the ranks that joined it    */
 } pclass;
 
 struct pp_inst_team {
     int on;
+    int ranks;                      /* the members are MPI ranks          */
+    int fails;                      /* ranks: classes made in a row that no
+                                       rank joined                        */
+    long clock;                     /* ranks: find's calls (for `used`)   */
     int nclass;
     pclass cls[CLASSES_MAX];
     /* the member being unrolled as a class's first */
@@ -90,7 +102,8 @@ struct pp_inst_team {
     size_t nloops;                  /* all functions' loops              */
 };
 
-int pp_inst_class_allowed(const ictx *c)
+/* PERFPRED_FULL_WALK=1: every member unrolled (the oracle's) */
+static int full_walk(void)
 {
     /* read once; instantiations may run at once (metrics.c, reals_at) */
     static int full_walk = -1;
@@ -100,7 +113,12 @@ int pp_inst_class_allowed(const ictx *c)
         full = e && *e && strcmp(e, "0") != 0;
         __atomic_store_n(&full_walk, full, __ATOMIC_RELAXED);
     }
-    return !full && !c->mpi && !(c->flags & (PP_INST_STRUCT | PP_INST_SITES)) && !c->team_rec;
+    return full;
+}
+
+int pp_inst_class_allowed(const ictx *c)
+{
+    return !full_walk() && !c->mpi && !(c->flags & (PP_INST_STRUCT | PP_INST_SITES)) && !c->team_rec;
 }
 
 static size_t all_loops(const pp_prog *m)
@@ -145,6 +163,24 @@ pp_inst_team *pp_inst_team_new(ictx *c)
     return tm;
 }
 
+pp_inst_team *pp_inst_rank_team_new(ictx *c)
+{
+    if (full_walk() || !c->mpi || c->single_rank || (c->flags & (PP_INST_STRUCT | PP_INST_SITES)))
+        return NULL;
+    pp_inst_team *tm = calloc(1, sizeof *tm);
+    if (!tm)
+        return NULL;   /* every rank unrolled */
+    tm->on = 1;
+    tm->ranks = 1;
+    tm->nloops = all_loops(c->m);
+    return tm;
+}
+
+int pp_inst_class_ranks(const ictx *c)
+{
+    return c->team_rec && c->team_rec->ranks;
+}
+
 static void notes_free(note *n, int k)
 {
     for (int i = 0; i < k; i++)
@@ -177,7 +213,7 @@ static void note_eval(ictx *c, const frame *fr, int pc, int ok, int64_t v)
     pp_inst_team *tm = c->team_rec;
     if (!tm || tm->bad)
         return;
-    if (tm->ntrace == TRACE_MAX) {
+    if (tm->ntrace == (tm->ranks ? RANK_TRACE_MAX : TRACE_MAX)) {
         tm->bad = 1;
         return;
     }
@@ -218,6 +254,8 @@ static void note_eval(ictx *c, const frame *fr, int pc, int ok, int64_t v)
     n->omp = fr->omp;
     n->thr_n = fr->thr_n;
     n->nthreads = fr->nthreads;
+    n->tid = fr->tid;
+    n->thr_k = fr->thr_k;
     n->shared = fr->shared;
     tm->ntrace++;
 }
@@ -250,8 +288,9 @@ void pp_inst_class_eval(ictx *c, const frame *fr, int pc, int rc, int64_t v)
         note_eval(c, fr, pc, rc == 0, v);
 }
 
-/* The frame a note was made in, at thread number tid. */
-static void note_frame(const note *n, int64_t tid, frame *fr)
+/* The frame a note was made in, at thread number tid (ranks: the
+ * frame's own; the rank is c->rank). */
+static void note_frame(const note *n, int ranks, int64_t tid, frame *fr)
 {
     memset(fr, 0, sizeof *fr);
     fr->args = n->args;
@@ -260,50 +299,57 @@ static void note_frame(const note *n, int64_t tid, frame *fr)
     fr->iv_known = n->iv_known;
     fr->thr_known = n->thr_known;
     fr->thr_n = n->thr_n;
-    fr->thr_k = tid;
+    fr->thr_k = ranks ? n->thr_k : tid;
     fr->omp = n->omp;
     fr->nthreads = n->nthreads;
-    fr->tid = tid;
+    fr->tid = ranks ? n->tid : tid;
     fr->shared = n->shared;
 }
 
-/* Does the member with thread number tid give every noted evaluation of
- * class k its result? */
-static int joins(ictx *c, const pclass *k, int64_t tid)
+/* Does the member with thread number (ranks: rank) tid give every noted
+ * evaluation of class k its result? */
+static int joins(ictx *c, const pp_inst_team *tm, const pclass *k, int64_t tid)
 {
-    for (int i = 0; i < k->ntrace; i++) {
+    int rank = c->rank, same = 1;
+    if (tm->ranks)
+        c->rank = (int)tid;
+    for (int i = 0; i < k->ntrace && same; i++) {
         const note *n = &k->trace[i];
         frame fr;
-        note_frame(n, tid, &fr);
+        note_frame(n, tm->ranks, tid, &fr);
         int64_t v = 0;
         int ok = pp_inst_run(c, &fr, n->pc, &v) == 0;
-        if (ok != n->ok || (ok && v != n->v))
-            return 0;
+        same = ok == n->ok && (!ok || v == n->v);
     }
-    return 1;
+    c->rank = rank;
+    return same;
 }
 
 /* Does every member lo..hi give every noted evaluation of class k its
  * result?  When not, *cut (hi on entry) is lowered to a member up to
  * which they may (pp_inst_run_range). */
-static int joins_range(ictx *c, const pclass *k, int64_t lo, int64_t hi, int64_t *cut)
+static int joins_range(ictx *c, const pp_inst_team *tm, const pclass *k, int64_t lo, int64_t hi, int64_t *cut)
 {
-    for (int i = 0; i < k->ntrace; i++) {
+    int rank = c->rank, same = 1;
+    c->range_rank = tm->ranks;
+    for (int i = 0; i < k->ntrace && same; i++) {
         const note *n = &k->trace[i];
         frame fr;
-        note_frame(n, lo, &fr);
+        note_frame(n, tm->ranks, lo, &fr);
         int ok;
         int64_t v = 0;
         if (!pp_inst_run_range(c, &fr, n->pc, lo, hi, &ok, &v, cut))
-            return 0;
-        if (ok != n->ok || (ok && v != n->v)) {
+            same = 0;
+        else if (ok != n->ok || (ok && v != n->v)) {
             /* the same over the range, so lo's: not the class's (a
              * member the caller did not check) */
             *cut = lo;
-            return 0;
+            same = 0;
         }
     }
-    return 1;
+    c->range_rank = 0;
+    c->rank = rank;
+    return same;
 }
 
 int64_t pp_inst_class_extent(ictx *c, pp_inst_team *tm, int k, int64_t lo, int64_t hi)
@@ -315,7 +361,7 @@ int64_t pp_inst_class_extent(ictx *c, pp_inst_team *tm, int k, int64_t lo, int64
     int64_t e = hi;
     while (e > lo) {
         int64_t cut = e;
-        if (joins_range(c, cl, lo, e, &cut))
+        if (joins_range(c, tm, cl, lo, e, &cut))
             return e;
         e = cut < e ? cut : lo + (e - lo) / 2;
     }
@@ -326,10 +372,65 @@ int pp_inst_class_find(ictx *c, pp_inst_team *tm, int64_t tid)
 {
     if (!tm || !tm->on)
         return -1;
+    tm->clock++;
     for (int k = 0; k < tm->nclass; k++)
-        if (joins(c, &tm->cls[k], tid))
+        if (joins(c, tm, &tm->cls[k], tid)) {
+            tm->cls[k].used = tm->clock;
             return k;
+        }
     return -1;
+}
+
+/* A class of ranks is a whole rank's actions, which the ranks that join
+ * it share (pp_inst_rank_class_share): messages, collectives, waits and
+ * computations only, nothing keyed by the rank's own objects. */
+static int rank_shareable(const ictx *c, const pclass *cl)
+{
+    if (!(c->flags & PP_INST_ACTIONS))
+        return 1;
+    const pp_ithread *th = &c->in->threads[cl->thread];
+    if (cl->from != 0 || cl->to != th->nact || th->kind != PP_IT_RANK)
+        return 0;
+    for (int a = 0; a < th->nact; a++)
+        switch (th->act[a].kind) {
+        case PP_A_WORK: case PP_A_SEND: case PP_A_SSEND: case PP_A_RECV: case PP_A_ISEND:
+        case PP_A_IRECV: case PP_A_WAIT: case PP_A_COLL:
+            break;
+        default:
+            return 0;
+        }
+    return 1;
+}
+
+int pp_inst_rank_class_share(ictx *c, pp_inst_team *tm, int k, int t, int count)
+{
+    pclass *cl = &tm->cls[k];
+    pp_instance *in = c->in;
+    for (int i = 0; i < cl->nadd; i++) {
+        const struct add *d = &cl->add[i];
+        in->totals[d->f][d->l] += d->total * count;
+        if (in->memstat) {
+            in->memstat[d->f][d->l].n += d->mem_n * count;
+            in->memstat[d->f][d->l].ns += d->mem_ns * count;
+        }
+    }
+    in->work_ns += cl->work_ns * count;
+    cl->joined += count;
+    tm->fails = 0;
+    c->rank_copied += count;
+    if (!(c->flags & PP_INST_ACTIONS))
+        return 0;
+    const pp_ithread *first = &in->threads[cl->thread];
+    if (pp_inst_graph_grows(c, (long)count * first->nact))
+        return -1;
+    for (int i = 0; i < count; i++) {
+        pp_ithread *th = &in->threads[t + i];
+        th->act = first->act;
+        th->nact = first->nact;
+        th->capact = 0;
+        th->borrowed = 1;
+    }
+    return 0;
 }
 
 int pp_inst_class_copy(ictx *c, pp_inst_team *tm, int k, int t)
@@ -437,9 +538,34 @@ int pp_inst_class_copy_run(ictx *c, pp_inst_team *tm, int k, int lo, int count)
     return 0;
 }
 
+/* Ranks: forget the class no rank joined for longest, to make room. */
+static void evict(pp_inst_team *tm)
+{
+    int old = 0;
+    for (int k = 1; k < tm->nclass; k++)
+        if (tm->cls[k].used < tm->cls[old].used)
+            old = k;
+    notes_free(tm->cls[old].trace, tm->cls[old].ntrace);
+    free(tm->cls[old].add);
+    tm->cls[old] = tm->cls[--tm->nclass];
+}
+
 void pp_inst_class_begin(ictx *c, pp_inst_team *tm, int t)
 {
-    if (!tm || !tm->on || tm->nclass == CLASSES_MAX)
+    if (!tm || !tm->on)
+        return;
+    if (tm->ranks) {
+        /* ranks that all differ (a pivot row's owner) would each be
+         * traced for nothing: after a few classes no rank joined, only
+         * ranks 2^k are, where a run of ranks alike (those past the
+         * rows, the interior ones) is found at the latest */
+        int r = c->in->threads[t].tid;
+        if (tm->fails >= RANK_TRIES && (r & (r - 1)) != 0)
+            return;
+        if (tm->nclass == CLASSES_MAX)
+            evict(tm);
+    }
+    if (tm->nclass == CLASSES_MAX)
         return;
     if (!tm->totals0 && !(tm->totals0 = malloc(sizeof *tm->totals0 * (tm->nloops + 1))))
         return;
@@ -468,6 +594,8 @@ int pp_inst_class_end(ictx *c, pp_inst_team *tm, int ok)
     c->team_rec = NULL;
     int usable = ok && !tm->bad && c->in->nthreads == tm->nthreads0 && c->in->nteams == tm->nteams0 &&
                  tm->nclass < CLASSES_MAX;
+    if (tm->ranks)
+        tm->fails++;
     long double *tot = usable ? malloc(sizeof *tot * (tm->nloops + 1)) : NULL;
     double *mem = tot && c->in->memstat ? malloc(sizeof *mem * (2 * tm->nloops + 1)) : NULL;
     struct add *add = tot ? malloc(sizeof *add * (tm->nloops + 1)) : NULL;
@@ -507,8 +635,16 @@ int pp_inst_class_end(ictx *c, pp_inst_team *tm, int ok)
     cl->add = add;
     cl->work_ns = c->in->work_ns - tm->work0;
     cl->vseg = 0;
-    cl->virt = (c->flags & PP_INST_ACTIONS) && walkable(c, cl);
+    cl->virt = !tm->ranks && (c->flags & PP_INST_ACTIONS) && walkable(c, cl);
+    cl->used = tm->clock;
+    cl->joined = 0;
     tm->trace = NULL;
     tm->ntrace = tm->captrace = 0;
+    if (tm->ranks && !rank_shareable(c, cl)) {
+        notes_free(cl->trace, cl->ntrace);
+        free(cl->add);
+        tm->nclass--;
+        return -1;
+    }
     return tm->nclass - 1;
 }

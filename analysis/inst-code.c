@@ -1,8 +1,10 @@
 /* inst-code.c - the instantiation's expression evaluation: each (expression,
  * function) is compiled once into a short stack program, with its symbols
  * resolved to argument and loop slots and what cannot change while it is
- * used (the parameters, P, the rank being unrolled) folded into constants,
- * and run on every evaluation after that.  A rank or size in a named
+ * used (the parameters, P) folded into constants, and run on every
+ * evaluation after that.  The rank being unrolled, and the values that
+ * differ per rank (their rule at that rank), are read when the program
+ * runs: the programs are the same for every rank.  A rank or size in a named
  * communicator, (rank NAME) and (nprocs NAME), is read when the program
  * runs: the variable is bound (MPI_Comm_split, MPI_Comm_dup) and unbound
  * (MPI_Comm_free) as the rank is unrolled.
@@ -91,12 +93,17 @@ static int emit_atom(ictx *c, const pp_mfunc *mf, const pp_expr *e)
         int i = resolve_atom(c->m, mf, e);
         if (i == -2)
             return emit(c, I_K, 0, c->P, NULL);
-        /* a value that differs between the ranks: this rank's */
+        /* a value that differs between the ranks: the rank's, when the
+         * program runs */
         if (i >= 0 && c->m->params[i].per_rank && c->mpi) {
-            int64_t v;
-            if (pp_prog_rank_value(c->m, c->pv, i, c->rank, c->P, c->single_rank, &v))
-                return emit(c, I_FAIL, 0, 0, NULL);
-            return emit(c, I_K, 0, v, NULL);
+            if (!c->rankv) {
+                c->rankv = malloc(sizeof *c->rankv * (size_t)c->m->nparams);
+                if (!c->rankv)
+                    return -1;
+                for (int k = 0; k < c->m->nparams; k++)
+                    c->rankv[k].rank = -1;
+            }
+            return emit(c, I_RANKV, i, 0, NULL);
         }
         long dv;
         /* a derived global: its value at the inputs (model-derived.c) */
@@ -122,8 +129,9 @@ static int emit_atom(ictx *c, const pp_mfunc *mf, const pp_expr *e)
         /* a communicator variable's: its binding changes as the rank runs */
         if (e->name)
             return emit(c, I_COMM, e->kind == PP_E_NPROCS, 0, e->name);
-        /* the world's (the programs are forgotten when the rank changes) */
-        return emit(c, I_K, 0, e->kind == PP_E_RANK ? c->rank : c->P, NULL);
+        /* the world's: P, and the rank read when the program runs (the
+         * programs are the same for every rank) */
+        return e->kind == PP_E_RANK ? emit(c, I_RANK, 0, 0, NULL) : emit(c, I_K, 0, c->P, NULL);
     default:        /* addr, call, load, critical: no value */
         return emit(c, I_FAIL, 0, 0, NULL);
     }
@@ -338,6 +346,22 @@ static inline int run(const ictx *c, const frame *fr, int pc, int64_t *out)
             st[sp++] = in->a ? size : rank;
             break;
         }
+        case I_RANK:
+            st[sp++] = c->rank;
+            break;
+        case I_RANKV: {
+            /* the rule is evaluated once per rank (the programs are
+             * the context's, and so is the cache: c->rankv is not const) */
+            struct rank_val *rv = &c->rankv[in->a];
+            if (rv->rank != c->rank) {
+                rv->rank = c->rank;
+                rv->ok = pp_prog_rank_value(c->m, c->pv, in->a, c->rank, c->P, c->single_rank, &rv->v) == 0;
+            }
+            if (!rv->ok)
+                return -1;
+            st[sp++] = rv->v;
+            break;
+        }
         case I_NEG:
             if (st[sp - 1] == INT64_MIN)
                 return -1;
@@ -421,7 +445,8 @@ static int __attribute__((noinline, cold)) compile(ictx *c, const pp_expr *e, in
     if (comp(c, &c->m->funcs[fi], e, 0, &depth) < 0 || emit(c, I_END, 0, 0, NULL) < 0)
         return -1;
     for (int i = start; i < c->ncode; i++)
-        if (c->code[i].op == I_TID || c->code[i].op == I_THRK)
+        if (c->code[i].op == I_TID || c->code[i].op == I_THRK || c->code[i].op == I_RANK ||
+            c->code[i].op == I_RANKV || c->code[i].op == I_COMM)
             c->code[start].thread_dep = 1;
     size_t i = hash(e, fi) & c->ecmask;
     while (c->ec[i].e)
@@ -473,20 +498,14 @@ int pp_inst_run(ictx *c, const frame *fr, int pc, int64_t *out)
     return run(c, fr, pc, out);
 }
 
-void pp_inst_code_reset(ictx *c)
-{
-    if (c->ec)
-        memset(c->ec, 0, sizeof *c->ec * (c->ecmask + 1));
-    c->ecn = 0;
-    c->ncode = 0;
-}
-
 void pp_inst_code_free(ictx *c)
 {
     free(c->ec);
     free(c->code);
     free(c->stack);
+    free(c->rankv);
     c->ec = NULL;
     c->code = NULL;
     c->stack = NULL;
+    c->rankv = NULL;
 }

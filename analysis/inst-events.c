@@ -441,10 +441,17 @@ int pp_inst_graph_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     /* a team member's barriers and locks are its own actions; the other
      * events change what the members share (threads, teams, queues of
      * waiters, messages): such a member is not a class's to copy */
-    if (c->team_rec && ev->kind != PP_EV_BARRIER && ev->kind != PP_EV_LOCK && ev->kind != PP_EV_UNLOCK &&
+    int ranks = pp_inst_class_ranks(c);
+    if (c->team_rec && !ranks && ev->kind != PP_EV_BARRIER && ev->kind != PP_EV_LOCK && ev->kind != PP_EV_UNLOCK &&
         (ev->kind == PP_EV_FORK || ev->kind == PP_EV_CREATE || ev->kind == PP_EV_JOIN ||
          ev->kind == PP_EV_COND_WAIT || ev->kind == PP_EV_COND_SIGNAL || ev->kind == PP_EV_COND_BROADCAST ||
          ev->kind == PP_EV_SEM_WAIT || ev->kind == PP_EV_SEM_POST || pp_evkind_is_mpi(ev->kind)))
+        pp_inst_class_bad(c);
+    /* a class of ranks: its messages and collectives are its own (their
+     * peers, roots and sizes in its trace), the rest is as above, and a
+     * communicator made or freed is state of the rank's */
+    if (ranks && (!pp_evkind_is_mpi(ev->kind) || ev->kind == PP_EV_COMM_SPLIT ||
+                                   ev->kind == PP_EV_COMM_DUP || ev->kind == PP_EV_COMM_FREE))
         pp_inst_class_bad(c);
     switch (ev->kind) {
     case PP_EV_FORK:

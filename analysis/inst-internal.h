@@ -69,6 +69,9 @@ enum {
                      communicator variable name (if bound)          */
     I_THRK,       /* push the thread's index k (thread value rules)  */
     I_THRN,       /* push its thread count                          */
+    I_RANK,       /* push the rank being unrolled (c->rank)         */
+    I_RANKV,      /* push parameter a's value at that rank (a value
+                     that differs per rank: model-rankvals.c)       */
     I_NEG,
     I_NOT,
     I_BNOT,
@@ -180,6 +183,8 @@ typedef struct {
     size_t keyarr;              /* in->keys' and key_parties' capacity  */
     long members, copied;       /* team members after the first, and those
                                    copied from their class (inst-class.c) */
+    long rank_members, rank_copied;  /* ranks, and those that share their
+                                   class's actions (inst-class.c)           */
     long walked;                /* copies with no actions of their own, walked
                                    in their class's segment (inst-vseg.c) */
     unsigned char **count_stable; /* [func][loop]: its count is the same all
@@ -190,6 +195,13 @@ typedef struct {
     int mpi;                    /* the threads are MPI ranks                */
     int rank;                   /* the rank being unrolled                  */
     int single_rank;            /* only that rank (a record's check)        */
+    struct rank_val {           /* per parameter that differs per rank: its
+                                   value at rank `rank` (I_RANKV), or none */
+        int rank, ok;
+        int64_t v;
+    } *rankv;
+    int range_rank;             /* pp_inst_run_range varies the rank (rank
+                                   classes, inst-class.c), not (tid)        */
     int capcomms;               /* of in->comms (inst-comm.c)               */
     struct { char *name; int comm; } *cvars;  /* the rank's communicator
                                    variables: index in in->comms, -1 null   */
@@ -243,6 +255,15 @@ int pp_inst_class_copy_run(ictx *c, pp_inst_team *tm, int k, int lo, int count);
 void pp_inst_class_begin(ictx *c, pp_inst_team *tm, int t);
 /* the class the member made, or -1 */
 int pp_inst_class_end(ictx *c, pp_inst_team *tm, int ok);
+/* Classes of MPI ranks: the same scheme over the ranks, whose rank reads
+ * (I_RANK) are the trace's; a rank that joins class k shares its first
+ * rank's actions (pp_ithread.borrowed).  NULL where every rank is
+ * unrolled (PERFPRED_FULL_WALK=1, the drawn graph, --by).  Ranks t..t +
+ * count - 1 join class k: 0, or -1 past the cap on actions. */
+pp_inst_team *pp_inst_rank_team_new(ictx *c);
+int pp_inst_rank_class_share(ictx *c, pp_inst_team *tm, int k, int t, int count);
+/* a class of ranks is being recorded */
+int pp_inst_class_ranks(const ictx *c);
 /* by pp_inst_eval while a class's first member unrolls: what the
  * evaluation of the program at pc in frame fr (rc: run's, v its value)
  * read (notes it, taints a slot, or ends the class) */
@@ -332,19 +353,14 @@ int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx);
 
 /* inst-code.c: value of e in the frame fr; 0, or -1 when it cannot be
  * evaluated (or memory ran out: c->oom is then set).  The programs fold
- * the parameters, P and c->rank in: pp_inst_code_reset forgets them (when
- * the rank changes); pp_inst_code_free frees them. */
+ * the parameters and P in and read the rank (c->rank) when they run;
+ * pp_inst_code_free frees them. */
 int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out);
-void pp_inst_code_reset(ictx *c);
 void pp_inst_code_free(ictx *c);
-/* Unroll as rank r (or evaluate for it): c->rank, and the programs that
- * folded another rank in forgotten. */
+/* Unroll as rank r (or evaluate for it). */
 static inline void pp_inst_set_rank(ictx *c, int r)
 {
-    if (c->rank != r) {
-        c->rank = r;
-        pp_inst_code_reset(c);
-    }
+    c->rank = r;
 }
 /* inst-eval.c: frames */
 int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi);

@@ -169,6 +169,8 @@ int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     }
     if (ev->comm != PP_COMM_NONE && pp_inst_comm_of(c, fr, ev, &comm))
         return -1;
+    if (comm != 0)
+        pp_inst_class_bad(c);   /* the rank's own communicator: not a class's */
     switch (ev->kind) {
     case PP_EV_SEND:
     case PP_EV_ISEND:

@@ -159,6 +159,38 @@ static int aff_cmp(int k, affine a, affine b, trange R)
     return v;
 }
 
+/* a k d over the range, k a division (truncating, floor or ceiling) by
+ * a constant d != 0: a monotone function of a, itself monotone in the
+ * thread, so one value over the range when its ends agree; else *R.cut
+ * goes down to where the threads from lo stop agreeing (a binary search).
+ * 1 with *r, 0 when the threads' quotients differ. */
+static int aff_div(int k, affine a, int64_t d, trange R, affine *r)
+{
+    int64_t qlo, qhi, q;
+    __int128 alo = aff_at(a, R.lo), ahi = aff_at(a, R.hi);
+    if (!fits(alo) || !fits(ahi) || pp_expr_op2_i64((pp_ekind)k, (int64_t)alo, d, &qlo) ||
+        pp_expr_op2_i64((pp_ekind)k, (int64_t)ahi, d, &qhi)) {
+        halve(R);
+        return 0;
+    }
+    if (qlo == qhi) {
+        *r = (affine){qlo, 0};
+        return 1;
+    }
+    int64_t lo = R.lo, hi = R.hi;   /* lo agrees, hi does not */
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        __int128 am = aff_at(a, mid);
+        if (fits(am) && pp_expr_op2_i64((pp_ekind)k, (int64_t)am, d, &q) == 0 && q == qlo)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (lo < *R.cut)
+        *R.cut = lo;
+    return 0;
+}
+
 /* a k b over the range (k a binary operator's kind): 1 with *r, 0 when
  * the threads' values are not one affine form, -1 when every thread's
  * evaluation fails alike (a constant division by zero, say) */
@@ -181,6 +213,13 @@ static int aff_op2(int k, affine a, affine b, trange R, affine *r)
             return aff_make((__int128)a.c0 * b.c0, (__int128)a.c0 * b.c1, R, r);
         if (b.c1 == 0)
             return aff_make((__int128)b.c0 * a.c0, (__int128)b.c0 * a.c1, R, r);
+        halve(R);
+        return 0;
+    case PP_E_DIV:
+    case PP_E_FDIV:
+    case PP_E_CDIV:
+        if (b.c1 == 0 && b.c0 != 0)
+            return aff_div(k, a, b.c0, R, r);
         halve(R);
         return 0;
     case PP_E_MIN:
@@ -269,9 +308,27 @@ int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, 
         }
         case I_COMM: {
             int64_t rank, size;
+            if (c->range_rank) {
+                halve(R);   /* a communicator's rank: not followed over ranks */
+                return 0;
+            }
             if (pp_inst_comm_lookup(c, in->name, c->rank, &rank, &size))
                 return 1;
             st[sp++] = (affine){in->a ? size : rank, 0};
+            break;
+        }
+        case I_RANK:
+            st[sp++] = c->range_rank ? (affine){0, 1} : (affine){c->rank, 0};
+            break;
+        case I_RANKV: {
+            int64_t v;
+            if (c->range_rank) {
+                halve(R);   /* a rule of the rank: not followed over ranks */
+                return 0;
+            }
+            if (pp_prog_rank_value(c->m, c->pv, in->a, c->rank, c->P, c->single_rank, &v))
+                return 1;
+            st[sp++] = (affine){v, 0};
             break;
         }
         case I_NEG:

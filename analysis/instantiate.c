@@ -176,8 +176,8 @@ static double site_runs(ictx *c, const frame *fr, int guard_branch, int guard_tr
     }
     if (ratio < 0 || ratio >= 0.999)
         return 1.0;
-    if (!emit)
-        return ratio;
+    if (!emit || ratio == 0)
+        return ratio;   /* a site that never ran (an MPI_Abort) never runs */
     /* deterministic dithering: run on the opportunities where the running
      * sum of the ratio crosses an integer */
     pp_inst_class_bad(c);   /* the dithering's state is the team's, not a member's */
@@ -632,16 +632,36 @@ int pp_instantiate_costed(const pp_prog *m, const pp_vals *pv, const pp_costs *c
                 rc = -1;
         if (rc == 0)
             rc = pp_inst_comm_init(&c);
+        /* ranks in classes (inst-class.c): a run of ranks that gives a
+         * class's trace its results shares its actions */
+        pp_inst_team *rt = pp_inst_rank_team_new(&c);
         for (int r = lo; rc == 0 && r < hi; r++) {
-            pp_inst_set_rank(&c, r);    /* the programs hold the rank */
+            pp_inst_set_rank(&c, r);
+            c.rank_members++;
+            int k = pp_inst_class_find(&c, rt, r);
+            if (k >= 0) {
+                int last = (int)pp_inst_class_extent(&c, rt, k, r, hi - 1);
+                c.rank_members += last - r;
+                rc = pp_inst_rank_class_share(&c, rt, k, r - lo, last - r + 1);
+                r = last;
+                continue;
+            }
             pp_inst_comm_rank_start(&c);
             /* ranks mostly have as many actions as the one before: room
              * for them at once, not by doubling and copying */
             if (r > lo)
                 rc = pp_inst_reserve(&c, r - lo, out->threads[r - lo - 1].nact + 8);
+            pp_inst_class_begin(&c, rt, r - lo);
             if (rc == 0)
                 rc = run_main(&c, r - lo);
+            if (rc == 0)
+                rc = pp_inst_flush(&c, r - lo);
+            pp_inst_class_end(&c, rt, rc == 0);
         }
+        pp_inst_team_free(rt);
+        if (rc == 0 && getenv("PERFPRED_CLASS_STATS"))
+            fprintf(stderr, "perfpred: P=%d: %ld of %ld ranks share their class's actions\n", P, c.rank_copied,
+                    c.rank_members);
     } else if (rc == 0)
         rc = run_main(&c, pp_inst_new_thread(&c, PP_IT_MAIN, -1, 0, m->main_func));
     if (rc == 0) {
@@ -702,7 +722,8 @@ int pp_instantiate_costed(const pp_prog *m, const pp_vals *pv, const pp_costs *c
 void pp_instance_free(pp_instance *in)
 {
     for (int t = 0; t < in->nthreads; t++)
-        free(in->threads[t].act);
+        if (!in->threads[t].borrowed)
+            free(in->threads[t].act);
     free(in->threads);
     for (int k = 0; k < in->nkeys; k++)
         free(in->keys[k]);

@@ -458,6 +458,9 @@ typedef struct {
     int start_func;
     int nact, capact;
     pp_action *act;
+    int borrowed;        /* act is another rank's, the same actions (a
+                            class of ranks: analysis/inst-class.c); not
+                            this thread's to free or grow                */
 } pp_ithread;
 
 #define PP_INST_ACTIONS 1    /* build the per-thread action lists          */

@@ -18,7 +18,7 @@ use File::Temp qw(tempdir);
 use JSON::PP;
 use FindBin;
 use lib "$FindBin::Bin/lib";
-use PPCheck qw(hand_memory_machine run_in);
+use PPCheck qw(hand_memory_machine json_differ run_in);
 
 my $B = $ENV{PERFPRED_BUILD} || 'build';
 for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
@@ -66,35 +66,6 @@ my @progs = (
 # the pool's threads do not all have a next team, makes the instance
 # again with each copy's own actions)
 my @P = (1, 2, 3, 5, 8, 16, 64);
-
-# every number of a and b the same to 1e-9 relative (1e-12 absolute);
-# the first difference, or ''
-sub differ {
-    my ($a, $b, $path) = @_;
-    return "$path: one side missing" if defined $a != defined $b;
-    return '' unless defined $a;
-    if (ref $a eq 'HASH') {
-        return "$path: not both objects" unless ref $b eq 'HASH';
-        for my $k (sort keys %{{ %$a, %$b }}) {
-            my $d = differ($a->{$k}, $b->{$k}, "$path.$k");
-            return $d if $d;
-        }
-        return '';
-    }
-    if (ref $a eq 'ARRAY') {
-        return "$path: not both arrays of " . scalar(@$a) unless ref $b eq 'ARRAY' && @$a == @$b;
-        for my $i (0 .. $#$a) {
-            my $d = differ($a->[$i], $b->[$i], "$path\[$i]");
-            return $d if $d;
-        }
-        return '';
-    }
-    if ($a =~ /^-?[\d.]+(?:e[-+]?\d+)?$/i && $b =~ /^-?[\d.]+(?:e[-+]?\d+)?$/i) {
-        my $tol = 1e-9 * (abs($a) > abs($b) ? abs($a) : abs($b));
-        return abs($a - $b) <= ($tol > 1e-12 ? $tol : 1e-12) ? '' : "$path: $a against $b";
-    }
-    return $a eq $b ? '' : "$path: '$a' against '$b'";
-}
 
 # the command's JSON both ways, and the stats line of the classes
 my %walk_seen;
@@ -150,7 +121,7 @@ for my $p (@progs) {
             }
             next if $r1 != 0;   # refused both ways (a P the program cannot take)
             $compared++;
-            my $d = differ($j1, $j2, 'predict');
+            my $d = json_differ($j1, $j2, 'predict');
             if ($d) {
                 $bad = "P=$P: $d";
                 last;
@@ -182,7 +153,7 @@ for my $p (grep { $_->[3] } @progs) {
     my ($param) = $set =~ /^(\w+)=/;
     my ($r1, $r2, $j1, $j2) = both("$pp scale $rec --machine $M --scale $param --P 2,4,8,16 --Ea 0.5 --format json");
     is($r1, 0, "$name: scale runs");
-    is(differ($j1, $j2, 'scale'), '', "$name: scale the same with the classes and the full unrolling");
+    is(json_differ($j1, $j2, 'scale'), '', "$name: scale the same with the classes and the full unrolling");
 }
 
 # the classes counted by hand: ge_omp at N = 48 forks 48 teams (the
@@ -229,7 +200,7 @@ for my $name (qw(ge_omp team_rows)) {
     run_in($tmp, "PERFPRED_FULL_WALK=1 $pp timeline $rec --machine $M --P 8 -o $tmp/t2.json");
     ok(-s "$tmp/t1.json" && system("cmp -s $tmp/t1.json $tmp/t2.json") == 0, "$name: the same timeline both ways");
     my ($r1, $r2, $j1, $j2) = both("$pp predict $rec --machine $M --P 8 --by loop --format json");
-    is($r1 == 0 && $r2 == 0 ? differ($j1, $j2, 'by') : "exit $r1, $r2", '', "$name: predict --by loop the same both ways");
+    is($r1 == 0 && $r2 == 0 ? json_differ($j1, $j2, 'by') : "exit $r1, $r2", '', "$name: predict --by loop the same both ways");
     my (undef, $s1) = run_in($tmp, "$pp sensitivity $rec --machine $M --P 8");
     my (undef, $s2) = run_in($tmp, "PERFPRED_FULL_WALK=1 $pp sensitivity $rec --machine $M --P 8");
     ok($s1 ne '' && $s1 eq $s2, "$name: sensitivity the same both ways");

@@ -7,7 +7,7 @@ use warnings;
 use JSON::PP;
 use Exporter 'import';
 our @EXPORT_OK = qw(compare_symbolic hand_machine mpi_setup run_in json_in counts_exact_in predict_json memory_loop
-                    hand_memory_machine);
+                    hand_memory_machine json_differ);
 
 # The MPI tests' environment: the MPI's tools must be there (default
 # mpicc and mpirun; BAIL_OUT otherwise), Open MPI may run as root, 4 ranks
@@ -26,6 +26,36 @@ sub mpi_setup {
     $ENV{ASAN_OPTIONS} = 'detect_leaks=0';
     delete $ENV{PERFPRED_RECORD};
     delete $ENV{PERFPRED_DISABLE};
+}
+
+# Every number of two decoded JSON values the same to 1e-9 relative
+# (1e-12 absolute), every string equal: '' when so, else the first
+# difference with its path (the oracle tests of the class walks).
+sub json_differ {
+    my ($a, $b, $path) = @_;
+    return "$path: one side missing" if defined $a != defined $b;
+    return '' unless defined $a;
+    if (ref $a eq 'HASH') {
+        return "$path: not both objects" unless ref $b eq 'HASH';
+        for my $k (sort keys %{{ %$a, %$b }}) {
+            my $d = json_differ($a->{$k}, $b->{$k}, "$path.$k");
+            return $d if $d;
+        }
+        return '';
+    }
+    if (ref $a eq 'ARRAY') {
+        return "$path: not both arrays of " . scalar(@$a) unless ref $b eq 'ARRAY' && @$a == @$b;
+        for my $i (0 .. $#$a) {
+            my $d = json_differ($a->[$i], $b->[$i], "$path\[$i]");
+            return $d if $d;
+        }
+        return '';
+    }
+    if ($a =~ /^-?[\d.]+(?:e[-+]?\d+)?$/i && $b =~ /^-?[\d.]+(?:e[-+]?\d+)?$/i) {
+        my $tol = 1e-9 * (abs($a) > abs($b) ? abs($a) : abs($b));
+        return abs($a - $b) <= ($tol > 1e-12 ? $tol : 1e-12) ? '' : "$path: $a against $b";
+    }
+    return $a eq $b ? '' : "$path: '$a' against '$b'";
 }
 
 # (exit code, stdout, stderr) of a shell command, its output kept in DIR

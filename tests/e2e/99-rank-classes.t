@@ -1,0 +1,99 @@
+#!/usr/bin/perl
+# 99-rank-classes.t - the oracle of the classes of MPI ranks (docs/model.md,
+# "Ranks in classes"): ranks whose rank gives the same result to every
+# expression their unrolling evaluates make the same actions, unrolled once
+# and shared.  For every MPI sample and test program, recorded at 4 ranks,
+# `predict` with the classes and with every rank unrolled
+# (PERFPRED_FULL_WALK=1) gives the same numbers, to 1e-9 relative, at
+# P = 1..300, and `scale` the same table; the classes are used where the
+# ranks are alike (mpi_ge past its rows, mpi_blocks's two block sizes,
+# mpi_trap's workers; an instantiation for the counts alone shares
+# mpi_jacobi's interior ranks too, whose messages it does not make).
+#
+# Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
+use strict;
+use warnings;
+use Test::More;
+use File::Temp qw(tempdir);
+use JSON::PP;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use PPCheck qw(hand_memory_machine json_differ mpi_setup run_in);
+
+chdir "$FindBin::Bin/../.." or die "chdir: $!";
+my $B = $ENV{PERFPRED_BUILD} || 'build';
+for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
+    plan skip_all => "$f is not built (make all)" unless -e $f;
+}
+mpi_setup();
+delete $ENV{PERFPRED_FULL_WALK};
+my $tmp = tempdir(CLEANUP => 1);
+my $pp = "$B/perfpred";
+my $san = $ENV{SANITIZE} ? ' -fsanitize=address,undefined' : '';
+my $M = "$tmp/m.machine";
+hand_memory_machine($M, 1 << 20, 64 << 20);
+
+# name, source, recorded arguments (4 ranks), the P to compare, and the
+# least share of ranks that share their class's actions at the last P
+my @progs = (
+    ['mpi_ge',      'samples/mpi_ge.c',                '48',         [1, 2, 3, 5, 8, 16, 64, 300], 0.75],
+    ['mpi_blocks',  'tests/programs/mpi_blocks.c',     '2002',       [1, 2, 3, 5, 8, 16, 64, 300], 0],
+    ['mpi_trap',    'samples/mpi_trap.c',              '100000 3',   [1, 2, 3, 5, 8, 16, 64, 300], 0.9],
+    ['mpi_estar',   'samples/mpi_estar.c',             '600 300 2',  [1, 2, 3, 5, 8, 16, 64, 300], 0],
+    ['mpi_jacobi',  'samples/mpi_jacobi.c',            '96 40 7 0',  [1, 2, 3, 5, 8, 16, 64],      0],
+    ['split_order', 'tests/mpi-comm/split_order.c',    '',           [4, 7, 12, 30],               0],
+    ['any_null',    'tests/mpi-special/any_proc_null.c', '',         [2, 4, 8, 16],                0],
+);
+
+my %share;
+for my $p (@progs) {
+    my ($name, $src, $args, $Ps, $least) = @$p;
+    my $bin = "$tmp/$name";
+    my ($rc, undef, $err) = run_in($tmp, "mpicc -O2$san -fplugin=$B/perfpred.so $src -o $bin -L$B "
+                                         . "-l:libperfpred-rt.a -lm");
+    is($rc, 0, "$name: builds with the plugin") or do { diag($err); next };
+    my $rec = "$tmp/$name.ppr";
+    ($rc, undef, $err) = run_in($tmp, "env PERFPRED_RECORD=$rec timeout -k 5 120 mpirun -np 4 $bin $args");
+    is($rc, 0, "$name: recorded at 4 ranks") or do { diag($err); next };
+    my ($bad, $compared, $shared, $ranks) = ('', 0, 0, 0);
+    for my $P (@$Ps) {
+        my $cmd = "$pp predict $rec --machine $M --P $P --draws 0 --format json";
+        my ($r1, $o1, $e1) = run_in($tmp, "PERFPRED_CLASS_STATS=1 $cmd");
+        my ($r2, $o2, $e2) = run_in($tmp, "PERFPRED_FULL_WALK=1 $cmd");
+        if ($r1 != $r2) {
+            $bad = "P=$P: exit $r1 with the classes, $r2 without ($e1)";
+            last;
+        }
+        next if $r1 != 0;
+        $compared++;
+        my $d = json_differ(eval { decode_json($o1) }, eval { decode_json($o2) }, 'predict');
+        if ($d) {
+            $bad = "P=$P: $d";
+            last;
+        }
+        ($shared, $ranks) = (0, 0);
+        while ($e1 =~ /P=$P: (\d+) of (\d+) ranks share/g) {
+            $shared += $1;
+            $ranks += $2;
+        }
+    }
+    is($bad, '', "$name: predict the same with the classes and every rank unrolled at P = @$Ps");
+    ok($compared >= 3, "$name: $compared of the points predicted (3 at least)");
+    $share{$name} = $ranks ? $shared / $ranks : 0;
+    if ($least > 0) {
+        ok($share{$name} >= $least, "$name: at P = $Ps->[-1], $shared of $ranks ranks share their class's actions");
+    }
+}
+
+# scale: the size search walks many points, each both ways
+{
+    my $rec = "$tmp/mpi_ge.ppr";
+    my $cmd = "$pp scale $rec --machine $M --scale n --P 2,8,64,256 --Ea 0.5 --E 0.3 --draws 0 --format json";
+    my ($r1, $o1, $e1) = run_in($tmp, $cmd);
+    my ($r2, $o2, $e2) = run_in($tmp, "PERFPRED_FULL_WALK=1 $cmd");
+    is($r1, 0, 'mpi_ge: scale runs') or diag($e1);
+    is(json_differ(eval { decode_json($o1) }, eval { decode_json($o2) }, 'scale'), '',
+       'mpi_ge: scale the same with the classes and every rank unrolled');
+}
+
+done_testing();
