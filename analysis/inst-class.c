@@ -50,9 +50,18 @@
  * its result. */
 typedef struct {
     int pc, ok;
+    int peer;                       /* ranks: a message's peer, compared as
+                                       its offset from the rank where it is
+                                       a rank (PP_MPI_REL)                */
+    int rank;                       /* the rank it was noted at           */
+    int sink;                       /* ranks: a value that went into a slot
+                                       (a loop's start, an argument): the
+                                       members' may differ; the replay puts
+                                       each member's in the slot          */
     int64_t v;
     int na, nl;
     int64_t *args, *iv;             /* na and nl values (one allocation)  */
+    int *args_src, *iv_src;         /* the slots' taints (frame.iv_taint)  */
     unsigned char *args_known, *iv_known;
     int thr_known, omp;
     int64_t thr_n, nthreads;
@@ -100,6 +109,12 @@ struct pp_inst_team {
     double *mem0;
     double work0;
     size_t nloops;                  /* all functions' loops              */
+    /* ranks: a replay's values of the notes, and its frame's slots */
+    int64_t *val, *slope;
+    int capval;
+    int64_t *slot, *slot_c1;
+    unsigned char *slot_known;
+    int capslot;
 };
 
 /* PERFPRED_FULL_WALK=1: every member unrolled (the oracle's) */
@@ -199,6 +214,11 @@ void pp_inst_team_free(pp_inst_team *tm)
     notes_free(tm->trace, tm->ntrace);
     free(tm->totals0);
     free(tm->mem0);
+    free(tm->val);
+    free(tm->slope);
+    free(tm->slot);
+    free(tm->slot_c1);
+    free(tm->slot_known);
     free(tm);
 }
 
@@ -208,21 +228,22 @@ void pp_inst_class_bad(ictx *c)
         c->team_rec->bad = 1;
 }
 
-static void note_eval(ictx *c, const frame *fr, int pc, int ok, int64_t v)
+/* Note an evaluation: its index, or -1 (the class is then unusable). */
+static int note_eval(ictx *c, const frame *fr, int pc, int ok, int64_t v, int sink)
 {
     pp_inst_team *tm = c->team_rec;
     if (!tm || tm->bad)
-        return;
+        return -1;
     if (tm->ntrace == (tm->ranks ? RANK_TRACE_MAX : TRACE_MAX)) {
         tm->bad = 1;
-        return;
+        return -1;
     }
     if (tm->ntrace == tm->captrace) {
         int cap = tm->captrace ? tm->captrace * 2 : 16;
         note *nt = realloc(tm->trace, sizeof *nt * (size_t)cap);
         if (!nt) {
             tm->bad = 1;
-            return;
+            return -1;
         }
         tm->trace = nt;
         tm->captrace = cap;
@@ -231,25 +252,33 @@ static void note_eval(ictx *c, const frame *fr, int pc, int ok, int64_t v)
     memset(n, 0, sizeof *n);
     n->pc = pc;
     n->ok = ok;
+    n->sink = sink;
+    n->peer = c->eval_peer;
+    n->rank = c->rank;
     n->v = ok ? v : 0;
     n->na = fr->args ? fr->mf->d->nargs + 1 : 0;
     n->nl = fr->mf->max_loop_id + 2;
-    size_t bytes = sizeof(int64_t) * (size_t)(n->na + n->nl) + (size_t)(n->na + n->nl);
+    size_t slots = (size_t)(n->na + n->nl);
+    size_t bytes = (sizeof(int64_t) + sizeof(int) + 1) * slots;
     char *buf = malloc(bytes ? bytes : 1);
     if (!buf) {
         tm->bad = 1;
-        return;
+        return -1;
     }
     n->args = (int64_t *)buf;
     n->iv = n->args + n->na;
-    n->args_known = (unsigned char *)(n->iv + n->nl);
+    n->args_src = (int *)(n->iv + n->nl);
+    n->iv_src = n->args_src + n->na;
+    n->args_known = (unsigned char *)(n->iv_src + n->nl);
     n->iv_known = n->args_known + n->na;
     if (n->na) {
         memcpy(n->args, fr->args, sizeof(int64_t) * (size_t)n->na);
         memcpy(n->args_known, fr->args_known, (size_t)n->na);
+        memcpy(n->args_src, fr->args_taint, sizeof(int) * (size_t)n->na);
     }
     memcpy(n->iv, fr->iv, sizeof(int64_t) * (size_t)n->nl);
     memcpy(n->iv_known, fr->iv_known, (size_t)n->nl);
+    memcpy(n->iv_src, fr->iv_taint, sizeof(int) * (size_t)n->nl);
     n->thr_known = fr->thr_known;
     n->omp = fr->omp;
     n->thr_n = fr->thr_n;
@@ -257,35 +286,53 @@ static void note_eval(ictx *c, const frame *fr, int pc, int ok, int64_t v)
     n->tid = fr->tid;
     n->thr_k = fr->thr_k;
     n->shared = fr->shared;
-    tm->ntrace++;
+    return tm->ntrace++;
 }
 
 /* Does the program at pc read a frame slot whose value came from the
- * thread's number (frame.iv_taint, args_taint)? */
+ * thread's number or the rank (frame.iv_taint, args_taint)?  0 no, 1 only
+ * slots that hold a noted value, -1 one that does not. */
 static int reads_taint(const ictx *c, const frame *fr, int pc)
 {
-    for (const pp_icode *in = &c->code[pc]; in->op != I_END; in++)
-        if ((in->op == I_IV && fr->iv_taint && fr->iv_taint[in->a]) ||
-            (in->op == I_ARG && fr->args_taint && fr->args_taint[in->a]))
-            return 1;
-    return 0;
+    int r = 0;
+    for (const pp_icode *in = &c->code[pc]; in->op != I_END; in++) {
+        int t = in->op == I_IV && fr->iv_taint ? fr->iv_taint[in->a]
+                : in->op == I_ARG && fr->args_taint ? fr->args_taint[in->a] : 0;
+        if (t < 0)
+            return -1;
+        if (t > 0)
+            r = 1;
+    }
+    return r;
 }
 
-/* While a class's first member unrolls: what the
- * evaluation at pc read.  A value that only goes into a slot (eval_sink)
- * taints it; one the unrolling uses (a count, a guard, a key) is noted
- * when it read the thread's number, and stops the class when it read a
- * tainted slot, whose value another member's trace cannot give. */
+/* While a class's first member unrolls: what the evaluation at pc read.
+ * One the unrolling uses (a count, a guard, a key) is noted when it read
+ * the thread's number, and stops the class when it read a tainted slot.
+ * A value that only goes into a slot (eval_sink) taints it: a team
+ * member's trace cannot give another member's value there, a rank's can
+ * (the evaluation is noted, and its replay for another rank puts that
+ * rank's value in the slot before a noted evaluation reads it). */
 void pp_inst_class_eval(ictx *c, const frame *fr, int pc, int rc, int64_t v)
 {
     int taint = reads_taint(c, fr, pc);
-    c->eval_dep = taint || c->code[pc].thread_dep;
-    if (!c->eval_dep || c->eval_sink)
+    c->eval_dep = taint != 0 || c->code[pc].thread_dep;
+    c->eval_note = -1;
+    if (!c->eval_dep)
         return;
-    if (taint)
+    if (!c->team_rec->ranks) {
+        if (c->eval_sink)
+            return;
+        if (taint)
+            pp_inst_class_bad(c);
+        else
+            note_eval(c, fr, pc, rc == 0, v, 0);
+        return;
+    }
+    if (taint < 0)
         pp_inst_class_bad(c);
     else
-        note_eval(c, fr, pc, rc == 0, v);
+        c->eval_note = note_eval(c, fr, pc, rc == 0, v, c->eval_sink);
 }
 
 /* The frame a note was made in, at thread number tid (ranks: the
@@ -306,20 +353,109 @@ static void note_frame(const note *n, int ranks, int64_t tid, frame *fr)
     fr->shared = n->shared;
 }
 
-/* Does the member with thread number (ranks: rank) tid give every noted
- * evaluation of class k its result? */
-static int joins(ictx *c, const pp_inst_team *tm, const pclass *k, int64_t tid)
+/* Is v a rank of the world (not MPI_PROC_NULL or MPI_ANY_SOURCE)? */
+static int is_rank(const ictx *c, int64_t v)
 {
+    return v >= 0 && v < c->P;
+}
+
+/* Room in tm for a replay of class k: its notes' values and slopes. */
+static int replay_room(pp_inst_team *tm, const pclass *k)
+{
+    if (tm->capval >= k->ntrace)
+        return 0;
+    int64_t *v = realloc(tm->val, sizeof *v * (size_t)(k->ntrace + 1));
+    if (v)
+        tm->val = v;
+    int64_t *s = realloc(tm->slope, sizeof *s * (size_t)(k->ntrace + 1));
+    if (s)
+        tm->slope = s;
+    if (!v || !s)
+        return -1;
+    tm->capval = k->ntrace;
+    return 0;
+}
+
+/* Note n's frame in a replay of class k (fr): with ranks, a slot whose
+ * value came from a noted evaluation holds that evaluation's value in
+ * this replay (its slope too over a range); a loop's, plus the steps it
+ * had taken.  0, or -1 where that does not fit (no replay then). */
+static int replay_frame(pp_inst_team *tm, const pclass *k, const note *n, int64_t tid, int range, frame *fr)
+{
+    note_frame(n, tm->ranks, tid, fr);
+    if (!tm->ranks)
+        return 0;
+    int any = 0, ns = n->na + n->nl;
+    for (int j = 0; j < ns && !any; j++)
+        any = n->args_src[j] > 0;    /* args_src and iv_src are one array */
+    if (!any)
+        return 0;
+    if (tm->capslot < ns) {
+        int64_t *a = realloc(tm->slot, sizeof *a * (size_t)ns), *b = realloc(tm->slot_c1, sizeof *b * (size_t)ns);
+        if (a)
+            tm->slot = a;
+        if (b)
+            tm->slot_c1 = b;
+        unsigned char *kn = realloc(tm->slot_known, (size_t)ns);
+        if (kn)
+            tm->slot_known = kn;
+        if (!a || !b || !kn)
+            return -1;
+        tm->capslot = ns;
+    }
+    memcpy(tm->slot, n->args, sizeof *tm->slot * (size_t)ns);    /* args then iv: one allocation */
+    memset(tm->slot_c1, 0, sizeof *tm->slot_c1 * (size_t)ns);
+    memcpy(tm->slot_known, n->args_known, (size_t)ns);
+    for (int j = 0; j < ns; j++) {
+        int q = n->args_src[j] - 1;
+        if (q < 0 || !tm->slot_known[j])
+            continue;
+        /* an argument is the value; a loop's variable its start's value
+         * and the steps taken since */
+        __int128 x = (__int128)tm->val[q] + (j >= n->na ? (__int128)n->args[j] - k->trace[q].v : 0);
+        if (x < INT64_MIN || x > INT64_MAX)
+            return -1;
+        tm->slot[j] = (int64_t)x;
+        tm->slot_c1[j] = tm->slope[q];
+    }
+    fr->args = n->na ? tm->slot : NULL;
+    fr->args_known = n->na ? tm->slot_known : NULL;
+    fr->iv = tm->slot + n->na;
+    fr->iv_known = tm->slot_known + n->na;
+    if (range) {
+        fr->args_c1 = n->na ? tm->slot_c1 : NULL;
+        fr->iv_c1 = tm->slot_c1 + n->na;
+    }
+    return 0;
+}
+
+/* Does the member with thread number (ranks: rank) tid give every noted
+ * evaluation of class k its result?  (A rank's values that went into
+ * slots may differ: they are replayed into the evaluations that read
+ * them.) */
+static int joins(ictx *c, pp_inst_team *tm, const pclass *k, int64_t tid)
+{
+    if (tm->ranks && replay_room(tm, k))
+        return 0;
     int rank = c->rank, same = 1;
     if (tm->ranks)
         c->rank = (int)tid;
     for (int i = 0; i < k->ntrace && same; i++) {
         const note *n = &k->trace[i];
         frame fr;
-        note_frame(n, tm->ranks, tid, &fr);
+        if (replay_frame(tm, k, n, tid, 0, &fr)) {
+            same = 0;
+            break;
+        }
         int64_t v = 0;
         int ok = pp_inst_run(c, &fr, n->pc, &v) == 0;
-        same = ok == n->ok && (!ok || v == n->v);
+        same = ok == n->ok && (!ok || n->sink || v == n->v);
+        if (ok && n->ok && n->peer && is_rank(c, n->v))
+            same = is_rank(c, v) && v - tid == n->v - n->rank;
+        if (tm->ranks) {
+            tm->val[i] = v;
+            tm->slope[i] = 0;
+        }
     }
     c->rank = rank;
     return same;
@@ -328,23 +464,48 @@ static int joins(ictx *c, const pp_inst_team *tm, const pclass *k, int64_t tid)
 /* Does every member lo..hi give every noted evaluation of class k its
  * result?  When not, *cut (hi on entry) is lowered to a member up to
  * which they may (pp_inst_run_range). */
-static int joins_range(ictx *c, const pp_inst_team *tm, const pclass *k, int64_t lo, int64_t hi, int64_t *cut)
+static int joins_range(ictx *c, pp_inst_team *tm, const pclass *k, int64_t lo, int64_t hi, int64_t *cut)
 {
+    if (tm->ranks && replay_room(tm, k)) {
+        *cut = lo;
+        return 0;
+    }
     int rank = c->rank, same = 1;
     c->range_rank = tm->ranks;
     for (int i = 0; i < k->ntrace && same; i++) {
         const note *n = &k->trace[i];
         frame fr;
-        note_frame(n, tm->ranks, lo, &fr);
-        int ok;
-        int64_t v = 0;
-        if (!pp_inst_run_range(c, &fr, n->pc, lo, hi, &ok, &v, cut))
+        if (replay_frame(tm, k, n, lo, 1, &fr)) {
+            *cut = lo;
             same = 0;
-        else if (ok != n->ok || (ok && v != n->v)) {
+            break;
+        }
+        int ok;
+        int64_t v = 0, slope = 0;
+        int rel = n->peer && n->ok && is_rank(c, n->v);
+        if (!pp_inst_run_range(c, &fr, n->pc, lo, hi, &ok, &v, n->sink || rel ? &slope : NULL, cut))
+            same = 0;
+        else if (rel) {
+            /* the peer at each rank t of the range is v + t: the class's
+             * offset, and a rank of the world at both ends */
+            if (!ok || slope != 1 || v != n->v - n->rank || v + lo < 0) {
+                *cut = lo;
+                same = 0;
+            } else if (v + hi >= c->P) {
+                int64_t e = c->P - 1 - v;
+                if (e < *cut)
+                    *cut = e < lo ? lo : e;
+                same = 0;
+            }
+        } else if (ok != n->ok || (ok && !n->sink && v != n->v)) {
             /* the same over the range, so lo's: not the class's (a
              * member the caller did not check) */
             *cut = lo;
             same = 0;
+        }
+        if (tm->ranks) {
+            tm->val[i] = v;
+            tm->slope[i] = slope;
         }
     }
     c->range_rank = 0;
@@ -538,6 +699,14 @@ int pp_inst_class_copy_run(ictx *c, pp_inst_team *tm, int k, int lo, int count)
     return 0;
 }
 
+/* Ranks: forget class k. */
+static void evict_one(pp_inst_team *tm, int k)
+{
+    notes_free(tm->cls[k].trace, tm->cls[k].ntrace);
+    free(tm->cls[k].add);
+    tm->cls[k] = tm->cls[--tm->nclass];
+}
+
 /* Ranks: forget the class no rank joined for longest, to make room. */
 static void evict(pp_inst_team *tm)
 {
@@ -545,9 +714,7 @@ static void evict(pp_inst_team *tm)
     for (int k = 1; k < tm->nclass; k++)
         if (tm->cls[k].used < tm->cls[old].used)
             old = k;
-    notes_free(tm->cls[old].trace, tm->cls[old].ntrace);
-    free(tm->cls[old].add);
-    tm->cls[old] = tm->cls[--tm->nclass];
+    evict_one(tm, old);
 }
 
 void pp_inst_class_begin(ictx *c, pp_inst_team *tm, int t)
@@ -562,6 +729,11 @@ void pp_inst_class_begin(ictx *c, pp_inst_team *tm, int t)
         int r = c->in->threads[t].tid;
         if (tm->fails >= RANK_TRIES && (r & (r - 1)) != 0)
             return;
+        /* and their traces (a note per step of a long run) are not kept:
+         * only those of classes some rank joined */
+        for (int k = tm->nclass - 1; tm->fails >= RANK_TRIES && k >= 0; k--)
+            if (tm->cls[k].joined == 0)
+                evict_one(tm, k);
         if (tm->nclass == CLASSES_MAX)
             evict(tm);
     }

@@ -472,6 +472,7 @@ static inline int program(ictx *c, const pp_expr *e, int fi)
 int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out)
 {
     c->eval_dep = 0;
+    c->eval_note = -1;
     if (!e)
         return -1;
     int pc = program(c, e, fr->fi);

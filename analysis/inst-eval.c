@@ -36,6 +36,7 @@ int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi)
     fr->thr_known = 0;
     fr->thr_k = fr->thr_n = 0;
     fr->memc = NULL;
+    fr->args_c1 = fr->iv_c1 = NULL;
     int na = fr->mf->d->nargs + 1, nl = fr->mf->max_loop_id + 2;
     if (na <= 8) {
         fr->args = fr->args_buf;
@@ -48,7 +49,7 @@ int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi)
     } else {
         fr->args = calloc((size_t)na, sizeof *fr->args);
         fr->args_known = calloc((size_t)na, 1);
-        fr->args_taint = calloc((size_t)na, 1);
+        fr->args_taint = calloc((size_t)na, sizeof *fr->args_taint);
         fr->arg_obj = calloc((size_t)na, sizeof *fr->arg_obj);
     }
     if (nl <= 16) {
@@ -60,7 +61,7 @@ int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi)
     } else {
         fr->iv = calloc((size_t)nl, sizeof *fr->iv);
         fr->iv_known = calloc((size_t)nl, 1);
-        fr->iv_taint = calloc((size_t)nl, 1);
+        fr->iv_taint = calloc((size_t)nl, sizeof *fr->iv_taint);
     }
     return fr->args && fr->args_known && fr->args_taint && fr->arg_obj && fr->iv && fr->iv_known && fr->iv_taint
                ? 0

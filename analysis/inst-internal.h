@@ -47,10 +47,16 @@ typedef struct frame {
      * of an enumerated loop must not cost four allocations */
     int64_t args_buf[8], iv_buf[16];
     unsigned char args_known_buf[8], iv_known_buf[16];
-    /* per argument and loop: its value came from the thread's number
-     * (inst-class.c; kept only while a class's first member unrolls) */
-    unsigned char *args_taint, *iv_taint;
-    unsigned char args_taint_buf[8], iv_taint_buf[16];
+    /* per argument and loop: its value came from the thread's number or
+     * the rank (inst-class.c; kept only while a class's first member
+     * unrolls): 0 no; k > 0 it is noted evaluation k - 1's value (a
+     * loop's: plus its iterations' steps), which a later member's replay
+     * puts in its place (ranks); -1 from an evaluation not noted */
+    int *args_taint, *iv_taint;
+    int args_taint_buf[8], iv_taint_buf[16];
+    /* pp_inst_run_range (a class's replay over a range of ranks): a
+     * slot's value is args[i] + args_c1[i] x the rank (NULL: constant) */
+    const int64_t *args_c1, *iv_c1;
     long arg_obj_buf[8];
 } frame;
 
@@ -177,6 +183,10 @@ typedef struct {
                                    start and step, a callee's argument)    */
     int eval_dep;               /* while team_rec: the last evaluation read
                                    the thread's number or a slot from it   */
+    int eval_note;              /* ... and the note it made (ranks), or -1 */
+    int eval_peer;              /* the evaluation is a message's peer: a
+                                   class of ranks notes it relative to the
+                                   rank (inst-class.c)                      */
     long npthreads;             /* pthreads created so far               */
     int *keyidx;                /* in->keys' hash index (inst-actions.c)  */
     size_t keycap;
@@ -273,13 +283,15 @@ void pp_inst_class_bad(ictx *c);
 /* runs the compiled program at pc in frame fr (inst-code.c) */
 int pp_inst_run(ictx *c, const frame *fr, int pc, int64_t *out);
 /* the same over the thread numbers lo..hi (tid and the thread's index
- * taking each of them, the rest of fr as it is): 1 when every thread gets
- * the same result (*ok: it has a value, *out), 0 when they may not, with
- * *cut (hi on entry) lowered to a thread up to which, from lo, they may
- * (where a comparison of the varying value changes; half-way when that
- * cannot be told) */
+ * taking each of them, or the rank with c->range_rank; the rest of fr as
+ * it is, a slot affine in them where fr's args_c1 and iv_c1 say): 1 when
+ * every thread gets the same result (*ok: it has a value, *out), 0 when
+ * they may not, with *cut (hi on entry) lowered to a thread up to which,
+ * from lo, they may (where a comparison of the varying value changes;
+ * half-way when that cannot be told).  With slope, a result affine in
+ * the thread is one too: *out + *slope x the thread. */
 int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, int *ok, int64_t *out,
-                      int64_t *cut);
+                      int64_t *slope, int64_t *cut);
 /* the last thread number of lo..hi up to which every member gives class
  * k's trace its results (the member lo does) */
 int64_t pp_inst_class_extent(ictx *c, pp_inst_team *tm, int k, int64_t lo, int64_t hi);

@@ -71,7 +71,13 @@ static int peer_rank(ictx *c, const frame *fr, const pp_devent *ev, int comm, co
     const pp_comm *k = &c->in->comms[comm];
     char wb[300];
     int64_t v;
-    if (!e || pp_inst_eval(c, fr, e, &v)) {
+    c->eval_peer = 1;
+    int failed = !e || pp_inst_eval(c, fr, e, &v);
+    c->eval_peer = 0;
+    /* noted by a class of ranks: the same offset from the rank at each of
+     * its ranks (a neighbour), kept so in the action they share */
+    int rel = !failed && c->eval_note >= 0 && comm == 0;
+    if (failed) {
         char *s = e ? pp_expr_to_infix(e) : NULL;
         pp_inst_fail(c, "%s: the %s rank (%s) is not an expression the model can evaluate for rank %d of %d",
                      pp_inst_where(fr, ev, wb, sizeof wb), what, s ? s : "?", c->rank, c->P);
@@ -91,6 +97,8 @@ static int peer_rank(ictx *c, const frame *fr, const pp_devent *ev, int comm, co
                             "the program would fail)", pp_inst_where(fr, ev, wb, sizeof wb), c->rank, what,
                             (long long)v, k->size, comm ? " in its communicator" : "");
     *out = k->world ? k->world[v] : (long)v;
+    if (rel)
+        *out = PP_MPI_REL + (*out - c->rank);
     return 0;
 }
 

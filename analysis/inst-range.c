@@ -161,9 +161,10 @@ static int aff_cmp(int k, affine a, affine b, trange R)
 
 /* a k d over the range, k a division (truncating, floor or ceiling) by
  * a constant d != 0: a monotone function of a, itself monotone in the
- * thread, so one value over the range when its ends agree; else *R.cut
- * goes down to where the threads from lo stop agreeing (a binary search).
- * 1 with *r, 0 when the threads' quotients differ. */
+ * thread, so one value over the range when its ends agree, and affine
+ * where d divides a's slope; else *R.cut goes down to where the threads
+ * from lo stop agreeing (a binary search).  1 with *r, 0 when the
+ * threads' quotients differ. */
 static int aff_div(int k, affine a, int64_t d, trange R, affine *r)
 {
     int64_t qlo, qhi, q;
@@ -176,6 +177,13 @@ static int aff_div(int k, affine a, int64_t d, trange R, affine *r)
     if (qlo == qhi) {
         *r = (affine){qlo, 0};
         return 1;
+    }
+    /* a slope that d divides: (a(lo) + d k (t - lo)) / d is a(lo) / d +
+     * k (t - lo), rounded the same way all along: always for the floor
+     * and the ceiling, for the truncation where a keeps its sign */
+    if (a.c1 % d == 0 && (k != PP_E_DIV || (alo >= 0 && ahi >= 0) || (alo <= 0 && ahi <= 0))) {
+        __int128 s = a.c1 / d;
+        return aff_make((__int128)qlo - s * R.lo, s, R, r) ? 1 : (halve(R), 0);
     }
     int64_t lo = R.lo, hi = R.hi;   /* lo agrees, hi does not */
     while (hi - lo > 1) {
@@ -248,7 +256,7 @@ static int aff_op2(int k, affine a, affine b, trange R, affine *r)
 }
 
 int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, int *ok, int64_t *out,
-                      int64_t *cut)
+                      int64_t *slope, int64_t *cut)
 {
     const pp_icode *code = c->code;
     trange R = {lo, hi, cut};
@@ -263,12 +271,14 @@ int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, 
         }
         switch (in->op) {
         case I_END:
-            if (st[0].c1 != 0) {
+            if (st[0].c1 != 0 && !slope) {
                 *cut = lo;   /* a value that differs from thread to thread */
                 return 0;
             }
             *ok = 1;
             *out = st[0].c0;
+            if (slope)
+                *slope = st[0].c1;
             return 1;
         case I_K:
             st[sp++] = (affine){in->v, 0};
@@ -278,12 +288,12 @@ int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, 
         case I_ARG:
             if (!fr->args_known || !fr->args_known[in->a])
                 return 1;
-            st[sp++] = (affine){fr->args[in->a], 0};
+            st[sp++] = (affine){fr->args[in->a], fr->args_c1 ? fr->args_c1[in->a] : 0};
             break;
         case I_IV:
             if (!fr->iv_known[in->a])
                 return 1;
-            st[sp++] = (affine){fr->iv[in->a], 0};
+            st[sp++] = (affine){fr->iv[in->a], fr->iv_c1 ? fr->iv_c1[in->a] : 0};
             break;
         case I_THRK:
         case I_THRN:

@@ -57,8 +57,15 @@ static long double loop_count(ictx *c, const frame *fr, int k, int *exact)
 typedef struct {
     int known;
     int64_t init, step;
-    int dep;        /* read the thread's number (inst-class.c) */
+    int src;        /* its start read the thread's number or the rank: the
+                       frame's taint (inst-class.c) */
 } iv_rule;
+
+/* The taint of a slot the last evaluation went into (frame.iv_taint). */
+static int taint_of(const ictx *c)
+{
+    return !c->eval_dep ? 0 : c->eval_note >= 0 ? c->eval_note + 1 : -1;
+}
 
 static iv_rule iv_rule_of(ictx *c, const frame *fr, int k)
 {
@@ -68,9 +75,12 @@ static iv_rule iv_rule_of(ictx *c, const frame *fr, int k)
     const pp_expr *step = dl->deal_init ? dl->deal_step : dl->step;
     c->eval_sink = 1;
     r.known = pp_inst_eval(c, fr, init, &r.init) == 0;
-    r.dep = c->eval_dep;
-    r.known = r.known && pp_inst_eval(c, fr, step, &r.step) == 0;
-    r.dep |= c->eval_dep;
+    r.src = taint_of(c);
+    if (r.known) {
+        r.known = pp_inst_eval(c, fr, step, &r.step) == 0;
+        if (c->eval_dep)
+            r.src = -1;     /* a step of the thread's: not followed */
+    }
     c->eval_sink = 0;
     return r;
 }
@@ -86,7 +96,7 @@ static void set_iv_by(frame *fr, int k, const iv_rule *r, long double j)
         fr->iv_known[id] = 1;
     } else
         fr->iv_known[id] = 0;
-    fr->iv_taint[id] = (unsigned char)r->dep;
+    fr->iv_taint[id] = r->src;
 }
 
 static void set_iv(ictx *c, frame *fr, int k, long double j)
@@ -386,7 +396,7 @@ static int call_frame(ictx *c, const frame *fr, const pp_dcall *dc, int cfi, fra
         c->eval_sink = 1;
         int ok = a && pp_inst_eval(c, fr, a, &v) == 0;
         c->eval_sink = 0;
-        cf->args_taint[i] = (unsigned char)(a && c->eval_dep);
+        cf->args_taint[i] = a ? taint_of(c) : 0;
         if (ok) {
             cf->args[i] = v;
             cf->args_known[i] = 1;

@@ -447,6 +447,17 @@ typedef struct {
 int pp_comm_rank_of(const pp_comm *c, int w);
 
 #define PP_MPI_ANY (-1)      /* MPI_ANY_SOURCE / MPI_ANY_TAG in actions      */
+/* A message's peer relative to its rank: key = PP_MPI_REL + (peer - rank)
+ * (the actions a class of ranks shares, analysis/inst-class.c: a
+ * neighbour's rank - 1 is the same for every rank of the class). */
+#define PP_MPI_REL (-(1 << 30))
+
+/* The world rank an MPI message action of rank `rank` names: its key, or
+ * the rank plus the key's offset where it is relative (PP_MPI_REL). */
+static inline int pp_action_peer(const pp_action *a, int rank)
+{
+    return a->key < PP_MPI_REL / 2 ? rank + (a->key - PP_MPI_REL) : a->key;
+}
 
 typedef enum { PP_IT_MAIN, PP_IT_PTHREAD, PP_IT_OMP, PP_IT_RANK } pp_itkind;
 

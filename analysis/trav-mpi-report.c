@@ -55,24 +55,25 @@ static void blocked_text(tctx *c, int t, char *buf, size_t n)
         return;
     }
     snprintf(tag, sizeof tag, a->n == PP_MPI_ANY ? "any tag" : "tag %d", a->n);
+    int peer_rank = pp_action_peer(a, r);
     switch (a->kind) {
     case PP_A_SEND:
     case PP_A_SSEND:
         snprintf(buf, n, "rank %d waits in %s to rank %d (%s, %.0f bytes: %s) at %s", r,
-                 a->kind == PP_A_SSEND ? "MPI_Ssend" : "MPI_Send", a->key, tag, a->ns,
+                 a->kind == PP_A_SSEND ? "MPI_Ssend" : "MPI_Send", peer_rank, tag, a->ns,
                  a->kind == PP_A_SSEND ? "synchronous" : "above the eager limit, it needs the receive", w);
         return;
     case PP_A_RECV:
-        if (a->key == PP_MPI_ANY)
+        if (peer_rank == PP_MPI_ANY)
             snprintf(peer, sizeof peer, "any rank");
         else
-            snprintf(peer, sizeof peer, "rank %d", a->key);
+            snprintf(peer, sizeof peer, "rank %d", peer_rank);
         {
             /* a message from that rank that is there but does not match */
             const rank_st *k = &s->rk[r];
             const msg_t *near = NULL;
             for (int i = 0; i < k->nsends && !near; i++)
-                if (a->key == PP_MPI_ANY || k->sends[i].src == a->key)
+                if (peer_rank == PP_MPI_ANY || k->sends[i].src == peer_rank)
                     near = &k->sends[i];
             char nb[400] = "";
             if (near) {
@@ -95,13 +96,17 @@ static void blocked_text(tctx *c, int t, char *buf, size_t n)
         char w2[256] = "?";
         if (q && q->a)
             pp_trav_site(c, q->a, w2, sizeof w2);
+        int qpeer = q && q->a ? pp_action_peer(q->a, r) : 0;
+        if (qpeer == PP_MPI_ANY)
+            snprintf(peer, sizeof peer, "any rank");
+        else
+            snprintf(peer, sizeof peer, "rank %d", qpeer);
         if (q && q->a && q->a->kind == PP_A_IRECV)
-            snprintf(buf, n, "rank %d waits at %s for its receive from %s%d with tag %d posted at %s (no rank "
-                     "sends one that matches)", r, w, q->a->key == PP_MPI_ANY ? "any rank" : "rank ",
-                     q->a->key == PP_MPI_ANY ? 0 : q->a->key, q->a->n, w2);
+            snprintf(buf, n, "rank %d waits at %s for its receive from %s with tag %d posted at %s (no rank "
+                     "sends one that matches)", r, w, peer, q->a->n, w2);
         else if (q && q->a)
             snprintf(buf, n, "rank %d waits at %s for its send to rank %d posted at %s (above the eager "
-                     "limit: it needs the receive)", r, w, q->a->key, w2);
+                     "limit: it needs the receive)", r, w, qpeer, w2);
         else
             snprintf(buf, n, "rank %d waits at %s", r, w);
         return;
@@ -145,7 +150,7 @@ void pp_trav_mpi_hang(tctx *c, char *err, size_t errlen)
             if (cyc >= 0)
                 break;
             seen[ns++] = x;
-            x = (int)ax->key;
+            x = pp_action_peer(ax, s->rank_of[x]);
         }
         if (cyc >= 0) {
             len = add(err, errlen, len, "%s%s", "a cycle of blocking sends, ranks ", "");

@@ -431,7 +431,7 @@ int pp_trav_mpi_step(tctx *c, int t, const pp_action *a)
     case PP_A_SEND:
     case PP_A_SSEND:
     case PP_A_ISEND: {
-        int dst = (int)a->key;
+        int dst = pp_action_peer(a, r);
         if (dst == -2) {         /* MPI_PROC_NULL */
             if (a->kind == PP_A_ISEND && new_req(s, r, a, 1, now) < 0)
                 return -1;
@@ -462,7 +462,7 @@ int pp_trav_mpi_step(tctx *c, int t, const pp_action *a)
     }
     case PP_A_RECV:
     case PP_A_IRECV: {
-        int src = (int)a->key;
+        int src = pp_action_peer(a, r);
         if (src == -2) {
             if (a->kind == PP_A_IRECV && new_req(s, r, a, 1, now) < 0)
                 return -1;
