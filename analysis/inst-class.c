@@ -29,8 +29,15 @@
  * dithered across its executions, a work queue dealt by the thread's
  * index, a lock whose object is guessed per thread.  Such members are
  * unrolled one by one, as before.  Classes are off for the drawn graph
- * and `--by` (their per-action bookkeeping), for MPI ranks, and with
- * PERFPRED_FULL_WALK=1 (the oracle).
+ * and `--by` (their per-action bookkeeping) and with PERFPRED_FULL_WALK=1
+ * (the oracle).
+ *
+ * The ranks of an MPI run are classes of the same kind, the rank in place
+ * of the thread number (pp_inst_rank_team_new): a rank that joins a class
+ * shares its first rank's whole action list.  Their values that only go
+ * into slots are noted too and replayed per rank, and a message's peer is
+ * compared, and kept in the actions, relative to the rank (docs/model.md,
+ * "Ranks in classes"; the oracle is tests/e2e/99-rank-classes.t).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -542,6 +549,21 @@ int pp_inst_class_find(ictx *c, pp_inst_team *tm, int64_t tid)
     return -1;
 }
 
+/* What class cl's first member added to the loops' totals, the memory
+ * statistics and the work, added for count members more. */
+static void add_totals(pp_instance *in, const pclass *cl, int count)
+{
+    for (int i = 0; i < cl->nadd; i++) {
+        const struct add *d = &cl->add[i];
+        in->totals[d->f][d->l] += d->total * count;
+        if (in->memstat) {
+            in->memstat[d->f][d->l].n += d->mem_n * count;
+            in->memstat[d->f][d->l].ns += d->mem_ns * count;
+        }
+    }
+    in->work_ns += cl->work_ns * count;
+}
+
 /* A class of ranks is a whole rank's actions, which the ranks that join
  * it share (pp_inst_rank_class_share): messages, collectives, waits and
  * computations only, nothing keyed by the rank's own objects. */
@@ -567,15 +589,7 @@ int pp_inst_rank_class_share(ictx *c, pp_inst_team *tm, int k, int t, int count)
 {
     pclass *cl = &tm->cls[k];
     pp_instance *in = c->in;
-    for (int i = 0; i < cl->nadd; i++) {
-        const struct add *d = &cl->add[i];
-        in->totals[d->f][d->l] += d->total * count;
-        if (in->memstat) {
-            in->memstat[d->f][d->l].n += d->mem_n * count;
-            in->memstat[d->f][d->l].ns += d->mem_ns * count;
-        }
-    }
-    in->work_ns += cl->work_ns * count;
+    add_totals(in, cl, count);
     cl->joined += count;
     tm->fails = 0;
     c->rank_copied += count;
@@ -602,15 +616,7 @@ int pp_inst_class_copy(ictx *c, pp_inst_team *tm, int k, int t)
     for (int a = cl->from; a < cl->to; a++)
         if (pp_inst_push_action(c, t, c->in->threads[cl->thread].act[a]))
             return -1;
-    for (int i = 0; i < cl->nadd; i++) {
-        const struct add *d = &cl->add[i];
-        c->in->totals[d->f][d->l] += d->total;
-        if (c->in->memstat) {
-            c->in->memstat[d->f][d->l].n += d->mem_n;
-            c->in->memstat[d->f][d->l].ns += d->mem_ns;
-        }
-    }
-    c->in->work_ns += cl->work_ns;
+    add_totals(c->in, cl, 1);
     return 0;
 }
 
@@ -661,15 +667,7 @@ int pp_inst_class_copy_run(ictx *c, pp_inst_team *tm, int k, int lo, int count)
 {
     pclass *cl = &tm->cls[k];
     pp_instance *in = c->in;
-    for (int i = 0; i < cl->nadd; i++) {
-        const struct add *d = &cl->add[i];
-        in->totals[d->f][d->l] += d->total * count;
-        if (in->memstat) {
-            in->memstat[d->f][d->l].n += d->mem_n * count;
-            in->memstat[d->f][d->l].ns += d->mem_ns * count;
-        }
-    }
-    in->work_ns += cl->work_ns * count;
+    add_totals(in, cl, count);
     if (!(c->flags & PP_INST_ACTIONS))
         return 0;
     /* each copy's TEAM_WAIT and the class's actions */
