@@ -21,12 +21,13 @@ static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int f
 static long object_key(ictx *c, const frame *fr, const pp_devent *ev, int fi)
 {
     const pp_expr *o = ev->obj;
-    int gomp = ev->callee && (strstr(ev->callee, "GOMP_atomic") || strstr(ev->callee, "GOMP_critical"));
-    int constant = o && o->kind == PP_E_ADDR && o->name ? o->nkids == 0
-                                                        : (o && o->kind == PP_E_CRITICAL) || gomp;
     int idx = (int)(ev - c->m->funcs[fi].d->events);
-    if (constant && c->keycache && c->keycache[fi] && c->keycache[fi][idx])
-        return c->keycache[fi][idx] - 1;
+    if (c->keycache && c->keycache[fi] && c->keycache[fi][idx])
+        return c->keycache[fi][idx] - 1;    /* set only where constant */
+    int constant = o && o->kind == PP_E_ADDR && o->name
+                       ? o->nkids == 0
+                       : (o && o->kind == PP_E_CRITICAL) ||
+                             (ev->callee && (strstr(ev->callee, "GOMP_atomic") || strstr(ev->callee, "GOMP_critical")));
     long k = object_key_slow(c, fr, ev, fi);
     if (constant && k >= 0 && c->keycache && c->keycache[fi])
         c->keycache[fi][idx] = k + 1;
