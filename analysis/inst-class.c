@@ -47,9 +47,10 @@
 #include <string.h>
 
 #define TRACE_MAX   512    /* evaluations noted per class, beyond: unusable */
-#define RANK_TRACE_MAX 65536   /* the same for a class of MPI ranks (a rank
+#define RANK_TRACE_MAX 32768   /* the same for a class of MPI ranks (a rank
                                   evaluates its guards once per step)     */
 #define CLASSES_MAX 8      /* classes kept per team                         */
+#define RANK_CLASSES_FROM 512  /* the fewest ranks for classes of ranks    */
 #define RANK_TRIES  4      /* rank classes made in a row that no rank joined,
                               after which only ranks 2^k are recorded     */
 
@@ -106,6 +107,11 @@ struct pp_inst_team {
     int fails;                      /* ranks: classes made in a row that no
                                        rank joined                        */
     long clock;                     /* ranks: find's calls (for `used`)   */
+    /* ranks: notes replayed for ranks that did not join, and the notes of
+     * the ranks that did (what their unrolling would have evaluated): when
+     * the first outgrow the second, the classes cost more than they save
+     * (ranks that match a class far into its trace and then differ) */
+    long wasted, useful;
     int nclass;
     pclass cls[CLASSES_MAX];
     /* the member being unrolled as a class's first */
@@ -185,9 +191,25 @@ pp_inst_team *pp_inst_team_new(ictx *c)
     return tm;
 }
 
+/* The fewest ranks for classes (PERFPRED_RANK_CLASSES_FROM, for the
+ * tests): below, the ranks' programs hold their rank as a constant, which
+ * unrolls them faster than a class's replay checks them. */
+static int classes_from(void)
+{
+    static int from = -1;
+    int f = __atomic_load_n(&from, __ATOMIC_RELAXED);
+    if (f < 0) {
+        const char *e = getenv("PERFPRED_RANK_CLASSES_FROM");
+        f = e && *e ? atoi(e) : RANK_CLASSES_FROM;
+        __atomic_store_n(&from, f, __ATOMIC_RELAXED);
+    }
+    return f;
+}
+
 pp_inst_team *pp_inst_rank_team_new(ictx *c)
 {
-    if (full_walk() || !c->mpi || c->single_rank || (c->flags & (PP_INST_STRUCT | PP_INST_SITES)))
+    if (full_walk() || !c->mpi || c->single_rank || (c->flags & (PP_INST_STRUCT | PP_INST_SITES)) ||
+        c->P < classes_from())
         return NULL;
     pp_inst_team *tm = calloc(1, sizeof *tm);
     if (!tm)
@@ -196,6 +218,11 @@ pp_inst_team *pp_inst_rank_team_new(ictx *c)
     tm->ranks = 1;
     tm->nloops = all_loops(c->m);
     return tm;
+}
+
+int pp_inst_class_on(const pp_inst_team *tm)
+{
+    return tm && tm->on;
 }
 
 int pp_inst_class_ranks(const ictx *c)
@@ -243,6 +270,10 @@ static int note_eval(ictx *c, const frame *fr, int pc, int ok, int64_t v, int si
         return -1;
     if (tm->ntrace == (tm->ranks ? RANK_TRACE_MAX : TRACE_MAX)) {
         tm->bad = 1;
+        /* ranks: the next ones' traces would be as long, and as
+         * useless: no more classes in this instance */
+        if (tm->ranks)
+            tm->on = 0;
         return -1;
     }
     if (tm->ntrace == tm->captrace) {
@@ -444,10 +475,10 @@ static int joins(ictx *c, pp_inst_team *tm, const pclass *k, int64_t tid)
 {
     if (tm->ranks && replay_room(tm, k))
         return 0;
-    int rank = c->rank, same = 1;
+    int rank = c->rank, same = 1, i;
     if (tm->ranks)
         c->rank = (int)tid;
-    for (int i = 0; i < k->ntrace && same; i++) {
+    for (i = 0; i < k->ntrace && same; i++) {
         const note *n = &k->trace[i];
         frame fr;
         if (replay_frame(tm, k, n, tid, 0, &fr)) {
@@ -464,6 +495,8 @@ static int joins(ictx *c, pp_inst_team *tm, const pclass *k, int64_t tid)
             tm->slope[i] = 0;
         }
     }
+    if (!same)
+        tm->wasted += i;
     c->rank = rank;
     return same;
 }
@@ -540,6 +573,10 @@ int pp_inst_class_find(ictx *c, pp_inst_team *tm, int64_t tid)
 {
     if (!tm || !tm->on)
         return -1;
+    if (tm->ranks && tm->wasted > tm->useful + RANK_TRACE_MAX) {
+        tm->on = 0;
+        return -1;
+    }
     tm->clock++;
     for (int k = 0; k < tm->nclass; k++)
         if (joins(c, tm, &tm->cls[k], tid)) {
@@ -592,6 +629,7 @@ int pp_inst_rank_class_share(ictx *c, pp_inst_team *tm, int k, int t, int count)
     add_totals(in, cl, count);
     cl->joined += count;
     tm->fails = 0;
+    tm->useful += (long)cl->ntrace * count;
     c->rank_copied += count;
     if (!(c->flags & PP_INST_ACTIONS))
         return 0;

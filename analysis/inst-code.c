@@ -3,8 +3,10 @@
  * resolved to argument and loop slots and what cannot change while it is
  * used (the parameters, P) folded into constants, and run on every
  * evaluation after that.  The rank being unrolled, and the values that
- * differ per rank (their rule at that rank), are read when the program
- * runs: the programs are the same for every rank.  A rank or size in a named
+ * differ per rank (their rule at that rank), are folded in too where the
+ * ranks are not in classes (c->fold_rank: the programs are made again for
+ * each rank), and read when the program runs where they are (the same
+ * programs for every rank).  A rank or size in a named
  * communicator, (rank NAME) and (nprocs NAME), is read when the program
  * runs: the variable is bound (MPI_Comm_split, MPI_Comm_dup) and unbound
  * (MPI_Comm_free) as the rank is unrolled.
@@ -95,6 +97,12 @@ static int emit_atom(ictx *c, const pp_mfunc *mf, const pp_expr *e)
             return emit(c, I_K, 0, c->P, NULL);
         /* a value that differs between the ranks: the rank's, when the
          * program runs */
+        if (i >= 0 && c->m->params[i].per_rank && c->mpi && c->fold_rank) {
+            int64_t v;
+            if (pp_prog_rank_value(c->m, c->pv, i, c->rank, c->P, c->single_rank, &v))
+                return emit(c, I_FAIL, 0, 0, NULL);
+            return emit(c, I_K, 0, v, NULL);
+        }
         if (i >= 0 && c->m->params[i].per_rank && c->mpi) {
             if (!c->rankv) {
                 c->rankv = malloc(sizeof *c->rankv * (size_t)c->m->nparams);
@@ -131,7 +139,9 @@ static int emit_atom(ictx *c, const pp_mfunc *mf, const pp_expr *e)
             return emit(c, I_COMM, e->kind == PP_E_NPROCS, 0, e->name);
         /* the world's: P, and the rank read when the program runs (the
          * programs are the same for every rank) */
-        return e->kind == PP_E_RANK ? emit(c, I_RANK, 0, 0, NULL) : emit(c, I_K, 0, c->P, NULL);
+        if (e->kind == PP_E_NPROCS)
+            return emit(c, I_K, 0, c->P, NULL);
+        return c->fold_rank ? emit(c, I_K, 0, c->rank, NULL) : emit(c, I_RANK, 0, 0, NULL);
     default:        /* addr, call, load, critical: no value */
         return emit(c, I_FAIL, 0, 0, NULL);
     }
@@ -497,6 +507,14 @@ int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out)
 int pp_inst_run(ictx *c, const frame *fr, int pc, int64_t *out)
 {
     return run(c, fr, pc, out);
+}
+
+void pp_inst_code_reset(ictx *c)
+{
+    if (c->ec)
+        memset(c->ec, 0, sizeof *c->ec * (c->ecmask + 1));
+    c->ecn = 0;
+    c->ncode = 0;
 }
 
 void pp_inst_code_free(ictx *c)

@@ -210,6 +210,10 @@ typedef struct {
         int rank, ok;
         int64_t v;
     } *rankv;
+    int fold_rank;              /* the programs hold the rank as a constant
+                                   (no classes of ranks: faster where an
+                                   expression of the rank is evaluated
+                                   millions of times)                       */
     int range_rank;             /* pp_inst_run_range varies the rank (rank
                                    classes, inst-class.c), not (tid)        */
     int capcomms;               /* of in->comms (inst-comm.c)               */
@@ -274,6 +278,8 @@ pp_inst_team *pp_inst_rank_team_new(ictx *c);
 int pp_inst_rank_class_share(ictx *c, pp_inst_team *tm, int k, int t, int count);
 /* a class of ranks is being recorded */
 int pp_inst_class_ranks(const ictx *c);
+/* the classes are still used (not given up) */
+int pp_inst_class_on(const pp_inst_team *tm);
 /* by pp_inst_eval while a class's first member unrolls: what the
  * evaluation of the program at pc in frame fr (rc: run's, v its value)
  * read (notes it, taints a slot, or ends the class) */
@@ -365,14 +371,22 @@ int pp_inst_mpi_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx);
 
 /* inst-code.c: value of e in the frame fr; 0, or -1 when it cannot be
  * evaluated (or memory ran out: c->oom is then set).  The programs fold
- * the parameters and P in and read the rank (c->rank) when they run;
- * pp_inst_code_free frees them. */
+ * the parameters and P in, and the rank being unrolled with fold_rank
+ * (pp_inst_code_reset forgets them when the rank changes); without it
+ * they read the rank (c->rank) when they run, the same programs for
+ * every rank (the classes of ranks need that).  pp_inst_code_free frees
+ * them. */
 int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out);
+void pp_inst_code_reset(ictx *c);
 void pp_inst_code_free(ictx *c);
 /* Unroll as rank r (or evaluate for it). */
 static inline void pp_inst_set_rank(ictx *c, int r)
 {
-    c->rank = r;
+    if (c->rank != r) {
+        c->rank = r;
+        if (c->fold_rank)
+            pp_inst_code_reset(c);
+    }
 }
 /* inst-eval.c: frames */
 int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi);

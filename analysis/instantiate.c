@@ -645,7 +645,15 @@ int pp_instantiate_costed(const pp_prog *m, const pp_vals *pv, const pp_costs *c
         /* ranks in classes (inst-class.c): a run of ranks that gives a
          * class's trace its results shares its actions */
         pp_inst_team *rt = pp_inst_rank_team_new(&c);
+        c.fold_rank = rt == NULL;
         for (int r = lo; rc == 0 && r < hi; r++) {
+            if (rt && !c.fold_rank && !pp_inst_class_on(rt)) {
+                /* the classes were given up: the programs hold the rank
+                 * from here on (no class's trace is read any more) */
+                c.fold_rank = 1;
+                pp_inst_code_reset(&c);
+                c.rank = -1;
+            }
             pp_inst_set_rank(&c, r);
             c.rank_members++;
             int k = pp_inst_class_find(&c, rt, r);

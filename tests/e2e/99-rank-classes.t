@@ -28,6 +28,9 @@ for my $f ("$B/perfpred.so", "$B/libperfpred-rt.a", "$B/perfpred") {
 }
 mpi_setup();
 delete $ENV{PERFPRED_FULL_WALK};
+# classes from one rank on (by default from 512: below, the ranks are
+# unrolled with their rank folded in), so that the small P check them
+$ENV{PERFPRED_RANK_CLASSES_FROM} = 1;
 my $tmp = tempdir(CLEANUP => 1);
 my $pp = "$B/perfpred";
 my $san = $ENV{SANITIZE} ? ' -fsanitize=address,undefined' : '';
@@ -85,6 +88,21 @@ for my $p (@progs) {
     if ($least > 0) {
         ok($share{$name} >= $least, "$name: at P = $Ps->[-1], $shared of $ranks ranks share their class's actions");
     }
+}
+
+# by default, classes only from 512 ranks on: none at 300, most at 600
+{
+    my $rec = "$tmp/mpi_ge.ppr";
+    my %shared;
+    for my $P (300, 600) {
+        my ($rc, undef, $err) = run_in($tmp, "PERFPRED_RANK_CLASSES_FROM= PERFPRED_CLASS_STATS=1 $pp predict $rec "
+                                             . "--machine $M --P $P --draws 0");
+        is($rc, 0, "mpi_ge: predict at P = $P");
+        $shared{$P} = 0;
+        $shared{$P} += $1 while $err =~ /P=$P: (\d+) of \d+ ranks share/g;
+    }
+    is($shared{300}, 0, 'mpi_ge: no classes at 300 ranks by default');
+    ok($shared{600} > 500, "mpi_ge: classes at 600 ranks by default ($shared{600} ranks shared)");
 }
 
 # scale: the size search walks many points, each both ways
