@@ -181,8 +181,8 @@ static int aff_div(int k, affine a, int64_t d, trange R, affine *r)
     /* a slope that d divides: (a(lo) + d k (t - lo)) / d is a(lo) / d +
      * k (t - lo), rounded the same way all along: always for the floor
      * and the ceiling, for the truncation where a keeps its sign */
-    if (a.c1 % d == 0 && (k != PP_E_DIV || (alo >= 0 && ahi >= 0) || (alo <= 0 && ahi <= 0))) {
-        __int128 s = a.c1 / d;
+    if ((__int128)a.c1 % d == 0 && (k != PP_E_DIV || (alo >= 0 && ahi >= 0) || (alo <= 0 && ahi <= 0))) {
+        __int128 s = (__int128)a.c1 / d;     /* in 128 bits: INT64_MIN / -1 */
         return aff_make((__int128)qlo - s * R.lo, s, R, r) ? 1 : (halve(R), 0);
     }
     int64_t lo = R.lo, hi = R.hi;   /* lo agrees, hi does not */

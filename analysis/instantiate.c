@@ -647,13 +647,11 @@ int pp_instantiate_costed(const pp_prog *m, const pp_vals *pv, const pp_costs *c
         pp_inst_team *rt = pp_inst_rank_team_new(&c);
         c.fold_rank = rt == NULL;
         for (int r = lo; rc == 0 && r < hi; r++) {
-            if (rt && !c.fold_rank && !pp_inst_class_on(rt)) {
-                /* the classes were given up: the programs hold the rank
-                 * from here on (no class's trace is read any more) */
+            /* the classes given up: the programs hold the rank from here
+             * on (pp_inst_set_rank forgets those that read it: the rank
+             * changes; no class's trace is read any more) */
+            if (rt && !pp_inst_class_on(rt))
                 c.fold_rank = 1;
-                pp_inst_code_reset(&c);
-                c.rank = -1;
-            }
             pp_inst_set_rank(&c, r);
             c.rank_members++;
             int k = pp_inst_class_find(&c, rt, r);
