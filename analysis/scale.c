@@ -153,11 +153,12 @@ static int narrow(path *p, int P, double target, probe lo, probe hi, probe *out,
     return 1;
 }
 
-/* Smallest s with eff(s) >= target; returns 1 found, 0 unreachable, -1 error. */
-static int search(path *p, int P, double target, long start, long *s_out, double *eff_out, double *lat_out,
-                  double *treal_out, char *err, size_t errlen)
+/* The smallest s with eff(s) >= target, searched from the recorded size;
+ * returns 1 found, 0 unreachable, -1 error. */
+static int search(path *p, int P, double target, long *s_out, double *eff_out, double *lat_out, double *treal_out,
+                  char *err, size_t errlen)
 {
-    long s = start > 0 ? start : p->base[0] > 0 ? p->base[0] : 1;
+    long s = p->base[0] > 0 ? p->base[0] : 1;
     probe lo = {0, NAN, 0, 0}, hi = {0, NAN, 0, 0}, q = {s, NAN, 0, 0};
     int r = eff_at(p, s, P, &q.e, &q.lat, &q.treal, err, errlen);
     if (r < 0)
@@ -278,8 +279,13 @@ int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *m
      * more than 8 million actions: the efficiency is then reported
      * unreachable */
     p.at.max_graph = 8L * 1000 * 1000;
+    /* every P's search starts at the recorded size, not at the size the
+     * previous P needed: where the efficiency ripples with the size (a
+     * static schedule's rounding, a lock that is queued on at some sizes
+     * and not at others) a search from there can find another crossing,
+     * or give a P up because that size is already too large to unroll,
+     * and a P's answer would depend on the other P of the list */
     int rc = 0;
-    long from = 0;   /* the size found for the previous P: a good first guess */
     for (int i = 0; i < nP && rc == 0; i++) {
         if (progress)
             progress(pctx, kind == PP_SCALE_ALGORITHMIC ? "algorithmic table" : "combination table", i, nP);
@@ -291,13 +297,7 @@ int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *m
             break;
         }
         long s;
-        int r = search(&p, P[i], target, from, &s, &out->eff[i], &out->latency[i], &out->t_real[i], err,
-                       errlen);
-        /* the next P needs at least as large a problem, usually: start
-         * there, but never below the recorded size, where a degenerate
-         * answer (N = 1) would mislead the next search */
-        if (r == 1)
-            from = s > p.base[0] ? s : p.base[0];
+        int r = search(&p, P[i], target, &s, &out->eff[i], &out->latency[i], &out->t_real[i], err, errlen);
         if (r < 0) {
             rc = -1;
             break;
