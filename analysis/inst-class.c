@@ -130,23 +130,9 @@ struct pp_inst_team {
     int capslot;
 };
 
-/* PERFPRED_FULL_WALK=1: every member unrolled (the oracle's) */
-static int full_walk(void)
-{
-    /* read once; instantiations may run at once (metrics.c, reals_at) */
-    static int full_walk = -1;
-    int full = __atomic_load_n(&full_walk, __ATOMIC_RELAXED);
-    if (full < 0) {
-        const char *e = getenv("PERFPRED_FULL_WALK");
-        full = e && *e && strcmp(e, "0") != 0;
-        __atomic_store_n(&full_walk, full, __ATOMIC_RELAXED);
-    }
-    return full;
-}
-
 int pp_inst_class_allowed(const ictx *c)
 {
-    return !full_walk() && !c->mpi && !(c->flags & (PP_INST_STRUCT | PP_INST_SITES)) && !c->team_rec;
+    return !pp_full_walk() && !c->mpi && !(c->flags & (PP_INST_STRUCT | PP_INST_SITES)) && !c->team_rec;
 }
 
 static size_t all_loops(const pp_prog *m)
@@ -208,7 +194,7 @@ static int classes_from(void)
 
 pp_inst_team *pp_inst_rank_team_new(ictx *c)
 {
-    if (full_walk() || !c->mpi || c->single_rank || (c->flags & (PP_INST_STRUCT | PP_INST_SITES)) ||
+    if (pp_full_walk() || !c->mpi || c->single_rank || (c->flags & (PP_INST_STRUCT | PP_INST_SITES)) ||
         c->P < classes_from())
         return NULL;
     pp_inst_team *tm = calloc(1, sizeof *tm);

@@ -268,12 +268,110 @@ static void guard_ivs(const pp_mfunc *mf, int branch, pp_mloop *into)
     }
 }
 
+int pp_full_walk(void)
+{
+    /* read once; instantiations may run at once (metrics.c, reals_at) */
+    static int full_walk = -1;
+    int full = __atomic_load_n(&full_walk, __ATOMIC_RELAXED);
+    if (full < 0) {
+        const char *e = getenv("PERFPRED_FULL_WALK");
+        full = e && *e && strcmp(e, "0") != 0;
+        __atomic_store_n(&full_walk, full, __ATOMIC_RELAXED);
+    }
+    return full;
+}
+
+/* Does e read the argument named name, or one that the instantiation
+ * cannot name (then it may be any)? */
+static int reads_arg(const pp_expr *e, const char *name)
+{
+    if (!e)
+        return 0;
+    if (e->kind == PP_E_ARG && (!e->name || strcmp(e->name, name) == 0))
+        return 1;
+    for (int i = 0; i < e->nkids; i++)
+        if (reads_arg(e->kids[i], name))
+            return 1;
+    return 0;
+}
+
+/* Mark the arguments of mf that e reads; *changed when one is new. */
+static void mark_args(pp_mfunc *mf, const pp_expr *e, int *changed)
+{
+    for (int i = 0; e && i < mf->d->nargs; i++)
+        if (!mf->arg_read[i] && reads_arg(e, mf->d->argnames[i])) {
+            mf->arg_read[i] = 1;
+            *changed = 1;
+        }
+}
+
+/* ... and those the chain of branches a site is under reads (site_runs
+ * in instantiate.c evaluates every one of them) */
+static void mark_chain(pp_mfunc *mf, int branch, int *changed)
+{
+    for (int depth = 0; branch >= 0 && branch <= mf->max_branch_id && mf->branch_index_by_id[branch] >= 0 &&
+                        depth < 64; depth++) {
+        const pp_dbranch *b = &mf->d->branches[mf->branch_index_by_id[branch]];
+        mark_args(mf, b->cond, changed);
+        branch = b->guard_branch;
+    }
+}
+
+/* Which arguments of each function the instantiation of a call can read:
+ * those its loops' counts, starts and steps, its sites' guards, and the
+ * arguments of its callees that they read are made of; every one where
+ * it holds events (their objects and messages).  A fixpoint over the
+ * calls.  A leaf helper called per element (init(i, j, n) in a loop
+ * nest) reads none, so the loop that calls it is costed once, not
+ * iteration by iteration: the same sum, as every iteration costs the
+ * same. */
+static int args_read(pp_prog *m)
+{
+    for (int f = 0; f < m->nfuncs; f++) {
+        pp_mfunc *mf = &m->funcs[f];
+        if (!(mf->arg_read = calloc((size_t)mf->d->nargs + 1, 1)))
+            return -1;
+        if (mf->d->nevents > 0 || pp_full_walk())
+            memset(mf->arg_read, 1, (size_t)mf->d->nargs);
+    }
+    int changed = 1;
+    for (int round = 0; changed && round < m->nfuncs + 8; round++) {
+        changed = 0;
+        for (int f = 0; f < m->nfuncs; f++) {
+            pp_mfunc *mf = &m->funcs[f];
+            const pp_dfunc *d = mf->d;
+            for (int k = 0; k < d->nloops; k++) {
+                const pp_dloop *dl = &d->loops[k];
+                mark_args(mf, mf->loops[k].count, &changed);
+                mark_args(mf, dl->init, &changed);
+                mark_args(mf, dl->bound, &changed);
+                mark_args(mf, dl->step, &changed);
+                mark_args(mf, dl->deal_init, &changed);
+                mark_args(mf, dl->deal_step, &changed);
+                mark_chain(mf, dl->guard_branch, &changed);
+            }
+            for (int i = 0; i < d->ncalls; i++) {
+                const pp_dcall *dc = &d->calls[i];
+                int cfi = mf->call_callee[i];
+                mark_chain(mf, dc->guard_branch, &changed);
+                for (int j = 0; cfi >= 0 && j < dc->nargs && j < m->funcs[cfi].d->nargs; j++)
+                    if (m->funcs[cfi].arg_read[j])
+                        mark_args(mf, dc->args[j], &changed);
+            }
+        }
+    }
+    if (changed)   /* (cannot happen: each round marks one more at least) */
+        for (int f = 0; f < m->nfuncs; f++)
+            memset(m->funcs[f].arg_read, 1, (size_t)m->funcs[f].d->nargs);
+    return 0;
+}
+
 /* The IVs whose values matter inside loop k's body (not to its own
  * bounds): the instantiation multiplies a body by the loop's count when
  * the loop's own IV is not among them.  Computed inner loops first, so a
  * child's set is known: a child's init and step matter only when its own
  * body reads its IV. */
-static void loop_ivs(pp_mfunc *mf, int k, pp_mloop *into)
+static void loop_ivs(const pp_prog *m, pp_mfunc *mf, int k, pp_mloop *into)
 {
     const pp_dfunc *d = mf->d;
     int s = k + 1;
@@ -302,9 +400,12 @@ static void loop_ivs(pp_mfunc *mf, int k, pp_mloop *into)
                 collect_ivs(ev->data_val[j], into);
             guard_ivs(mf, ev->guard_branch, into);
         } else {
+            /* a callee's arguments that its instantiation reads */
             const pp_dcall *dc = &d->calls[it->idx];
-            for (int j = 0; j < dc->nargs; j++)
-                collect_ivs(dc->args[j], into);
+            const pp_mfunc *cf = mf->call_callee[it->idx] >= 0 ? &m->funcs[mf->call_callee[it->idx]] : NULL;
+            for (int j = 0; cf && j < dc->nargs && j < cf->d->nargs; j++)
+                if (cf->arg_read[j])
+                    collect_ivs(dc->args[j], into);
             guard_ivs(mf, dc->guard_branch, into);
         }
     }
@@ -630,9 +731,13 @@ int pp_prog_build_with(pp_prog *m, pp_record **recs, int nrec, const pp_machine 
     lock_notes(m);
     pp_counts_claims(m);
     /* inner loops first (a loop is listed before the loops it holds) */
+    if (args_read(m)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     for (int f = 0; f < m->nfuncs; f++)
         for (int k = m->funcs[f].d->nloops - 1; k >= 0; k--)
-            loop_ivs(&m->funcs[f], k, &m->funcs[f].loops[k]);
+            loop_ivs(m, &m->funcs[f], k, &m->funcs[f].loops[k]);
     site_ratios(m);
     /* loops the plugin could not count: try an integer multiple of a
      * parameter before settling for a constant (Clement & Quinn, rule 2) */
@@ -699,7 +804,7 @@ void pp_prog_free(pp_prog *m)
             free(mf->loops[k].ivs);
             free(mf->loops[k].fit_note);
         }
-        free(mf->items); free(mf->nitems); free(mf->loops); free(mf->call_callee);
+        free(mf->items); free(mf->nitems); free(mf->loops); free(mf->call_callee); free(mf->arg_read);
         free(mf->ev_child); free(mf->loop_index); free(mf->param_of);
         free(mf->branch_ratio); free(mf->site_ratio); free(mf->loop_ratio); free(mf->call_index_by_id);
         free(mf->event_index_by_id); free(mf->branch_index_by_id);

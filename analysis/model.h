@@ -164,6 +164,12 @@ typedef struct {
     pp_item **items;
     pp_mloop *loops;     /* parallel to d->loops                            */
     int *call_callee;    /* per call: function index or -1                  */
+    unsigned char *arg_read; /* per argument: the instantiation of a call may
+                            read its value (a count, a guard, an event, a
+                            callee's argument that is read; model.c
+                            args_read): a loop need not be walked
+                            iteration by iteration for an argument that is
+                            not                                            */
     int call_slot;       /* call k's fixed cost: the costs' slot call_slot+k */
     int *ev_child;       /* per event: child function index or -1           */
     int *loop_index;     /* loop id -> index into d->loops (-1)             */
@@ -338,6 +344,11 @@ int pp_prog_rank_value(const pp_prog *m, const pp_vals *pv, int param, int rank,
  * rule, at another P than the recorded one): a message in buf, or NULL. */
 const char *pp_prog_rank_refusal(const pp_prog *m, int P, char *buf, size_t n);
 void pp_prog_free(pp_prog *m);
+/* PERFPRED_FULL_WALK=1 (the oracle tests'): every team member and rank
+ * unrolled on its own (inst-class.c), every loop that calls a function
+ * with the loop's IV walked iteration by iteration, whether the callee
+ * reads that argument or not (model.c) */
+int pp_full_walk(void);
 
 /* The recorded values (0, or -1 when memory runs out); a copy of src
  * (NULL: the recorded values); free. */

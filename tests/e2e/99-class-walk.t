@@ -2,8 +2,10 @@
 # 99-class-walk.t - the oracle of the class walk (docs/model.md, "Team
 # members in classes"): OpenMP team members whose thread number gives the
 # same result to every expression their unrolling evaluates are unrolled
-# once and copied.  For every OpenMP sample and test program, recorded at
-# two threads, `predict` and `scale` with the classes and with the full
+# once and copied; and a loop that calls a function whose instantiation
+# does not read the arguments the loop's IV goes into is costed once,
+# not iteration by iteration (both off in the full walk).  For every
+# OpenMP sample and test program, recorded at two threads, `predict` and `scale` with the classes and with the full
 # unrolling (PERFPRED_FULL_WALK=1) give the same numbers, to 1e-9
 # relative, at P = 1..64 and at a larger size where the program has one,
 # and timeline, predict --by and sensitivity give the same output; and
@@ -59,6 +61,10 @@ my @progs = (
     ['omp_schedules',  'tests/diff/omp_schedules.c',     '300 2',   '',      0, 'refused'],
     ['phase_teams',    'tests/programs/phase_teams.c',   '64 6 0',  'n=160', 0.5, '', 'all'],
     ['phase_teams_sm', 'tests/programs/phase_teams.c',   '64 6 3',  '',      0.5, '', 'none'],
+    # helpers called per cell: the full walk also walks, iteration by
+    # iteration, the loops that call a helper whose arguments its
+    # instantiation does not read (docs/model.md, "Calls in loops")
+    ['cell_helpers',   'tests/programs/cell_helpers.c',  '48 3',    'n=160', 0],
 );
 # the last field: how the prediction's copies are walked (PP_INST_CLASSES,
 # docs/model.md): 'all' in their class's segment (at P = 16 every copy
