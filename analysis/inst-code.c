@@ -479,6 +479,29 @@ static inline int program(ictx *c, const pp_expr *e, int fi)
     return compile(c, e, fi);
 }
 
+/* A run of iterations (ictx.itr): the iterations over which the
+ * program at pc gives the result it gave at the run's first (rc, v),
+ * the frame's slots affine in them, c->itr.max lowered to the last.  A
+ * frame with no slot that varies along the run gives the same result
+ * all along. */
+static void run_keeps(ictx *c, const frame *fr, int pc, int rc, int64_t v)
+{
+    if (!fr->iv_c1 && !fr->args_c1)
+        return;
+    /* a range the interpreter cannot tell about is cut to where the
+     * results may agree, and run again there, until they do */
+    while (c->itr.max > 0) {
+        int ok;
+        int64_t at0, cut = c->itr.max;
+        if (pp_inst_run_range(c, fr, pc, 0, c->itr.max, &ok, &at0, NULL, &cut)) {
+            if (ok != (rc == 0) || (ok && at0 != v))
+                c->itr.max = 0;   /* (cannot happen: the same program at the run's first) */
+            return;
+        }
+        c->itr.max = cut < c->itr.max ? cut : c->itr.max / 2;
+    }
+}
+
 int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out)
 {
     c->eval_dep = 0;
@@ -498,10 +521,41 @@ int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out)
     int rc = run(c, fr, pc, &v);
     if (__builtin_expect(c->team_rec != NULL, 0))
         pp_inst_class_eval(c, fr, pc, rc, v);
+    if (__builtin_expect(c->itr.on, 0) && !c->itr.sink)
+        run_keeps(c, fr, pc, rc, v);
     if (rc)
         return -1;
     *out = v;
     return 0;
+}
+
+int pp_inst_eval_slope(ictx *c, const frame *fr, const pp_expr *e, int64_t *out, int64_t *slope)
+{
+    *slope = 0;
+    c->itr.sink = 1;
+    int rc = pp_inst_eval(c, fr, e, out);
+    c->itr.sink = 0;
+    if (c->itr.max <= 0 || (!fr->iv_c1 && !fr->args_c1) || !e)
+        return rc;
+    int pc = program(c, e, fr->fi);
+    if (pc < 0) {
+        c->oom = 1;
+        return -1;
+    }
+    for (;;) {
+        int ok;
+        int64_t at0, s, cut = c->itr.max;
+        if (pp_inst_run_range(c, fr, pc, 0, c->itr.max, &ok, &at0, &s, &cut)) {
+            if (ok != (rc == 0) || (ok && at0 != *out))
+                c->itr.max = 0;   /* (cannot happen: the same program at the run's first) */
+            else if (ok)
+                *slope = s;
+            return rc;
+        }
+        c->itr.max = cut < c->itr.max ? cut : c->itr.max / 2;
+        if (c->itr.max <= 0)
+            return rc;
+    }
 }
 
 int pp_inst_run(ictx *c, const frame *fr, int pc, int64_t *out)

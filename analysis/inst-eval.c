@@ -37,6 +37,7 @@ int pp_inst_frame_init(frame *fr, const pp_prog *m, int fi)
     fr->thr_k = fr->thr_n = 0;
     fr->memc = NULL;
     fr->args_c1 = fr->iv_c1 = NULL;
+    fr->args_c1_heap = NULL;
     int na = fr->mf->d->nargs + 1, nl = fr->mf->max_loop_id + 2;
     if (na <= 8) {
         fr->args = fr->args_buf;
@@ -72,6 +73,8 @@ void pp_inst_frame_free(frame *fr)
 {
     free(fr->memc);
     fr->memc = NULL;
+    free(fr->args_c1_heap);
+    fr->args_c1_heap = NULL;
     if (fr->args != fr->args_buf)
         free(fr->args);
     if (fr->args_known != fr->args_known_buf)

@@ -55,8 +55,11 @@ typedef struct frame {
     int *args_taint, *iv_taint;
     int args_taint_buf[8], iv_taint_buf[16];
     /* pp_inst_run_range (a class's replay over a range of ranks): a
-     * slot's value is args[i] + args_c1[i] x the rank (NULL: constant) */
+     * slot's value is args[i] + args_c1[i] x the rank (NULL: constant);
+     * in a run of iterations (ictx.itr), args[i] + args_c1[i] x the
+     * iterations past the run's first */
     const int64_t *args_c1, *iv_c1;
+    int64_t args_c1_buf[8], *args_c1_heap;   /* a callee's args_c1 in a run */
     long arg_obj_buf[8];
 } frame;
 
@@ -210,6 +213,16 @@ typedef struct {
         int rank, ok;
         int64_t v;
     } *rankv;
+    /* a run of iterations being measured (instantiate.c, iteration
+     * runs): on, the iterations past the run's first that it may still
+     * cover (every evaluation made in the body at its first iteration
+     * narrows it to where its result stays the same, inst-code.c), and
+     * the evaluation in progress is a callee's argument (its value may
+     * vary along the run: the callee frame's args_c1 follow it) */
+    struct {
+        int on, sink;
+        int64_t max;
+    } itr;
     int fold_rank;              /* the programs hold the rank as a constant
                                    (no classes of ranks: faster where an
                                    expression of the rank is evaluated
@@ -298,6 +311,10 @@ int pp_inst_run(ictx *c, const frame *fr, int pc, int64_t *out);
  * the thread is one too: *out + *slope x the thread. */
 int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, int *ok, int64_t *out,
                       int64_t *slope, int64_t *cut);
+/* In a run of iterations (c->itr.on): e's value in fr (as pp_inst_eval)
+ * and its slope along the run, c->itr.max lowered to where it is one
+ * affine form (0 or -1 as pp_inst_eval) */
+int pp_inst_eval_slope(ictx *c, const frame *fr, const pp_expr *e, int64_t *out, int64_t *slope);
 /* the last thread number of lo..hi up to which every member gives class
  * k's trace its results (the member lo does) */
 int64_t pp_inst_class_extent(ictx *c, pp_inst_team *tm, int k, int64_t lo, int64_t hi);

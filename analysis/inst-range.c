@@ -2,7 +2,9 @@
  * thread numbers at once, for the classes of team members (inst-class.c):
  * does every thread of the range get the same result, and if not, up to
  * which thread from the first one may it (inst-internal.h,
- * pp_inst_run_range).
+ * pp_inst_run_range).  In a run of iterations (ictx.itr, instantiate.c)
+ * the range is that of the iterations, the frame's slots affine in them,
+ * and the thread number and the rank are the frame's, constant.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -299,13 +301,15 @@ int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, 
         case I_THRN:
             if (!fr->thr_known)
                 return 1;
-            st[sp++] = in->op == I_THRK ? (affine){0, 1} : (affine){fr->thr_n, 0};
+            st[sp++] = in->op == I_THRK ? (c->itr.on ? (affine){fr->thr_k, 0} : (affine){0, 1})
+                                        : (affine){fr->thr_n, 0};
             break;
         case I_NTHREADS:
         case I_TID:
             if (!fr->omp)
                 return 1;
-            st[sp++] = in->op == I_TID ? (affine){0, 1} : (affine){fr->nthreads, 0};
+            st[sp++] = in->op == I_TID ? (c->itr.on ? (affine){fr->tid, 0} : (affine){0, 1})
+                                       : (affine){fr->nthreads, 0};
             break;
         case I_SHARED: {
             /* the team's data block: the same at every thread */

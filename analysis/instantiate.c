@@ -262,6 +262,104 @@ static int makes_threads(const pp_mfunc *mf, int k)
 static inline __attribute__((always_inline)) int exec_loop_in(ictx *c, int t, frame *fr, int k,
                                                                long double mult, int emit, pp_work *acc);
 
+/* Iterations j0..cnt - 1 of loop k, too many to enumerate: NSAMPLES of
+ * them evenly spread, each standing for an equal share (midpoint rule);
+ * the result says approx. */
+static int sample_iters(ictx *c, int t, frame *fr, int k, long long j0, long long cnt, long double mult,
+                        pp_work *sub)
+{
+    c->in->approx = 1;
+    long double w = (long double)(cnt - j0) / NSAMPLES;
+    for (int s = 0; s < NSAMPLES; s++) {
+        long double j = (long double)j0 + floorl(((long double)s + 0.5L) * w);
+        pp_work one = {0};
+        set_iv(c, fr, k, j);
+        if (exec_scope(c, t, fr, k, mult * w, 0, &one))
+            return -1;
+        sub->ns += (double)(w * one.ns);
+        sub->mem += (double)(w * one.mem);
+    }
+    return 0;
+}
+
+/* ---- runs of iterations ------------------------------------------------- */
+
+#define RUNS_GIVE_UP 8   /* runs of one iteration in a row, after which the
+                            rest of the loop is enumerated plainly         */
+
+/* Runs of iterations are measured outside a class's first member (whose
+ * trace notes the evaluations at the iterations it makes, not where
+ * their results change: another member could join it with other runs),
+ * and not in the full walk (the oracle's). */
+static int runs_allowed(const ictx *c)
+{
+    return !c->itr.on && !c->team_rec && !pp_full_walk();
+}
+
+/* An enumerated loop (its body reads its IV), in runs: the body made at
+ * a run's first iteration, every evaluation in it (its frame's, and its
+ * callees', their arguments affine along the run: call_frame) run over
+ * the iterations after it too (inst-range.c), the run ending where one
+ * of them may give another result.  Every iteration of a run makes the
+ * same evaluations with the same results, so the same work: the body's
+ * once, times the run's length.  What the body adds besides its work
+ * (the loop totals, the memory statistics, where the time goes) is
+ * mult-weighted: it is made again for the run's other iterations, as one
+ * body with mult times their number.  A helper's tests of the position
+ * (i == 0 || j == n - 1) make a few runs per row, not one per cell, and
+ * a loop of more than ENUM_LIMIT iterations is summed exactly where its
+ * runs are long.  Where they stay one iteration long (a count that reads
+ * the IV) the rest of the loop is enumerated plainly after RUNS_GIVE_UP
+ * of them (or sampled, past ENUM_LIMIT). */
+static int exec_runs(ictx *c, int t, frame *fr, int k, const iv_rule *r, long long cnt, long double mult,
+                     int emit, pp_work *acc)
+{
+    int id = fr->mf->d->loops[k].id;
+    int nl = fr->mf->max_loop_id + 2;
+    int64_t c1_buf[16], *c1 = nl <= 16 ? c1_buf : calloc((size_t)nl, sizeof *c1);
+    if (!c1)
+        return pp_inst_fail(c, "out of memory");
+    memset(c1, 0, sizeof *c1 * (size_t)nl);
+    c1[id] = r->step;
+    const int extra = c->flags & (PP_INST_TOTALS | PP_INST_MEMSTAT | PP_INST_SITES);
+    pp_work sub = {0};
+    int ones = 0, rc = 0;
+    for (long long j = 0; j < cnt && rc == 0;) {
+        if (ones >= RUNS_GIVE_UP && cnt - j > ENUM_LIMIT) {
+            rc = sample_iters(c, t, fr, k, j, cnt, mult, &sub);
+            break;
+        }
+        set_iv_by(fr, k, r, (long double)j);
+        if (ones >= RUNS_GIVE_UP) {
+            rc = exec_scope(c, t, fr, k, mult, 0, &sub);
+            j++;
+            continue;
+        }
+        pp_work one = {0};
+        c->itr.on = 1;
+        c->itr.max = cnt - 1 - j;
+        fr->iv_c1 = c1;
+        rc = exec_scope(c, t, fr, k, mult, 0, &one);
+        fr->iv_c1 = NULL;
+        c->itr.on = 0;
+        long long len = c->itr.max + 1;
+        sub.ns += (double)len * one.ns;
+        sub.mem += (double)len * one.mem;
+        if (rc == 0 && len > 1 && extra) {
+            pp_work again = {0};
+            rc = exec_scope(c, t, fr, k, mult * (long double)(len - 1), 0, &again);
+        }
+        ones = len == 1 ? ones + 1 : 0;
+        j += len;
+    }
+    if (c1 != c1_buf)
+        free(c1);
+    if (rc)
+        return -1;
+    add_work_x(c, t, emit, acc, sub, 1);
+    return 0;
+}
+
 /* Loop k (with PP_INST_SITES in its context: its own costs are its) */
 static int exec_loop(ictx *c, int t, frame *fr, int k, long double mult, int emit, pp_work *acc)
 {
@@ -356,6 +454,8 @@ static inline __attribute__((always_inline)) int exec_loop_in(ictx *c, int t, fr
         pp_work sub = {0};
         int fixed;
         iv_rule r = iv_rule_fixed(c, fr, k, &fixed);
+        if (cnt > 1 && fixed && r.known && runs_allowed(c))
+            return exec_runs(c, t, fr, k, &r, cnt, mult, emit, acc);
         for (long long j = 0; j < cnt; j++) {
             if (fixed)
                 set_iv_by(fr, k, &r, (long double)j);
@@ -367,20 +467,13 @@ static inline __attribute__((always_inline)) int exec_loop_in(ictx *c, int t, fr
         add_work_x(c, t, emit, acc, sub, 1);
         return 0;
     }
-    /* sampled: NSAMPLES iterations evenly spread, each standing for an
-     * equal share (midpoint rule) */
-    c->in->approx = 1;
+    int fixed;
+    iv_rule r = iv_rule_fixed(c, fr, k, &fixed);
+    if (fixed && r.known && runs_allowed(c))
+        return exec_runs(c, t, fr, k, &r, cnt, mult, emit, acc);
     pp_work sub = {0};
-    long double w = (long double)cnt / NSAMPLES;
-    for (int s = 0; s < NSAMPLES; s++) {
-        long double j = floorl(((long double)s + 0.5L) * w);
-        pp_work one = {0};
-        set_iv(c, fr, k, j);
-        if (exec_scope(c, t, fr, k, mult * w, 0, &one))
-            return -1;
-        sub.ns += (double)(w * one.ns);
-        sub.mem += (double)(w * one.mem);
-    }
+    if (sample_iters(c, t, fr, k, 0, cnt, mult, &sub))
+        return -1;
     add_work_x(c, t, emit, acc, sub, 1);
     return 0;
 }
@@ -390,12 +483,28 @@ static int call_frame(ictx *c, const frame *fr, const pp_dcall *dc, int cfi, fra
 {
     if (pp_inst_frame_init(cf, c->m, cfi))
         return pp_inst_fail(c, "out of memory");
+    /* in a run of iterations, an argument that varies along it: the
+     * callee's slot follows it (affine, the run cut to where it is) */
+    int slopes = c->itr.on && c->itr.max > 0 && (fr->iv_c1 || fr->args_c1);
+    int64_t *c1 = NULL;
+    if (slopes) {
+        int na = cf->mf->d->nargs + 1;
+        c1 = na <= 8 ? cf->args_c1_buf : (cf->args_c1_heap = calloc((size_t)na, sizeof *c1));
+        if (!c1)
+            return pp_inst_fail(c, "out of memory");
+        memset(c1, 0, sizeof *c1 * (size_t)na);
+    }
+    int varies = 0;
     for (int i = 0; i < dc->nargs && i < cf->mf->d->nargs; i++) {
-        int64_t v;
+        int64_t v, s = 0;
         const pp_expr *a = dc->args[i];
         c->eval_sink = 1;
-        int ok = a && pp_inst_eval(c, fr, a, &v) == 0;
+        int ok = a && (slopes ? pp_inst_eval_slope(c, fr, a, &v, &s) : pp_inst_eval(c, fr, a, &v)) == 0;
         c->eval_sink = 0;
+        if (ok && s) {
+            c1[i] = s;
+            varies = 1;
+        }
         cf->args_taint[i] = a ? taint_of(c) : 0;
         if (ok) {
             cf->args[i] = v;
@@ -415,6 +524,8 @@ static int call_frame(ictx *c, const frame *fr, const pp_dcall *dc, int cfi, fra
                     cf->arg_obj[i] = fr->arg_obj[j];
         }
     }
+    if (varies)
+        cf->args_c1 = c1;
     cf->omp = fr->omp;
     cf->nthreads = fr->nthreads;
     cf->tid = fr->tid;

@@ -112,6 +112,16 @@ my ($t0, $t8, $pram4) = ($p0->[0]{T1} // 0, $p8->[0]{T1} // 0, $p8->[1]{time}{pr
 ok($t0 > 0 && $t8 / $t0 > 50 && $t8 / $t0 < 66, sprintf('T1 grows %.1fx at 8x N (the triangles: 64x)', $t0 ? $t8 / $t0 : 0));
 ok($t8 > 0 && abs($pram4 / ($t8 / 4) - 1) < 0.03, sprintf('PRAM at P = 4: %.5f s against T1/4 = %.5f s', $pram4, $t8 / 4));
 
+# the dealt chunks' loops are made in runs of iterations where their
+# evaluations agree (docs/model.md, "Runs of iterations"): a chunk's
+# start moves with the dispatch loop's IV, so every run is one
+# iteration, and the prediction is the full walk's, number for number
+for my $P (2, 4, 7) {
+    my @j = map { scalar `PERFPRED_FULL_WALK=$_ $B/perfpred predict $TMP/tri.ppr --P $P --draws 0 --format json 2>&1` }
+            (0, 1);
+    is($j[0], $j[1], "P = $P: the same prediction with runs of iterations and in the full walk");
+}
+
 # syrk_omp at the bench's recorded point (1/16 of N = 2560) and at 16x
 ($rc, $out, $err) = run_in($TMP, "cd $TMP && gcc -O2$SAN -fopenmp -fplugin=$B/perfpred.so -c $FindBin::Bin/../../bench/programs/syrk_omp.c -o syrk.o"
                                  . " && gcc$SAN -fopenmp syrk.o -o syrk -L$B -l:libperfpred-rt.a -lm"

@@ -2,9 +2,10 @@
 # 99-class-walk.t - the oracle of the class walk (docs/model.md, "Team
 # members in classes"): OpenMP team members whose thread number gives the
 # same result to every expression their unrolling evaluates are unrolled
-# once and copied; and a loop that calls a function whose instantiation
-# does not read the arguments the loop's IV goes into is costed once,
-# not iteration by iteration (both off in the full walk).  For every
+# once and copied; a loop that calls a function whose instantiation does
+# not read the arguments the loop's IV goes into is costed once, not
+# iteration by iteration; and a loop whose body reads its IV is made in
+# runs of iterations alike (all three off in the full walk).  For every
 # OpenMP sample and test program, recorded at two threads, `predict` and `scale` with the classes and with the full
 # unrolling (PERFPRED_FULL_WALK=1) give the same numbers, to 1e-9
 # relative, at P = 1..64 and at a larger size where the program has one,
@@ -65,6 +66,10 @@ my @progs = (
     # iteration, the loops that call a helper whose arguments its
     # instantiation does not read (docs/model.md, "Calls in loops")
     ['cell_helpers',   'tests/programs/cell_helpers.c',  '48 3',    'n=160', 0],
+    # pthreads whose sweep tests the position per cell: the loop made in
+    # runs of iterations (docs/model.md, "Runs of iterations"), every
+    # iteration in the full walk
+    ['halo_cells',     'tests/programs/halo_cells.c',    '20000 3 2', 'n=60000', 0],
 );
 # the last field: how the prediction's copies are walked (PP_INST_CLASSES,
 # docs/model.md): 'all' in their class's segment (at P = 16 every copy
@@ -182,6 +187,24 @@ for my $P (5, 16) {
     my $copies = $members - $classes;
     is($line // '', "perfpred: P=$P: $copies of $members team members copied from their class, $copies walked in its segment",
        "ge_omp N = 48, P = $P: the members copied, counted by hand, all walked in their class's segment");
+}
+
+# runs of iterations past the enumeration's limit: halo_cells at
+# n = 3 000 000 and P = 1 sweeps 3 million cells per step on one thread,
+# more than the 2^20 iterations a loop is enumerated up to; its runs
+# (the first HALO cells, the interior, the last HALO) sum it exactly,
+# where the full walk samples 512 of the iterations (approx)
+{
+    my $rec = "$tmp/halo_cells.ppr";
+    my %approx;
+    for my $full (0, 1) {
+        my ($rc, $out) = run_in($tmp, "PERFPRED_FULL_WALK=$full $pp predict $rec --machine $M --set n=3000000 --P 1 "
+                                      . "--draws 0 --format json");
+        my $j = $rc ? undef : eval { decode_json($out) };
+        $approx{$full} = $j ? ($j->{approx} ? 'approx' : 'exact') : "exit $rc";
+    }
+    is("$approx{0} $approx{1}", 'exact approx',
+       'halo_cells at n = 3 000 000, P = 1: summed exactly in runs (the full walk samples)');
 }
 
 # a large team: the walk in segments reaches P = 200 000 (every copy
