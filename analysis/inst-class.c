@@ -242,6 +242,11 @@ void pp_inst_team_free(pp_inst_team *tm)
     free(tm);
 }
 
+int pp_inst_class_live(const ictx *c)
+{
+    return c->team_rec && !c->team_rec->bad;
+}
+
 void pp_inst_class_bad(ictx *c)
 {
     if (c->team_rec)

@@ -488,6 +488,13 @@ static void run_keeps(ictx *c, const frame *fr, int pc, int rc, int64_t v)
 {
     if (!fr->iv_c1 && !fr->args_c1)
         return;
+    if (c->eval_dep && pp_inst_class_live(c)) {
+        /* it read the thread's number or a value from it, while a class
+         * is being recorded: where its result changes would differ from
+         * member to member, and the trace notes results, not runs */
+        c->itr.max = 0;
+        return;
+    }
     /* a range the interpreter cannot tell about is cut to where the
      * results may agree, and run again there, until they do */
     while (c->itr.max > 0) {
@@ -537,6 +544,10 @@ int pp_inst_eval_slope(ictx *c, const frame *fr, const pp_expr *e, int64_t *out,
     c->itr.sink = 0;
     if (c->itr.max <= 0 || (!fr->iv_c1 && !fr->args_c1) || !e)
         return rc;
+    if (c->eval_dep && pp_inst_class_live(c)) {
+        c->itr.max = 0;   /* as in run_keeps */
+        return rc;
+    }
     int pc = program(c, e, fr->fi);
     if (pc < 0) {
         c->oom = 1;

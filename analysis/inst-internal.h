@@ -297,6 +297,9 @@ int pp_inst_class_on(const pp_inst_team *tm);
  * evaluation of the program at pc in frame fr (rc: run's, v its value)
  * read (notes it, taints a slot, or ends the class) */
 void pp_inst_class_eval(ictx *c, const frame *fr, int pc, int rc, int64_t v);
+/* a class's first member (or rank) is being unrolled, and its trace can
+ * still make a class */
+int pp_inst_class_live(const ictx *c);
 /* the member being unrolled did what its trace cannot follow */
 void pp_inst_class_bad(ictx *c);
 /* runs the compiled program at pc in frame fr (inst-code.c) */

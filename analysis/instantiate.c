@@ -287,13 +287,16 @@ static int sample_iters(ictx *c, int t, frame *fr, int k, long long j0, long lon
 #define RUNS_GIVE_UP 8   /* runs of one iteration in a row, after which the
                             rest of the loop is enumerated plainly         */
 
-/* Runs of iterations are measured outside a class's first member (whose
- * trace notes the evaluations at the iterations it makes, not where
- * their results change: another member could join it with other runs),
- * and not in the full walk (the oracle's). */
+/* Runs of iterations are measured one loop at a time, and not in the
+ * full walk (the oracle's).  In a class's first member, an evaluation
+ * that reads the thread's number or a value from it ends the run
+ * (inst-code.c, run_keeps): the trace notes the results at the
+ * iterations the member makes, not where they change, and another
+ * member could join the class with other runs; what reads neither
+ * changes where it changes for every member. */
 static int runs_allowed(const ictx *c)
 {
-    return !c->itr.on && !c->team_rec && !pp_full_walk();
+    return !c->itr.on && !pp_full_walk();
 }
 
 /* An enumerated loop (its body reads its IV), in runs: the body made at

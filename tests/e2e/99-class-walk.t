@@ -70,6 +70,9 @@ my @progs = (
     # runs of iterations (docs/model.md, "Runs of iterations"), every
     # iteration in the full walk
     ['halo_cells',     'tests/programs/halo_cells.c',    '20000 3 2', 'n=60000', 0],
+    # OpenMP rows whose first and last are held, the columns near a row's
+    # ends costlier: runs of rows and of columns in the team's members
+    ['edge_rows',      'tests/programs/edge_rows.c',     '96 3',    'n=400', 0],
 );
 # the last field: how the prediction's copies are walked (PP_INST_CLASSES,
 # docs/model.md): 'all' in their class's segment (at P = 16 every copy
