@@ -557,8 +557,15 @@ do_branch (pp_fn *f, basic_block bb, gimple *last, bool mpi_guard)
   bool saved = f->param_ok;
   f->param_ok = mpi_guard;
   if (c)
-    cond = "(" + std::string (c) + " " + pp_trace (f, gimple_cond_lhs (last))
-	   + " " + pp_trace (f, gimple_cond_rhs (last)) + ")";
+    {
+      /* the right operand traced first, as before (tracing names the
+	 parameters in the order it meets them) */
+      std::string b = pp_trace (f, gimple_cond_rhs (last));
+      std::string a = pp_trace (f, gimple_cond_lhs (last));
+      cond = pp_unsigned_cmp (gimple_cond_code (last), gimple_cond_lhs (last), gimple_cond_rhs (last), a, b);
+      if (cond.empty ())
+	cond = "(" + std::string (c) + " " + a + " " + b + ")";
+    }
   f->param_ok = saved;
   f->body += pp_fmt ("branch id=%d loop=%s pos=%d line=%d slot=%d", id,
 		     loop_text (f, bb).c_str (), pp_pos (f, bb),

@@ -304,6 +304,32 @@ trace_load (pp_fn *f, tree ref, gimple *def, int depth)
   return "(load)";
 }
 
+/* A comparison CODE of A and B (traced: TA, TB) in an unsigned type,
+   as an expression, or "" where it reads as written.  The text drops
+   conversions and reads every value as its mathematical (signed) one,
+   so an ordering in an unsigned type against a constant K in [0, 2^62)
+   is written for what it tests of that value: GCC folds a range test
+   (x >= 35 && x <= 41) into (unsigned) (x - 35) <= 6, true for
+   0 <= x - 35 <= 6 only, where (le (+ x -35) 6) would hold for every x
+   below 42.  A value that is never negative (a size_t) gives the same
+   truth both ways.  */
+std::string
+pp_unsigned_cmp (enum tree_code code, tree a, tree b, const std::string &ta, const std::string &tb)
+{
+  tree type = TREE_TYPE (a);
+  long long k;
+  bool order = code == LT_EXPR || code == LE_EXPR || code == GT_EXPR || code == GE_EXPR;
+  if (!order || !INTEGRAL_TYPE_P (type) || !TYPE_UNSIGNED (type) || TREE_CODE (type) == BOOLEAN_TYPE
+      || TREE_CODE (b) != INTEGER_CST || !as_int (tb, &k) || k < 0 || k >= (1LL << 62) || as_int (ta, &k))
+    return "";
+  std::string c = std::string ("(") + pp_cmp_name (code) + " " + ta + " " + tb + ")";
+  /* x < K and x <= K also need 0 <= x; x > K and x >= K hold for a
+     negative x too (it is a huge unsigned one) */
+  if (code == LT_EXPR || code == LE_EXPR)
+    return cap ("(and (ge " + ta + " 0) " + c + ")");
+  return cap ("(or (lt " + ta + " 0) " + c + ")");
+}
+
 /* The condition of GIMPLE_COND STMT as an expression.  */
 static std::string
 trace_cond (pp_fn *f, gimple *stmt, int depth)
@@ -311,8 +337,12 @@ trace_cond (pp_fn *f, gimple *stmt, int depth)
   const char *c = pp_cmp_name (gimple_cond_code (stmt));
   if (!c)
     return "?";
-  return binop (c, pp_trace (f, gimple_cond_lhs (stmt), depth + 1),
-		pp_trace (f, gimple_cond_rhs (stmt), depth + 1));
+  /* the right operand traced first, as the arguments of a call were
+     (tracing names the parameters, in the order it meets them) */
+  std::string b = pp_trace (f, gimple_cond_rhs (stmt), depth + 1);
+  std::string a = pp_trace (f, gimple_cond_lhs (stmt), depth + 1);
+  std::string u = pp_unsigned_cmp (gimple_cond_code (stmt), gimple_cond_lhs (stmt), gimple_cond_rhs (stmt), a, b);
+  return u.empty () ? binop (c, a, b) : u;
 }
 
 /* A PHI at the join of an if-then(-else) diamond: (cond C A B).  This is
@@ -469,8 +499,10 @@ trace_assign (pp_fn *f, gimple *stmt, int depth)
 	  op = op_name (code);
 	if (!op)
 	  return "?";
-	return binop (op, pp_trace (f, r1, depth + 1),
-		      pp_trace (f, gimple_assign_rhs2 (stmt), depth + 1));
+	std::string b = pp_trace (f, gimple_assign_rhs2 (stmt), depth + 1);
+	std::string a = pp_trace (f, r1, depth + 1);   /* (as trace_cond) */
+	std::string u = pp_unsigned_cmp (code, r1, gimple_assign_rhs2 (stmt), a, b);
+	return u.empty () ? binop (op, a, b) : u;
       }
     case GIMPLE_TERNARY_RHS:
       if (code == COND_EXPR)

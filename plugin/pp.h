@@ -167,6 +167,9 @@ std::string pp_cst (tree t);
 std::string pp_binop (const char *op, const std::string &a, const std::string &b);
 bool pp_split_op (const std::string &s, const char *op, std::vector<std::string> *args);
 const char *pp_cmp_name (enum tree_code code);
+/* an ordering of A and B (traced: TA, TB) in an unsigned type against
+   a constant, as the test it makes of the values, or "" (pp-trace.cc) */
+std::string pp_unsigned_cmp (enum tree_code code, tree a, tree b, const std::string &ta, const std::string &tb);
 bool pp_is_user_var (tree var);
 const char *pp_decl_name (tree decl);
 bool pp_expr_unknown (const std::string &s);

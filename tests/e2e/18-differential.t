@@ -195,6 +195,7 @@ my @more = (      # docs/samples.md for the arguments; small sizes
     ['hoist',    'tests/plugin/hoist/hoist.c',       'serial', ['10 7 -1', '10 7 5', '10 7 103']],
     ['inline',   'tests/plugin/inline/inline.c',     'serial', '100'],
     ['ivbranch', 'tests/plugin/ivbranch/ivbranch.c', 'serial', '100'],
+    ['urange',   'tests/plugin/urange/urange.c',     'serial', '1000'],
     ['register', 'tests/plugin/register/register.c', 'pthread', '100', [3]],      # main and 2 workers
     # tests/stress (22-stress.t, 23-signals.t, 24-tsan.t), smaller
     ['stress_omp', 'tests/stress/stress-omp.c', 'omp',

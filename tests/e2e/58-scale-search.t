@@ -104,7 +104,11 @@ for my $p (@progs) {
         for my $size (grep { defined && $_ > 1 } $s, $t) {
             my ($at, $below) = (efficiency($rec, $par, $size, $alone, $key),
                                 efficiency($rec, $par, $size - 1, $alone, $key));
-            ok(defined $at && $at >= $target && defined $below && $below < $target,
+            # (the JSON's 9 significant digits: at a few million cells
+            # one cell moves E by less than that, and the size below may
+            # print as the target itself)
+            ok(defined $at && $at >= $target && defined $below && $below < $at
+               && ($below < $target || abs($below - $target) <= 5e-10 * $target),
                sprintf('%s --%s: a crossing: %s = %d holds %.4f (%s), %d does not (%s)', $name, $flag, $par, $size,
                        $target, $at // '?', $size - 1, $below // '?'));
         }
