@@ -479,12 +479,13 @@ static inline int program(ictx *c, const pp_expr *e, int fi)
     return compile(c, e, fi);
 }
 
-/* A run of iterations (ictx.itr): the iterations over which the
- * program at pc gives the result it gave at the run's first (rc, v),
- * the frame's slots affine in them, c->itr.max lowered to the last.  A
- * frame with no slot that varies along the run gives the same result
- * all along. */
-static void run_keeps(ictx *c, const frame *fr, int pc, int rc, int64_t v)
+/* A run of iterations (ictx.itr): c->itr.max lowered to the last
+ * iteration up to which the program at pc, the frame's slots affine in
+ * the iterations, gives the result it gave at the run's first (rc, v);
+ * with slope, a result affine in them counts as one too (a callee's
+ * argument), and *slope is its step.  A frame with no slot that varies
+ * along the run gives the same result all along. */
+static void run_keeps(ictx *c, const frame *fr, int pc, int rc, int64_t v, int64_t *slope)
 {
     if (!fr->iv_c1 && !fr->args_c1)
         return;
@@ -499,10 +500,12 @@ static void run_keeps(ictx *c, const frame *fr, int pc, int rc, int64_t v)
      * results may agree, and run again there, until they do */
     while (c->itr.max > 0) {
         int ok;
-        int64_t at0, cut = c->itr.max;
-        if (pp_inst_run_range(c, fr, pc, 0, c->itr.max, &ok, &at0, NULL, &cut)) {
+        int64_t at0, s = 0, cut = c->itr.max;
+        if (pp_inst_run_range(c, fr, pc, 0, c->itr.max, &ok, &at0, slope ? &s : NULL, &cut)) {
             if (ok != (rc == 0) || (ok && at0 != v))
                 c->itr.max = 0;   /* (cannot happen: the same program at the run's first) */
+            else if (ok && slope)
+                *slope = s;
             return;
         }
         c->itr.max = cut < c->itr.max ? cut : c->itr.max / 2;
@@ -529,7 +532,7 @@ int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out)
     if (__builtin_expect(c->team_rec != NULL, 0))
         pp_inst_class_eval(c, fr, pc, rc, v);
     if (__builtin_expect(c->itr.on, 0) && !c->itr.sink)
-        run_keeps(c, fr, pc, rc, v);
+        run_keeps(c, fr, pc, rc, v, NULL);
     if (rc)
         return -1;
     *out = v;
@@ -539,34 +542,18 @@ int pp_inst_eval(ictx *c, const frame *fr, const pp_expr *e, int64_t *out)
 int pp_inst_eval_slope(ictx *c, const frame *fr, const pp_expr *e, int64_t *out, int64_t *slope)
 {
     *slope = 0;
-    c->itr.sink = 1;
+    c->itr.sink = 1;   /* (pp_inst_eval would hold it to one value) */
     int rc = pp_inst_eval(c, fr, e, out);
     c->itr.sink = 0;
-    if (c->itr.max <= 0 || (!fr->iv_c1 && !fr->args_c1) || !e)
+    if (!e || c->itr.max <= 0)
         return rc;
-    if (c->eval_dep && pp_inst_class_live(c)) {
-        c->itr.max = 0;   /* as in run_keeps */
-        return rc;
-    }
     int pc = program(c, e, fr->fi);
     if (pc < 0) {
         c->oom = 1;
         return -1;
     }
-    for (;;) {
-        int ok;
-        int64_t at0, s, cut = c->itr.max;
-        if (pp_inst_run_range(c, fr, pc, 0, c->itr.max, &ok, &at0, &s, &cut)) {
-            if (ok != (rc == 0) || (ok && at0 != *out))
-                c->itr.max = 0;   /* (cannot happen: the same program at the run's first) */
-            else if (ok)
-                *slope = s;
-            return rc;
-        }
-        c->itr.max = cut < c->itr.max ? cut : c->itr.max / 2;
-        if (c->itr.max <= 0)
-            return rc;
-    }
+    run_keeps(c, fr, pc, rc, *out, slope);
+    return rc;
 }
 
 int pp_inst_run(ictx *c, const frame *fr, int pc, int64_t *out)

@@ -334,8 +334,8 @@ static int args_read(pp_prog *m)
         if (mf->d->nevents > 0 || pp_full_walk())
             memset(mf->arg_read, 1, (size_t)mf->d->nargs);
     }
-    int changed = 1;
-    for (int round = 0; changed && round < m->nfuncs + 8; round++) {
+    /* each round marks one argument more at least, or ends */
+    for (int changed = 1; changed;) {
         changed = 0;
         for (int f = 0; f < m->nfuncs; f++) {
             pp_mfunc *mf = &m->funcs[f];
@@ -360,9 +360,6 @@ static int args_read(pp_prog *m)
             }
         }
     }
-    if (changed)   /* (cannot happen: each round marks one more at least) */
-        for (int f = 0; f < m->nfuncs; f++)
-            memset(m->funcs[f].arg_read, 1, (size_t)m->funcs[f].d->nargs);
     return 0;
 }
 
