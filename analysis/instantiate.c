@@ -844,6 +844,7 @@ int pp_instantiate_costed(const pp_prog *m, const pp_vals *pv, const pp_costs *c
     }
     pp_costs_free(&fitted);
     pp_vals_free(&at);
+    out->graph = c.ngraph;
     if (flags & PP_INST_ACTIONS)
         pp_long_unrolled(P, out->nthreads, c.nactions);
     return 0;

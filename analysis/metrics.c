@@ -24,8 +24,8 @@
  * its traversal into *keep when not NULL).  The model and the point's
  * values are only read, so that several run at once. */
 static int run(const pp_prog *m, const pp_vals *pv, const pp_costs *costs, const pp_machine *mach, int P,
-               double *pram, double *real, pp_trav *keep, int *approx, int *nthreads, double *work, char *err,
-               size_t errlen)
+               double *pram, double *real, pp_trav *keep, int *approx, int *nthreads, long *graph, double *work,
+               char *err, size_t errlen)
 {
     pp_instance in;
     if (pp_instantiate_costed(m, pv, costs, P, -1, PP_INST_ACTIONS | PP_INST_CLASSES, &in, err, errlen))
@@ -75,6 +75,8 @@ static int run(const pp_prog *m, const pp_vals *pv, const pp_costs *costs, const
         *approx |= in.approx;
     if (nthreads)
         *nthreads = in.nthreads;
+    if (graph)
+        *graph = in.graph;
     if (work)
         *work = in.work_ns;
     pp_instance_free(&in);
@@ -100,7 +102,7 @@ static int predict_runs(const pp_prog *m, const pp_vals *pv, const double *from,
     }
     int rc = 0;
     if (t1)
-        rc = run(m, pv, &costs, mach, 1, t1, NULL, NULL, &out->approx, NULL, NULL, err, errlen);
+        rc = run(m, pv, &costs, mach, 1, t1, NULL, NULL, &out->approx, NULL, NULL, NULL, err, errlen);
     /* An MPI program whose parameters fit P ranks only (a Q x Q grid at
      * P = Q^2) has no run on one rank: T1 is then the computation of the
      * P ranks, summed (the work, as Cilkview's T1); so is a program
@@ -112,7 +114,7 @@ static int predict_runs(const pp_prog *m, const pp_vals *pv, const double *from,
     double work = 0;
     if (rc == 0)
         rc = run(m, pv, &costs, mach, P, pram ? &out->t_pram : NULL, &out->t_real, tr, &out->approx,
-                 &out->nthreads, &work, err, errlen);
+                 &out->nthreads, &out->graph, &work, err, errlen);
     if (rc == 0 && out->t1_summed)
         *t1 = work;
     pp_costs_free(&costs);
@@ -378,7 +380,7 @@ static int reals_at(const pp_prog *m, const pp_vals *pv, costs_fn fill, void *u,
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
     for (int i = 0; i < (rc == 0 ? n : 0); i++) {
         char e[1024];
-        if (run(m, pv, &costs[i], mach, P, NULL, &t[i], NULL, NULL, NULL, NULL, e, sizeof e)) {
+        if (run(m, pv, &costs[i], mach, P, NULL, &t[i], NULL, NULL, NULL, NULL, NULL, e, sizeof e)) {
 #pragma omp critical(pp_reals_at_error)
             if (i < first) {
                 first = i;

@@ -24,6 +24,7 @@ typedef struct {
     /* breakdown on the real machine, summed over threads (ns) */
     double busy, wait, sync;
     int nthreads;         /* threads in the thread graph                  */
+    long graph;           /* its actions, a class's members' counted      */
     /* MPI, on the real machine: time inside MPI calls summed over the
      * ranks, and by the calls' kind (pp_evkind); the share of a kind is
      * mpi_kind[k] / (P t_real) (Clement & Quinn, Figure 6) */

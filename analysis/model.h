@@ -548,6 +548,8 @@ typedef struct {
         int whole;       /* a stream was priced at the program's arrays     */
     } **memstat;
     double work_ns;      /* sum of all WORK                                */
+    long graph;          /* the thread graph's actions, a class's members'
+                            counted (what pp_vals.max_graph limits)         */
     double seg_ns;       /* the fixed cost of a segment it was priced with */
     int approx;          /* some sums were sampled, not enumerated         */
     int nteams;

@@ -291,6 +291,8 @@ static void scale_table(pp_rep_ctx *x, const pp_scale_table *tb)
         for (int j = 0; j < tb->nP; j++) {
             if (tb->found[j])
                 pp_rep_cell_set(t, 1 + j, NULL, "%ld", tb->chi[j][k]);
+            else if (tb->why[j] == PP_SCALE_LIMIT && tb->last[j] > 0 && k == 0)
+                pp_rep_cell_set(t, 1 + j, "", "over %ld (the search's limit)", tb->last[j]);
             else
                 pp_rep_cell_set(t, 1 + j, "", "unreachable");
         }

@@ -64,6 +64,56 @@ int pp_scale_times_at(const pp_prog *m, const pp_machine *mach, const pp_scale_t
     return rc;
 }
 
+/* A line per P whose search did not reach the efficiency: why, and the
+ * efficiency at the largest size it tried. */
+static void print_notes(FILE *o, const pp_prog *m, const pp_scale_table *t)
+{
+    const char *E = t->kind == PP_SCALE_ALGORITHMIC ? "E_a" : "E";
+    const char *s = m->params[t->scale_param[0]].name;
+    for (int j = 0; j < t->nP; j++) {
+        if (t->found[j])
+            continue;
+        char at[96] = "";
+        if (t->last[j] > 0 && !isnan(t->last_eff[j]))
+            snprintf(at, sizeof at, "%s = %.3g at %s = %ld", E, t->last_eff[j], s, t->last[j]);
+        fprintf(o, "P = %d: ", t->P[j]);
+        switch (t->why[j]) {
+        case PP_SCALE_LIMIT: {
+            char lim[64];
+            if (t->limit % 1000000 == 0)
+                snprintf(lim, sizeof lim, "%ld million actions", t->limit / 1000000);
+            else
+                snprintf(lim, sizeof lim, "%ld actions", t->limit);
+            if (at[0])
+                fprintf(o, "%s, the largest size searched (the next would pass %s)", at,
+                        t->last[j] >= 500000000L ? "10^9" : lim);
+            else
+                fprintf(o, "not searched: the recorded size passes %s", lim);
+            if (!isnan(t->beyond[j]) && t->beyond[j] < 1e15) {
+                /* two significant digits: an extrapolation */
+                double d = pow(10, floor(log10(t->beyond[j])) - 1);
+                fprintf(o, "; the odds law of the last two sizes puts %s = %.2f near %s = %.0f", E, t->target, s,
+                        round(t->beyond[j] / d) * d);
+            }
+            break;
+        }
+        case PP_SCALE_FLAT:
+            fprintf(o, "unreachable: the efficiency stopped growing (%s)", at);
+            break;
+        case PP_SCALE_FAR:
+            fprintf(o, "unreachable: more than 40 doublings of the size away (%s)", at);
+            break;
+        case PP_SCALE_ONE:
+            fprintf(o, "unreachable: %s = 1 holds only where it holds at the start", E);
+            break;
+        default:
+            fprintf(o, "unreachable: the model has no instance at %s = %ld", s, t->last[j]);
+            break;
+        }
+        fprintf(o, "\n");
+    }
+}
+
 static void print_text(FILE *o, const pp_prog *m, const pp_scale_table *t, const pp_scale_times *st)
 {
     fprintf(o, "%s scalability, %s = %.2f%s\n", t->kind == PP_SCALE_ALGORITHMIC ? "Algorithmic" : "Combination",
@@ -88,10 +138,14 @@ static void print_text(FILE *o, const pp_prog *m, const pp_scale_table *t, const
     for (int k = 0; k < t->nscale; k++) {
         fprintf(o, "%-8s", m->params[t->scale_param[k]].name);
         for (int j = 0; j < t->nP; j++) {
+            char b[32];
             if (t->found[j])
                 fprintf(o, " %9ld", t->chi[j][k]);
+            else if (t->why[j] == PP_SCALE_LIMIT && t->last[j] > 0 && k == 0 &&
+                     snprintf(b, sizeof b, ">%ld", t->last[j]) < 10)
+                fprintf(o, " %9s", b);
             else
-                fprintf(o, " %9s", "unreach.");
+                fprintf(o, " %9s", t->why[j] == PP_SCALE_LIMIT ? "limit" : "unreach.");
         }
         fprintf(o, "\n");
     }
@@ -113,6 +167,7 @@ static void print_text(FILE *o, const pp_prog *m, const pp_scale_table *t, const
         }
         fprintf(o, "\n");
     }
+    print_notes(o, m, t);
 }
 
 static void print_csv(FILE *o, const pp_prog *m, const pp_scale_table *t, const pp_scale_times *st)
@@ -141,6 +196,24 @@ static void print_csv(FILE *o, const pp_prog *m, const pp_scale_table *t, const 
                 fprintf(o, ",");
         fprintf(o, "\n");
     }
+    /* how each search ended; where it was not reached, the largest size
+     * searched and its efficiency */
+    fprintf(o, "search");
+    for (int j = 0; j < t->nP; j++)
+        fprintf(o, ",%s", pp_scale_why_name(t->why[j]));
+    fprintf(o, "\nlargest");
+    for (int j = 0; j < t->nP; j++)
+        if (!t->found[j] && t->last[j] > 0)
+            fprintf(o, ",%ld", t->last[j]);
+        else
+            fprintf(o, ",");
+    fprintf(o, "\nlargest_eff");
+    for (int j = 0; j < t->nP; j++)
+        if (!t->found[j] && !isnan(t->last_eff[j]))
+            fprintf(o, ",%.6g", t->last_eff[j]);
+        else
+            fprintf(o, ",");
+    fprintf(o, "\n");
     const char *row[3] = {"T_real_s", "T_real_lo_s", "T_real_hi_s"};
     for (int r = 0; r < 3; r++) {
         fprintf(o, "%s", row[r]);
@@ -193,6 +266,23 @@ static void print_json(FILE *o, const pp_prog *m, const pp_scale_table *t, const
     for (int j = 0; j < t->nP; j++) {
         fprintf(o, "%s", j ? "," : "");
         pp_json_num(o, st->t[j] >= 0 ? st->t[j] / 1e9 : NAN);
+    }
+    /* how each P's search ended, and where it stopped when not reached */
+    fprintf(o, "],\"search\":[");
+    for (int j = 0; j < t->nP; j++) {
+        fprintf(o, "%s{\"result\":\"%s\"", j ? "," : "", pp_scale_why_name(t->why[j]));
+        if (!t->found[j]) {
+            fprintf(o, ",\"largest\":");
+            if (t->last[j] > 0)
+                fprintf(o, "%ld", t->last[j]);
+            else
+                fprintf(o, "null");
+            fprintf(o, ",\"efficiency\":");
+            pp_json_num(o, t->last_eff[j]);
+            fprintf(o, ",\"estimate\":");
+            pp_json_num(o, t->beyond[j]);
+        }
+        fprintf(o, "}");
     }
     fprintf(o, "],\"interval\":[");
     for (int j = 0; j < t->nP; j++) {

@@ -5,6 +5,7 @@
  */
 #include "scale.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@ typedef struct {
     long *base;
     pp_vals at;          /* the point on the path (the start's values, the
                             scaled ones moved)                          */
+    int trace;           /* PERFPRED_SCALE_TRACE: each probe on stderr    */
 } path;
 
 static void set_path(path *p, long s)
@@ -59,33 +61,44 @@ double pp_scale_doublings_left(double prev, double e, double span, double target
     return log2(target / (1 - target) / odds) / c;
 }
 
-/* Efficiency at s, with the latency and T_real there; 1 on success, 0
- * when the instance is too large or fails (treated as unreachable), -1 on
- * a hang (an error to report). */
-static int eff_at(path *p, long s, int P, double *eff, double *lat, double *treal, char *err, size_t errlen)
+/* One probe of the search: a size, its efficiency (NAN where the
+ * instance failed), latency and T_real, and its thread graph's actions. */
+typedef struct {
+    long s;
+    double e, lat, treal;
+    long graph;
+} probe;
+
+/* The efficiency at q->s and what goes with it: 1 on success, 2 when the
+ * thread graph passes the search's limit there, 0 when the instance
+ * fails otherwise (both: q->e NAN), -1 on a hang (an error to report). */
+static int eff_at(path *p, int P, probe *q, char *err, size_t errlen)
 {
-    set_path(p, s);
+    set_path(p, q->s);
     pp_metrics mt;
     char e2[512];
+    q->e = NAN;
+    q->lat = q->treal = 0;
+    q->graph = 0;
+    int r = 1;
     if (pp_predict(p->m, &p->at, p->mach, P, &mt, e2, sizeof e2)) {
         if (strstr(e2, "hangs")) {
             snprintf(err, errlen, "%s", e2);
             return -1;
         }
-        return 0;
+        r = strstr(e2, "thread graph has more than") ? 2 : 0;
+    } else {
+        q->e = p->kind == PP_SCALE_ALGORITHMIC ? mt.Ea : mt.E;
+        q->lat = p->kind == PP_SCALE_ALGORITHMIC ? mt.La : mt.L;
+        q->treal = mt.t_real;
+        q->graph = mt.graph;
     }
-    *eff = p->kind == PP_SCALE_ALGORITHMIC ? mt.Ea : mt.E;
-    *lat = p->kind == PP_SCALE_ALGORITHMIC ? mt.La : mt.L;
-    *treal = mt.t_real;
-    return 1;
+    if (p->trace)
+        fprintf(stderr, "perfpred: scale: P=%d %s=%ld: %s=%.9g, %ld actions%s\n", P,
+                p->m->params[p->sp[0]].name, q->s, p->kind == PP_SCALE_ALGORITHMIC ? "E_a" : "E", q->e, q->graph,
+                r == 2 ? " (past the search's limit)" : r == 0 ? " (no instance)" : "");
+    return r;
 }
-
-/* One end of the bracket: a size, its efficiency (NAN where the instance
- * failed), its latency and T_real. */
-typedef struct {
-    long s;
-    double e, lat, treal;
-} probe;
 
 /* f of an end for the interpolation: the log-odds of its efficiency
  * against the target's; NAN where it has none (E 0 or 1, a failed size) */
@@ -99,107 +112,148 @@ static double log_odds_gap(double e, double target)
 /* The smallest s in (lo.s, hi.s] with eff >= target, lo below it and hi
  * at or above it: the log-odds of the efficiency are about linear in
  * log s (pp_scale_doublings_left), so the probe goes where the line
- * through the two ends crosses the target (regula falsi, with the
- * Illinois rule: an end kept twice counts half, so that both ends
- * move), and to the middle where that has not halved the bracket in two
- * probes.  A bisection takes log2 of the bracket's width; the samples'
- * 7x7 tables took about half as many probes in all (docs/bench.md), with
- * the same answer where the efficiency crosses the target once in the
- * bracket. */
+ * through the two ends crosses the target (regula falsi).  Where the
+ * curve bends, that line's crossing lands on the same side of the target
+ * probe after probe and the far end never moves; so once an end has
+ * moved twice in a row the probe steps past the new crossing by as much
+ * again as the last probe missed it by (the miss shrinks as the curve
+ * straightens, so the step lands just across, and the bracket closes on
+ * both sides).  A bracket that has not halved in three probes is
+ * bisected.  A bisection takes log2 of the bracket's width; the samples'
+ * 7x7 tables took about a third as many probes in all (docs/bench.md),
+ * with the same answer where the efficiency crosses the target once in
+ * the bracket. */
 static int narrow(path *p, int P, double target, probe lo, probe hi, probe *out, char *err, size_t errlen)
 {
-    double wlo = 1, whi = 1;   /* the Illinois weights of the ends' gaps */
-    int kept = 0;              /* -1: lo kept last time, 1: hi, 0: none */
-    long width2 = hi.s - lo.s, width1 = width2;
-    int bisect = 0;
+    int moved = 0;             /* the end the last probe moved: -1 lo, 1 hi */
+    int twice = 0;             /* and the one before it moved the same end */
+    long last = 0;             /* the last probe's size                     */
+    long ref = hi.s - lo.s;    /* the width when it last halved */
+    int since = 0, bisect = 0; /* probes since then; bisect next          */
     while (hi.s - lo.s > 1) {
         long t = lo.s + (hi.s - lo.s) / 2;
-        double flo = log_odds_gap(lo.e, target) * wlo, fhi = log_odds_gap(hi.e, target) * whi;
+        double flo = log_odds_gap(lo.e, target), fhi = log_odds_gap(hi.e, target);
         if (!bisect && lo.s > 0 && flo < 0 && fhi >= 0) {
-            /* between the ends, so within (lo.s, hi.s) once rounded
-             * and kept off the ends */
             double x = log((double)lo.s) + -flo / (fhi - flo) * (log((double)hi.s) - log((double)lo.s));
             t = lround(exp(x));
+            if (twice)
+                t += t - last;   /* past the crossing, toward the end that stayed */
+            /* within (lo.s, hi.s) once rounded and kept off the ends */
             if (t <= lo.s)
                 t = lo.s + 1;
             if (t >= hi.s)
                 t = hi.s - 1;
         }
-        bisect = 0;
-        probe q = {t, NAN, 0, 0};
-        int r = eff_at(p, t, P, &q.e, &q.lat, &q.treal, err, errlen);
+        probe q = {.s = t};
+        int r = eff_at(p, P, &q, err, errlen);
         if (r < 0)
             return -1;
+        int end;
         if (r == 1 && q.e >= target) {
             hi = q;
-            whi = 1;
-            wlo = kept == -1 ? wlo / 2 : 1;
-            kept = -1;
+            end = 1;
         } else {
-            if (r != 1)
-                q.e = NAN;
             lo = q;
-            wlo = 1;
-            whi = kept == 1 ? whi / 2 : 1;
-            kept = 1;
+            end = -1;
         }
-        long w = hi.s - lo.s;
-        if (w > width2 / 2)
+        twice = end == moved;
+        moved = end;
+        last = t;
+        bisect = 0;
+        if (hi.s - lo.s <= ref / 2) {
+            ref = hi.s - lo.s;
+            since = 0;
+        } else if (++since == 3) {
             bisect = 1;
-        width2 = width1;
-        width1 = w;
+            ref = hi.s - lo.s;
+            since = 0;
+        }
     }
     *out = hi;
     return 1;
 }
 
-/* The smallest s with eff(s) >= target, searched from the recorded size;
- * returns 1 found, 0 unreachable, -1 error. */
-static int search(path *p, int P, double target, long *s_out, double *eff_out, double *lat_out, double *treal_out,
-                  char *err, size_t errlen)
+/* The size where the next step of the growth would put the thread graph
+ * past the search's limit (with 3% to spare), from the last two
+ * probes' graphs as a power of the size; LONG_MAX where it cannot be
+ * told (no limit, or a graph that does not grow). */
+static long graph_room(const path *p, const probe *prev, const probe *lo)
 {
-    long s = p->base[0] > 0 ? p->base[0] : 1;
-    probe lo = {0, NAN, 0, 0}, hi = {0, NAN, 0, 0}, q = {s, NAN, 0, 0};
-    int r = eff_at(p, s, P, &q.e, &q.lat, &q.treal, err, errlen);
+    long cap = p->at.max_graph;
+    if (cap <= 0 || lo->graph <= 0)
+        return LONG_MAX;
+    double k = 1;   /* a graph that grows like the size, until two sizes say */
+    if (prev->s > 0 && prev->graph > 0 && prev->s < lo->s)
+        k = log((double)lo->graph / (double)prev->graph) / log((double)lo->s / (double)prev->s);
+    if (k < 0.05)
+        return LONG_MAX;
+    double room = (double)lo->s * pow(0.97 * (double)cap / (double)lo->graph, 1 / k);
+    return room >= (double)LONG_MAX / 2 ? LONG_MAX : (long)room;
+}
+
+/* The smallest s with eff(s) >= target, searched from the recorded size,
+ * into *o; 0, or -1 on an error. */
+typedef struct {
+    pp_scale_why why;
+    probe found;    /* PP_SCALE_REACHED                                  */
+    probe last;     /* the largest size with an efficiency (s 0: none)   */
+    double beyond;  /* PP_SCALE_LIMIT: the odds law's size for the target
+                       (NAN where it has none)                           */
+} outcome;
+
+static int search(path *p, int P, double target, outcome *o, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->beyond = NAN;
+    probe lo = {0}, hi = {0}, q = {.s = p->base[0] > 0 ? p->base[0] : 1};
+    int r = eff_at(p, P, &q, err, errlen);
     if (r < 0)
         return -1;
+    if (r == 1)
+        o->last = q;
     if (r == 1 && q.e >= target) {
         /* halve down to a size below the target */
         hi = q;
         while (hi.s > 1) {
-            probe d = {hi.s / 2, NAN, 0, 0};
-            r = eff_at(p, d.s, P, &d.e, &d.lat, &d.treal, err, errlen);
+            probe d = {.s = hi.s / 2};
+            r = eff_at(p, P, &d, err, errlen);
             if (r < 0)
                 return -1;
             if (r == 1 && d.e >= target)
                 hi = d;
             else {
-                if (r != 1)
-                    d.e = NAN;
                 lo = d;
                 break;
             }
         }
         if (hi.s == 1) {
-            *s_out = 1;
-            *eff_out = hi.e;
-            *lat_out = hi.lat;
-            *treal_out = hi.treal;
-            return 1;
+            o->why = PP_SCALE_REACHED;
+            o->found = hi;
+            return 0;
         }
     } else {
         /* grow until the target holds: doubling, or, from the recorded
          * size on, the doublings the odds law says are left, a little
          * more so that the size passes the target, in steps of 1/16 to 1
-         * doubling */
+         * doubling; a step that would take the thread graph past the
+         * search's limit is shortened to the last size under it, so
+         * that the search reports the efficiency there rather than
+         * give up at a size it cannot unroll */
+        if (r == 2) {
+            o->why = PP_SCALE_LIMIT;
+            return 0;   /* too large at the recorded size already */
+        }
         if (r != 1)
             q.e = 0;
         lo = q;
+        probe prevq = {0};
         double prev = 0, span = 1;
         int flat = 0;
         for (;;) {
-            if (lo.s > S_MAX / 2)
-                return 0;
+            if (lo.s > S_MAX / 2) {
+                o->why = PP_SCALE_LIMIT;
+                break;
+            }
             double step = 1;
             if (lo.s >= p->base[0] && prev > 0) {
                 double more = pp_scale_doublings_left(prev, lo.e, span, target);
@@ -209,40 +263,75 @@ static int search(path *p, int P, double target, long *s_out, double *eff_out, d
             long t = (long)ceil((double)lo.s * exp2(step));
             if (t <= lo.s)
                 t = lo.s + 1;
-            probe n = {t, NAN, 0, 0};
-            r = eff_at(p, t, P, &n.e, &n.lat, &n.treal, err, errlen);
+            long room = graph_room(p, &prevq, &lo);
+            if (t > room) {
+                /* no room left, or the odds law puts the target well
+                 * past it (it runs short where the growth slows): the
+                 * size under the limit would not reach it either */
+                double more = lo.s >= p->base[0] && prev > 0 ? pp_scale_doublings_left(prev, lo.e, span, target) : 0;
+                if ((double)room < (double)lo.s * exp2(1.0 / 16) || (double)lo.s * exp2(more) > 1.25 * (double)room) {
+                    o->why = PP_SCALE_LIMIT;
+                    break;
+                }
+                t = room;
+            }
+            probe n = {.s = t};
+            r = eff_at(p, P, &n, err, errlen);
+            /* past the limit all the same (the graph grew faster than
+             * its power law said): once more halfway, in doublings */
+            if (r == 2 && (n.s = (long)sqrt((double)lo.s * (double)t)) > lo.s)
+                r = eff_at(p, P, &n, err, errlen);
             if (r < 0)
                 return -1;
-            if (r == 0)
-                return 0;   /* too large to instantiate before reaching it */
+            if (r == 2) {
+                o->why = PP_SCALE_LIMIT;
+                break;
+            }
+            if (r == 0) {
+                o->why = PP_SCALE_FAILED;
+                o->last.s = t;   /* where it failed: no efficiency */
+                o->last.e = NAN;
+                return 0;
+            }
+            o->last = n;
             if (n.e >= target) {
                 hi = n;
                 break;
             }
-            if (target >= 1)
-                return 0;   /* E = 1 exactly: only reached where it already is */
-            span = log2((double)t / (double)lo.s);
+            if (target >= 1) {
+                o->why = PP_SCALE_ONE;   /* only reached where it already is */
+                return 0;
+            }
+            span = log2((double)n.s / (double)lo.s);
             /* below the recorded size the efficiency of a tiny, degenerate
              * instance says nothing about the trend: judge it from there on */
             if (lo.s >= p->base[0]) {
                 double more = pp_scale_doublings_left(lo.e, n.e, span, target);
                 flat = more == HUGE_VAL ? flat + 1 : 0;
-                if (flat >= 3 || (!flat && more > 40))
+                if (flat >= 3 || (!flat && more > 40)) {
+                    o->why = flat >= 3 ? PP_SCALE_FLAT : PP_SCALE_FAR;
                     return 0;
+                }
             }
             prev = lo.e;
+            prevq = lo;
             lo = n;
         }
+        if (o->why == PP_SCALE_LIMIT) {
+            /* where the odds law of the last two sizes puts the target */
+            double more = lo.s >= p->base[0] && prevq.s > 0 && prevq.s < lo.s
+                              ? pp_scale_doublings_left(prev, lo.e, log2((double)lo.s / (double)prevq.s), target)
+                              : HUGE_VAL;
+            if (more < 40)
+                o->beyond = (double)lo.s * exp2(more);
+            return 0;
+        }
     }
-    probe found;
-    r = narrow(p, P, target, lo, hi, &found, err, errlen);
+    r = narrow(p, P, target, lo, hi, &o->found, err, errlen);
     if (r != 1)
         return r;
-    *s_out = found.s;
-    *eff_out = found.e;
-    *lat_out = found.lat;
-    *treal_out = found.treal;
-    return 1;
+    o->why = PP_SCALE_REACHED;
+    return 0;
 }
 
 int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *mach, pp_scale_kind kind, double target,
@@ -262,10 +351,14 @@ int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *m
     out->eff = calloc((size_t)nP, sizeof(double));
     out->t_real = calloc((size_t)nP, sizeof(double));
     out->scale = calloc((size_t)nP, sizeof(double *));
+    out->why = calloc((size_t)nP, sizeof *out->why);
+    out->last = calloc((size_t)nP, sizeof *out->last);
+    out->last_eff = calloc((size_t)nP, sizeof *out->last_eff);
+    out->beyond = calloc((size_t)nP, sizeof *out->beyond);
     long *base = malloc(sizeof(long) * (size_t)nscale);
-    path p = {m, mach, kind, scale_param, nscale, base, {0}};
+    path p = {m, mach, kind, scale_param, nscale, base, {0}, getenv("PERFPRED_SCALE_TRACE") != NULL};
     if (!out->P || !out->scale_param || !out->found || !out->chi || !out->latency || !out->eff || !out->t_real ||
-        !out->scale || !base || pp_vals_copy(&p.at, m, start)) {
+        !out->scale || !out->why || !out->last || !out->last_eff || !out->beyond || !base || pp_vals_copy(&p.at, m, start)) {
         free(base);
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -276,9 +369,13 @@ int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *m
         base[i] = start->v[scale_param[i]];
     /* a search stops at sizes whose thread graph (every member's actions
      * counted, whether a class's segment stands for them or not) has
-     * more than 8 million actions: the efficiency is then reported
-     * unreachable */
+     * more than 8 million actions: the P is then reported with the
+     * efficiency at the largest size under that (PP_SCALE_LIMIT) */
     p.at.max_graph = 8L * 1000 * 1000;
+    const char *lim = getenv("PERFPRED_SCALE_MAX_ACTIONS");
+    if (lim && atol(lim) > 0)
+        p.at.max_graph = atol(lim);
+    out->limit = p.at.max_graph;
     /* every P's search starts at the recorded size, not at the size the
      * previous P needed: where the efficiency ripples with the size (a
      * static schedule's rounding, a lock that is queued on at some sizes
@@ -296,15 +393,21 @@ int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *m
             rc = -1;
             break;
         }
-        long s;
-        int r = search(&p, P[i], target, &s, &out->eff[i], &out->latency[i], &out->t_real[i], err, errlen);
-        if (r < 0) {
+        outcome o;
+        if (search(&p, P[i], target, &o, err, errlen)) {
             rc = -1;
             break;
         }
-        out->found[i] = r == 1;
-        if (r == 1) {
-            set_path(&p, s);
+        out->why[i] = o.why;
+        out->found[i] = o.why == PP_SCALE_REACHED;
+        out->last[i] = o.last.s;
+        out->last_eff[i] = o.last.e;
+        out->beyond[i] = o.beyond;
+        if (out->found[i]) {
+            out->eff[i] = o.found.e;
+            out->latency[i] = o.found.lat;
+            out->t_real[i] = o.found.treal;
+            set_path(&p, o.found.s);
             for (int k = 0; k < nscale; k++)
                 out->chi[i][k] = p.at.v[scale_param[k]];
         }
@@ -329,6 +432,12 @@ int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *m
     return rc;
 }
 
+const char *pp_scale_why_name(pp_scale_why w)
+{
+    static const char *const names[] = {"reached", "limit", "flat", "far", "one", "failed"};
+    return (unsigned)w < sizeof names / sizeof *names ? names[w] : "?";
+}
+
 void pp_scale_free(pp_scale_table *t)
 {
     for (int i = 0; i < t->nP; i++) {
@@ -345,5 +454,9 @@ void pp_scale_free(pp_scale_table *t)
     free(t->latency);
     free(t->eff);
     free(t->t_real);
+    free(t->why);
+    free(t->last);
+    free(t->last_eff);
+    free(t->beyond);
     memset(t, 0, sizeof *t);
 }

@@ -16,6 +16,20 @@
 
 typedef enum { PP_SCALE_ALGORITHMIC, PP_SCALE_COMBINATION } pp_scale_kind;
 
+/* What the search of a P ended with (docs/commands.md, "scale"). */
+typedef enum {
+    PP_SCALE_REACHED,   /* the size holds the efficiency                  */
+    PP_SCALE_LIMIT,     /* not reached up to the largest size the search
+                           unrolls (8 million actions) or 10^9            */
+    PP_SCALE_FLAT,      /* the efficiency stopped growing (an Amdahl limit) */
+    PP_SCALE_FAR,       /* more than 40 doublings of the size away        */
+    PP_SCALE_ONE,       /* a target of exactly 1, not met at the start    */
+    PP_SCALE_FAILED     /* the model has no instance at a size on the way */
+} pp_scale_why;
+
+/* "reached", "limit", "flat", "far", "one", "failed" */
+const char *pp_scale_why_name(pp_scale_why w);
+
 typedef struct {
     pp_scale_kind kind;
     double target;
@@ -29,6 +43,16 @@ typedef struct {
     double *eff;          /* per P: the efficiency reached at chi_P       */
     double *t_real;       /* per P: T_real at chi_P (ns), from the search */
     double **scale;       /* [i][j], j >= i; NAN where undefined          */
+    pp_scale_why *why;    /* per P: how its search ended                  */
+    long *last;           /* per P not reached: the largest size (of the
+                             first scaled parameter) searched, 0: none;
+                             PP_SCALE_FAILED: the size that failed       */
+    double *last_eff;     /* its efficiency (NAN: none)                   */
+    long limit;           /* the search's limit on the thread graph's
+                             actions (PERFPRED_SCALE_MAX_ACTIONS)         */
+    double *beyond;       /* PP_SCALE_LIMIT: the size (of the first scaled
+                             parameter) where the odds law of the last two
+                             sizes puts the target; NAN: none            */
 } pp_scale_table;
 
 typedef void (*pp_progress_fn)(void *ctx, const char *what, int done, int total);

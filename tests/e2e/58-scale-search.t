@@ -9,9 +9,13 @@
 # serial part grows with the size has an Amdahl limit: the target above
 # it is unreachable, in a fraction of a second.
 #
+# A P that is not reached says why: an Amdahl limit, or the limit of the
+# sizes the search unrolls, with the efficiency at the largest one.
+#
 # Programs: band_smooth (pthreads, bands in structs, a barrier of a mutex
-# and a condition variable, the time steps inside the threads) and relax
-# (OpenMP, a time-step loop around two parallel loops), recorded at two
+# and a condition variable, the time steps inside the threads), relax
+# (OpenMP, a time-step loop around two parallel loops) and wavefront
+# (OpenMP, a parallel loop per diagonal of a grid), recorded at two
 # threads.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
@@ -147,6 +151,62 @@ SKIP: {
     ok($t && defined $t->{2} && !defined $t->{32},
        'band_smooth at 6 steps, --Ea 0.5: reachable at P = 2 (' . ($t && $t->{2} // '-')
        . '), unreachable at P = 32 (an Amdahl limit)');
+    # and it says so: the search ended on an efficiency that stopped
+    # growing (or too far away), not at the limit of the sizes it unrolls
+    my ($rc2, $out) = run_in($tmp, "$pp scale $rec --machine $M --scale n --P 2,32 --Ea 0.5 --draws 0 --format json");
+    my $j = $rc2 ? undef : eval { decode_json($out) };
+    my $srch = $j ? $j->{tables}[0]{search} : [];
+    ok(($srch->[0]{result} // '') eq 'reached' && ($srch->[1]{result} // '') =~ /^(flat|far)$/
+       && ($srch->[1]{efficiency} // 1) < 0.5,
+       'band_smooth at 6 steps: the JSON says reached at P = 2, ' . ($srch->[1]{result} // '?')
+       . ' at P = 32, E_a = ' . ($srch->[1]{efficiency} // '?') . ' at the largest size');
+    my ($rc3, $txt) = run_in($tmp, "$pp scale $rec --machine $M --scale n --P 2,32 --Ea 0.5 --draws 0");
+    like($txt, qr/^P = 32: unreachable: (the efficiency stopped growing|more than 40 doublings)/m,
+         'band_smooth at 6 steps: the text table says why P = 32 has no size');
+}
+
+# The search's limit on the thread graph (PERFPRED_SCALE_MAX_ACTIONS;
+# 8 million by default): wavefront makes a parallel loop per diagonal of
+# its grid, 2n - 1 of them, so its graph grows with n.  The search finds
+# P = 8's size, and PERFPRED_SCALE_TRACE gives that instance's actions;
+# under a limit one action below them the P cannot be reached, and the
+# table says so (limit, not unreachable) with the efficiency at the
+# largest size it unrolled: the search shortens its last step to the
+# limit (the graph's growth with the size is a power law of the last
+# two sizes), so that size is near the answer, not the doubling before.
+{
+    my $bin = "$tmp/wavefront";
+    my ($rc, undef, $err) = run_in($tmp, "gcc -O2 -fopenmp $san -fplugin=$B/perfpred.so "
+                                         . "tests/programs/wavefront.c -o $bin -L$B -l:libperfpred-rt.a -lm");
+    is($rc, 0, 'wavefront: builds with the plugin') or diag($err);
+    my $rec = "$tmp/wavefront.ppr";
+    ($rc, undef, $err) = run_in($tmp, "OMP_NUM_THREADS=2 PERFPRED_RECORD=$rec $bin 200 2");
+    is($rc, 0, 'wavefront: recorded at 2 threads') or diag($err);
+    my $cmd = "$pp scale $rec --machine $M --scale n --P 2,8 --E 0.5 --draws 0";
+    my ($r0, $out0, $trace) = run_in($tmp, "PERFPRED_SCALE_TRACE=1 $cmd --format json");
+    my $j0 = $r0 ? undef : eval { decode_json($out0) };
+    my $n8 = $j0 && $j0->{tables}[0]{problem}[1] ? $j0->{tables}[0]{problem}[1]{n} : undef;
+    my ($g8) = defined $n8 ? $trace =~ /^perfpred: scale: P=8 n=\Q$n8\E: E=\S+, (\d+) actions$/m : ();
+    ok(defined $g8 && $g8 > 1000, 'wavefront: P = 8 reached at n = ' . ($n8 // '-') . ', an instance of '
+       . ($g8 // '?') . ' actions (PERFPRED_SCALE_TRACE)') or diag($trace);
+    my $L = ($g8 // 1001) - 1;
+    my ($rl, $out) = run_in($tmp, "PERFPRED_SCALE_MAX_ACTIONS=$L $cmd --format json");
+    my $j = $rl ? undef : eval { decode_json($out) };
+    my $t = $j ? $j->{tables}[0] : {};
+    my ($s2, $s8) = @{ $t->{search} || [{}, {}] };
+    ok(($s2->{result} // '') eq 'reached' && defined $t->{problem}[0], "wavefront, limit $L: P = 2 is reached");
+    my $n = $s8->{largest} // 0;
+    ok(($s8->{result} // '') eq 'limit' && !defined $t->{problem}[1] && $n < ($n8 // 0) && $n > 0.9 * ($n8 // 0)
+       && ($s8->{efficiency} // 1) < 0.5 && ($s8->{estimate} // 0) > $n,
+       "wavefront, limit $L: P = 8 ends at the limit, E = " . ($s8->{efficiency} // '?') . " at n = $n, within "
+       . '10% of n = ' . ($n8 // '?') . ', the odds law says n = ' . ($s8->{estimate} // '?'));
+    my $e = $n ? efficiency($rec, 'n', $n, 8, 'E') : undef;
+    ok(defined $e && abs($e - ($s8->{efficiency} // 0)) <= 1e-6 * $e,
+       "wavefront: the largest size's efficiency is predict's there (" . ($e // '?') . ')');
+    my ($rt, $txt) = run_in($tmp, "PERFPRED_SCALE_MAX_ACTIONS=$L $cmd");
+    like($txt, qr/^n\s+\d+\s+>\Q$n\E\s*$/m, "wavefront, limit $L: the text's size row shows >$n at P = 8");
+    like($txt, qr/^P = 8: E = \S+ at n = \Q$n\E, the largest size searched \(the next would pass $L actions\)/m,
+         "wavefront, limit $L: and a line says why");
 }
 
 done_testing();
