@@ -9,6 +9,12 @@
 
 /* the scope (-1: the body, else a loop index) of an item in loop lid */
 int pp_model_scope_of(const pp_mfunc *mf, int lid);
+/* model-ivs.c: the arguments each function reads (pp_mfunc.arg_read, a
+ * fixpoint over the calls; -1: out of memory), and the induction
+ * variables loop k's subtree reads (into, loop k of mf; its inner loops
+ * done first) */
+int pp_model_args_read(pp_prog *m);
+void pp_model_loop_ivs(const pp_prog *m, pp_mfunc *mf, int k, pp_mloop *into);
 /* model-cond.c: find the hand-built barriers on condition variables
  * (pp_mfunc.cb_*); -1: out of memory. */
 int pp_model_condbars(pp_prog *m);

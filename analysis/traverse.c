@@ -171,9 +171,14 @@ void pp_trav_resume(tctx *c, int t, double at, double own, pp_trcat cat_own, pp_
  * pays it only after a longer wait.  The latency is the calibrated hand-off
  * of a mutex to a blocked waiter, which is exactly a wake-up. */
 #define OMP_SPIN_NS 300000.0
-static double wakeup_ns(const tctx *c, int kind, double waited)
+/* A wait shorter than a billionth of the clock is a tie: two threads that
+ * do the same work arrive together, whether their times were summed
+ * iteration by iteration or as a run's multiple (docs/model.md, section
+ * 4), which differ in the last bits; neither sleeps. */
+#define TIE_REL 1e-9
+static double wakeup_ns(const tctx *c, int kind, double waited, double at)
 {
-    if (!c->mach || waited <= 0)
+    if (!c->mach || waited <= TIE_REL * fabs(at))
         return 0;
     if (kind == PP_SYNC_OMP && waited < OMP_SPIN_NS)
         return 0;
@@ -254,7 +259,7 @@ static int step(tctx *c, int t)
             done_with_team(c, t, c->teams[c->last_team[t]].end);
         for (int i = 0; i < c->joiners[t].n; i++) {
             int j = c->joiners[t].v[i];
-            double wk = wakeup_ns(c, PP_SYNC_PTHREAD, c->clock[t] - c->blocked_at[j]);
+            double wk = wakeup_ns(c, PP_SYNC_PTHREAD, c->clock[t] - c->blocked_at[j], c->clock[t]);
             double own = c->mach ? pp_machine_join_ns(c->mach) + wk : 0;
             pp_trav_resume(c, j, c->clock[t] + own, own, PP_TR_SYNC, PP_TR_WAIT);
         }
@@ -440,7 +445,7 @@ static int step(tctx *c, int t)
             double release = o->tmax + bc;
             for (int i = 0; i < o->waiters.n; i++) {
                 int w = o->waiters.v[i];
-                double wk = wakeup_ns(c, kind, o->tmax - c->blocked_at[w]);
+                double wk = wakeup_ns(c, kind, o->tmax - c->blocked_at[w], o->tmax);
                 /* the barrier cost and the wake-up are not waiting */
                 pp_trav_resume(c, w, release + wk, c->mach ? bc + wk : 0, PP_TR_SYNC, PP_TR_WAIT);
             }
