@@ -39,23 +39,23 @@ static inline int fits(__int128 v)
 
 /* r = c0 + c1 tid from 128-bit coefficients: 0 unless r and every
  * thread's value fit in int64 (so that no thread's evaluation overflowed) */
-static int aff_make(__int128 c0, __int128 c1, trange R, affine *r)
+static int aff_make(__int128 c0, __int128 c1, const trange *R, affine *r)
 {
     if (!fits(c0) || !fits(c1))
         return 0;
     r->c0 = (int64_t)c0;
     r->c1 = (int64_t)c1;
-    return fits(aff_at(*r, R.lo)) && fits(aff_at(*r, R.hi));
+    return fits(aff_at(*r, R->lo)) && fits(aff_at(*r, R->hi));
 }
 
-static void halve(trange R);
+static void halve(const trange *R);
 
 /* the sign of x over the range: -1 (< 0 at every thread), 1 (> 0), 2
  * (>= 0, zero somewhere), -2 (<= 0, zero somewhere), 0 (zero at every
  * thread), 3 (both signs) */
-static int aff_sign(affine x, trange R)
+static int aff_sign(affine x, const trange *R)
 {
-    __int128 a = aff_at(x, R.lo), b = aff_at(x, R.hi);
+    __int128 a = aff_at(x, R->lo), b = aff_at(x, R->hi);
     __int128 mn = a < b ? a : b, mx = a < b ? b : a;
     if (mx < 0)
         return -1;
@@ -84,24 +84,24 @@ static int cmp_at(int k, affine d, int64_t t)
     }
 }
 
-/* The threads lo..hi disagree on d k 0: *R.cut goes down to the last
+/* The threads lo..hi disagree on d k 0: *R->cut goes down to the last
  * thread of the run from lo that agrees with lo.  d is monotone, so an
  * order comparison changes once (a binary search finds where) and an
  * equality holds at its root only. */
-static void narrow(int k, affine d, trange R)
+static void narrow(int k, affine d, const trange *R)
 {
     int64_t e;
     if (k == PP_E_EQ || k == PP_E_NE) {
-        if (aff_at(d, R.lo) == 0 || d.c1 == 0)
-            e = R.lo;
+        if (aff_at(d, R->lo) == 0 || d.c1 == 0)
+            e = R->lo;
         else {
             __int128 num = -(__int128)d.c0;
             __int128 root = num / d.c1;
-            e = num % d.c1 == 0 && root > R.lo && root <= R.hi ? (int64_t)root - 1 : R.hi;
+            e = num % d.c1 == 0 && root > R->lo && root <= R->hi ? (int64_t)root - 1 : R->hi;
         }
     } else {
-        int at_lo = cmp_at(k, d, R.lo);
-        int64_t a = R.lo, b = R.hi;   /* a agrees, b may not */
+        int at_lo = cmp_at(k, d, R->lo);
+        int64_t a = R->lo, b = R->hi;   /* a agrees, b may not */
         if (cmp_at(k, d, b) == at_lo)
             a = b;
         while (b - a > 1) {
@@ -113,21 +113,21 @@ static void narrow(int k, affine d, trange R)
         }
         e = a;
     }
-    if (e < *R.cut)
-        *R.cut = e;
+    if (e < *R->cut)
+        *R->cut = e;
 }
 
 /* no telling where the threads stop agreeing: the first half */
-static void halve(trange R)
+static void halve(const trange *R)
 {
-    int64_t e = R.lo + (R.hi - R.lo) / 2;
-    if (e < *R.cut)
-        *R.cut = e;
+    int64_t e = R->lo + (R->hi - R->lo) / 2;
+    if (e < *R->cut)
+        *R->cut = e;
 }
 
 /* x is non-zero at every thread (1), zero at every thread (0), or not
  * the same there (-1): a truth value the range agrees on */
-static int aff_truth(affine x, trange R)
+static int aff_truth(affine x, const trange *R)
 {
     if (x.c1 == 0)
         return x.c0 != 0;
@@ -139,7 +139,7 @@ static int aff_truth(affine x, trange R)
 
 /* A comparison k of a and b over the range: 0 or 1 at every thread, or
  * -1 when the threads differ. */
-static int aff_cmp(int k, affine a, affine b, trange R)
+static int aff_cmp(int k, affine a, affine b, const trange *R)
 {
     affine d;
     if (!aff_make((__int128)a.c0 - b.c0, (__int128)a.c1 - b.c1, R, &d)) {
@@ -164,13 +164,13 @@ static int aff_cmp(int k, affine a, affine b, trange R)
 /* a k d over the range, k a division (truncating, floor or ceiling) by
  * a constant d != 0: a monotone function of a, itself monotone in the
  * thread, so one value over the range when its ends agree, and affine
- * where d divides a's slope; else *R.cut goes down to where the threads
+ * where d divides a's slope; else *R->cut goes down to where the threads
  * from lo stop agreeing (a binary search).  1 with *r, 0 when the
  * threads' quotients differ. */
-static int aff_div(int k, affine a, int64_t d, trange R, affine *r)
+static int aff_div(int k, affine a, int64_t d, const trange *R, affine *r)
 {
     int64_t qlo, qhi, q;
-    __int128 alo = aff_at(a, R.lo), ahi = aff_at(a, R.hi);
+    __int128 alo = aff_at(a, R->lo), ahi = aff_at(a, R->hi);
     if (!fits(alo) || !fits(ahi) || pp_expr_op2_i64((pp_ekind)k, (int64_t)alo, d, &qlo) ||
         pp_expr_op2_i64((pp_ekind)k, (int64_t)ahi, d, &qhi)) {
         halve(R);
@@ -185,9 +185,9 @@ static int aff_div(int k, affine a, int64_t d, trange R, affine *r)
      * and the ceiling, for the truncation where a keeps its sign */
     if ((__int128)a.c1 % d == 0 && (k != PP_E_DIV || (alo >= 0 && ahi >= 0) || (alo <= 0 && ahi <= 0))) {
         __int128 s = (__int128)a.c1 / d;     /* in 128 bits: INT64_MIN / -1 */
-        return aff_make((__int128)qlo - s * R.lo, s, R, r) ? 1 : (halve(R), 0);
+        return aff_make((__int128)qlo - s * R->lo, s, R, r) ? 1 : (halve(R), 0);
     }
-    int64_t lo = R.lo, hi = R.hi;   /* lo agrees, hi does not */
+    int64_t lo = R->lo, hi = R->hi;   /* lo agrees, hi does not */
     while (hi - lo > 1) {
         int64_t mid = lo + (hi - lo) / 2;
         __int128 am = aff_at(a, mid);
@@ -196,15 +196,15 @@ static int aff_div(int k, affine a, int64_t d, trange R, affine *r)
         else
             hi = mid;
     }
-    if (lo < *R.cut)
-        *R.cut = lo;
+    if (lo < *R->cut)
+        *R->cut = lo;
     return 0;
 }
 
 /* a k b over the range (k a binary operator's kind): 1 with *r, 0 when
  * the threads' values are not one affine form, -1 when every thread's
  * evaluation fails alike (a constant division by zero, say) */
-static int aff_op2(int k, affine a, affine b, trange R, affine *r)
+static int aff_op2(int k, affine a, affine b, const trange *R, affine *r)
 {
     if (a.c1 == 0 && b.c1 == 0) {
         int64_t v;
@@ -261,7 +261,7 @@ int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, 
                       int64_t *slope, int64_t *cut)
 {
     const pp_icode *code = c->code;
-    trange R = {lo, hi, cut};
+    const trange *R = &(trange){lo, hi, cut};
     affine st[64];
     int sp = 0;
     *ok = 0;
@@ -390,14 +390,27 @@ int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, 
             break;
         default:
             if (in->op >= I_BINK && in->op < I_BINK + 32) {
-                int r = aff_op2(in->op - I_BINK + PP_E_ADD, st[sp - 1], (affine){in->v, 0}, R, &st[sp - 1]);
-                if (r <= 0)
-                    return r < 0;
+                int k = in->op - I_BINK + PP_E_ADD;
+                if (st[sp - 1].c1 == 0) {
+                    /* the same at every thread: as run() computes it */
+                    if (pp_expr_op2_i64((pp_ekind)k, st[sp - 1].c0, in->v, &st[sp - 1].c0))
+                        return 1;
+                } else {
+                    int r = aff_op2(k, st[sp - 1], (affine){in->v, 0}, R, &st[sp - 1]);
+                    if (r <= 0)
+                        return r < 0;
+                }
             } else if (in->op >= I_BIN && in->op < I_BIN + 32) {
+                int k = in->op - I_BIN + PP_E_ADD;
                 sp--;
-                int r = aff_op2(in->op - I_BIN + PP_E_ADD, st[sp - 1], st[sp], R, &st[sp - 1]);
-                if (r <= 0)
-                    return r < 0;
+                if (st[sp - 1].c1 == 0 && st[sp].c1 == 0) {
+                    if (pp_expr_op2_i64((pp_ekind)k, st[sp - 1].c0, st[sp].c0, &st[sp - 1].c0))
+                        return 1;
+                } else {
+                    int r = aff_op2(k, st[sp - 1], st[sp], R, &st[sp - 1]);
+                    if (r <= 0)
+                        return r < 0;
+                }
             } else
                 return 1;   /* not emitted: every thread fails, as run() does */
             break;
