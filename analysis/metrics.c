@@ -85,10 +85,12 @@ static int run(const pp_prog *m, const pp_vals *pv, const pp_costs *costs, const
 
 /* The runs of one prediction at the point pv with the costs `from`
  * (NULL: the fitted ones) at its size (the memory model, memory.h): T1
- * when t1 is not NULL, the PRAM when out->t_pram is wanted (pram), the
- * real machine always (its traversal into tr when not NULL). */
+ * when t1 is not NULL, then the walks at P: the PRAM (PP_WALK_PRAM in
+ * walks) into out->t_pram, the real machine (PP_WALK_REAL) into
+ * out->t_real and its traversal into tr when not NULL; a time not walked
+ * is NAN. */
 static int predict_runs(const pp_prog *m, const pp_vals *pv, const double *from, const pp_machine *mach, int P,
-                        double *t1, int pram, pp_metrics *out, pp_trav *tr, char *err, size_t errlen)
+                        double *t1, int walks, pp_metrics *out, pp_trav *tr, char *err, size_t errlen)
 {
     if (P < 1) {
         snprintf(err, errlen, "P must be at least 1");
@@ -112,9 +114,11 @@ static int predict_runs(const pp_prog *m, const pp_vals *pv, const double *from,
     if (out->t1_summed)
         rc = 0;
     double work = 0;
+    out->t_pram = out->t_real = NAN;
     if (rc == 0)
-        rc = run(m, pv, &costs, mach, P, pram ? &out->t_pram : NULL, &out->t_real, tr, &out->approx,
-                 &out->nthreads, &out->graph, &work, err, errlen);
+        rc = run(m, pv, &costs, mach, P, walks & PP_WALK_PRAM ? &out->t_pram : NULL,
+                 walks & PP_WALK_REAL ? &out->t_real : NULL, tr, &out->approx, &out->nthreads, &out->graph, &work,
+                 err, errlen);
     if (rc == 0 && out->t1_summed)
         *t1 = work;
     pp_costs_free(&costs);
@@ -155,7 +159,7 @@ int pp_predict_real_with(const pp_prog *m, const pp_vals *pv, const double *cost
 {
     pp_metrics mt;
     memset(&mt, 0, sizeof mt);
-    int rc = predict_runs(m, pv, costs, mach, P, NULL, 0, &mt, NULL, err, errlen);
+    int rc = predict_runs(m, pv, costs, mach, P, NULL, PP_WALK_REAL, &mt, NULL, err, errlen);
     *t_real = mt.t_real;
     return rc;
 }
@@ -163,11 +167,17 @@ int pp_predict_real_with(const pp_prog *m, const pp_vals *pv, const double *cost
 int pp_predict(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_metrics *out, char *err,
                size_t errlen)
 {
+    return pp_predict_walks(m, pv, mach, P, PP_WALK_PRAM | PP_WALK_REAL, out, err, errlen);
+}
+
+int pp_predict_walks(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, int walks, pp_metrics *out,
+                     char *err, size_t errlen)
+{
     memset(out, 0, sizeof *out);
     out->P = P;
     pp_trav tr;
     memset(&tr, 0, sizeof tr);
-    if (predict_runs(m, pv, NULL, mach, P, &out->t1, 1, out, &tr, err, errlen))
+    if (predict_runs(m, pv, NULL, mach, P, &out->t1, walks, out, &tr, err, errlen))
         return -1;
     out->busy = tr.total_busy;
     out->wait = tr.total_wait;
@@ -219,16 +229,16 @@ static int t1_recorded(const pp_prog *m, const pp_machine *mach, double *t1, cha
     }
     pp_metrics mt;
     memset(&mt, 0, sizeof mt);
-    int rc = predict_runs(m, &rec, NULL, mach, 1, t1, 0, &mt, NULL, err, errlen);
+    int rc = predict_runs(m, &rec, NULL, mach, 1, t1, PP_WALK_REAL, &mt, NULL, err, errlen);
     if (rc && m->pkind == PP_P_MPI && m->nrec > 1) {
         /* no run on one rank: the work of the recorded ranks (as for the
          * prediction, pp_metrics.t1_summed) */
         memset(&mt, 0, sizeof mt);
-        rc = predict_runs(m, &rec, NULL, mach, m->nrec, t1, 0, &mt, NULL, err, errlen);
+        rc = predict_runs(m, &rec, NULL, mach, m->nrec, t1, PP_WALK_REAL, &mt, NULL, err, errlen);
     } else if (rc && m->thread_refusal && m->p_recorded > 1) {
         /* thread values known only in the recorded run: its work */
         memset(&mt, 0, sizeof mt);
-        rc = predict_runs(m, &rec, NULL, mach, m->p_recorded, t1, 0, &mt, NULL, err, errlen);
+        rc = predict_runs(m, &rec, NULL, mach, m->p_recorded, t1, PP_WALK_REAL, &mt, NULL, err, errlen);
     }
     pp_vals_free(&rec);
     if (rc)

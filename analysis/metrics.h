@@ -42,6 +42,14 @@ void pp_metrics_compute(pp_metrics *mt, double t1, double t_pram, double t_real,
 /* Predict at the point's values pv (model.h) for P processors. */
 int pp_predict(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, pp_metrics *out, char *err,
                size_t errlen);
+/* The same with only the walks at P that walks names (T1 always): a time
+ * not walked is NAN, and so are the metrics made from it (the PRAM's
+ * t_pram, La, Ea; the real machine's t_real, L, E); without the real
+ * machine's walk the breakdown (busy, wait, sync, mpi) is 0. */
+#define PP_WALK_PRAM 1
+#define PP_WALK_REAL 2
+int pp_predict_walks(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, int walks, pp_metrics *out,
+                     char *err, size_t errlen);
 /* T_real alone (ns): no T1, no PRAM. */
 int pp_predict_real(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, double *t_real, char *err,
                     size_t errlen);

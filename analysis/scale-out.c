@@ -41,7 +41,7 @@ int pp_scale_times_at(const pp_prog *m, const pp_machine *mach, const pp_scale_t
         if (!t->found[j])
             continue;
         if (!pp_interval_wanted(draws)) {
-            st->t[j] = t->t_real[j];   /* the search's own prediction there */
+            st->t[j] = isnan(t->t_real[j]) ? -1 : t->t_real[j];   /* the search's own prediction there */
             continue;
         }
         for (int k = 0; k < t->nscale; k++)

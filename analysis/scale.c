@@ -71,7 +71,9 @@ typedef struct {
 
 /* The efficiency at q->s and what goes with it: 1 on success, 2 when the
  * thread graph passes the search's limit there, 0 when the instance
- * fails otherwise (both: q->e NAN), -1 on a hang (an error to report). */
+ * fails otherwise (both: q->e NAN), -1 on a hang (an error to report).
+ * Only the walk the efficiency needs is made at P (the PRAM's for E_a,
+ * the real machine's for E): q->treal is NAN in an E_a search. */
 static int eff_at(path *p, int P, probe *q, char *err, size_t errlen)
 {
     set_path(p, q->s);
@@ -81,7 +83,8 @@ static int eff_at(path *p, int P, probe *q, char *err, size_t errlen)
     q->lat = q->treal = 0;
     q->graph = 0;
     int r = 1;
-    if (pp_predict(p->m, &p->at, p->mach, P, &mt, e2, sizeof e2)) {
+    int walks = p->kind == PP_SCALE_ALGORITHMIC ? PP_WALK_PRAM : PP_WALK_REAL;
+    if (pp_predict_walks(p->m, &p->at, p->mach, P, walks, &mt, e2, sizeof e2)) {
         if (strstr(e2, "hangs")) {
             snprintf(err, errlen, "%s", e2);
             return -1;
@@ -410,6 +413,11 @@ int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *m
             set_path(&p, o.found.s);
             for (int k = 0; k < nscale; k++)
                 out->chi[i][k] = p.at.v[scale_param[k]];
+            /* an E_a search walked the PRAM only: T_real at the size found */
+            pp_metrics mt;
+            if (isnan(out->t_real[i]) &&
+                pp_predict_walks(m, &p.at, mach, P[i], PP_WALK_REAL, &mt, err, errlen) == 0)
+                out->t_real[i] = mt.t_real;
         }
     }
     if (progress)
