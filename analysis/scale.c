@@ -10,6 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #define S_MAX 1000000000L
 
@@ -337,6 +341,71 @@ static int search(path *p, int P, double target, outcome *o, char *err, size_t e
     return 0;
 }
 
+/* Search P[i] of out's list on a copy of the path proto, into out's
+ * entries i; 0, or -1 with a message. */
+static int search_P(const path *proto, pp_scale_table *out, int i, double target, char *err, size_t errlen)
+{
+    path p = *proto;
+    if (pp_vals_copy(&p.at, proto->m, &proto->at)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int nscale = p.nsp, P = out->P[i];
+    out->chi[i] = calloc((size_t)nscale, sizeof(long));
+    out->scale[i] = malloc(sizeof(double) * (size_t)out->nP);
+    outcome o;
+    int rc = 0;
+    if (!out->chi[i] || !out->scale[i]) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    } else if (search(&p, P, target, &o, err, errlen))
+        rc = -1;
+    if (rc == 0) {
+        out->why[i] = o.why;
+        out->found[i] = o.why == PP_SCALE_REACHED;
+        out->last[i] = o.last.s;
+        out->last_eff[i] = o.last.e;
+        out->beyond[i] = o.beyond;
+    }
+    if (rc == 0 && out->found[i]) {
+        out->eff[i] = o.found.e;
+        out->latency[i] = o.found.lat;
+        out->t_real[i] = o.found.treal;
+        set_path(&p, o.found.s);
+        for (int k = 0; k < nscale; k++)
+            out->chi[i][k] = p.at.v[p.sp[k]];
+        /* an E_a search walked the PRAM only: T_real at the size found */
+        pp_metrics mt;
+        char e2[512];
+        if (isnan(out->t_real[i]) &&
+            pp_predict_walks(p.m, &p.at, p.mach, P, PP_WALK_REAL, &mt, e2, sizeof e2) == 0)
+            out->t_real[i] = mt.t_real;
+    }
+    pp_vals_free(&p.at);
+    return rc;
+}
+
+/* How many of n searches to run at once: the processors OpenMP offers,
+ * as many as the largest instances a search may unroll (limit actions,
+ * about 100 bytes each with the walk's state) fit into half of the free
+ * memory. */
+static int search_threads(int n, long limit)
+{
+    int k = 1;
+#ifdef _OPENMP
+    k = omp_get_max_threads();
+#endif
+    if (k > n)
+        k = n;
+    long pages = sysconf(_SC_AVPHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    if (k > 1 && pages > 0 && psz > 0 && limit > 0) {
+        double half = (double)pages * (double)psz / 2, one = 100.0 * (double)limit;
+        if (half / one < k)
+            k = (int)(half / one);
+    }
+    return k < 1 ? 1 : k;
+}
+
 int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *mach, pp_scale_kind kind, double target,
                      const int *scale_param, int nscale, const int *P, int nP, pp_scale_table *out,
                      pp_progress_fn progress, void *pctx, char *err, size_t errlen)
@@ -384,42 +453,31 @@ int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *m
      * static schedule's rounding, a lock that is queued on at some sizes
      * and not at others) a search from there can find another crossing,
      * or give a P up because that size is already too large to unroll,
-     * and a P's answer would depend on the other P of the list */
-    int rc = 0;
-    for (int i = 0; i < nP && rc == 0; i++) {
+     * and a P's answer would depend on the other P of the list.  So the
+     * searches are independent, and run several at once (each on its own
+     * copy of the path; search_threads), the largest P first: it is
+     * usually the longest.  The first failure in the list's order is the
+     * one reported. */
+    const char *what = kind == PP_SCALE_ALGORITHMIC ? "algorithmic table" : "combination table";
+    int nt = search_threads(nP, p.at.max_graph), first = nP, done = 0;
+    if (progress)
+        progress(pctx, what, 0, nP);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+    for (int n = 0; n < nP; n++) {
+        int i = nP - 1 - n;
+        char e[1536];
+        if (search_P(&p, out, i, target, e, sizeof e)) {
+#pragma omp critical(pp_scale_error)
+            if (i < first) {
+                first = i;
+                snprintf(err, errlen, "%s", e);
+            }
+        }
+#pragma omp critical(pp_scale_progress)
         if (progress)
-            progress(pctx, kind == PP_SCALE_ALGORITHMIC ? "algorithmic table" : "combination table", i, nP);
-        out->chi[i] = calloc((size_t)nscale, sizeof(long));
-        out->scale[i] = malloc(sizeof(double) * (size_t)nP);
-        if (!out->chi[i] || !out->scale[i]) {
-            snprintf(err, errlen, "out of memory");
-            rc = -1;
-            break;
-        }
-        outcome o;
-        if (search(&p, P[i], target, &o, err, errlen)) {
-            rc = -1;
-            break;
-        }
-        out->why[i] = o.why;
-        out->found[i] = o.why == PP_SCALE_REACHED;
-        out->last[i] = o.last.s;
-        out->last_eff[i] = o.last.e;
-        out->beyond[i] = o.beyond;
-        if (out->found[i]) {
-            out->eff[i] = o.found.e;
-            out->latency[i] = o.found.lat;
-            out->t_real[i] = o.found.treal;
-            set_path(&p, o.found.s);
-            for (int k = 0; k < nscale; k++)
-                out->chi[i][k] = p.at.v[scale_param[k]];
-            /* an E_a search walked the PRAM only: T_real at the size found */
-            pp_metrics mt;
-            if (isnan(out->t_real[i]) &&
-                pp_predict_walks(m, &p.at, mach, P[i], PP_WALK_REAL, &mt, err, errlen) == 0)
-                out->t_real[i] = mt.t_real;
-        }
+            progress(pctx, what, ++done, nP);
     }
+    int rc = first < nP ? -1 : 0;
     if (progress)
         progress(pctx, NULL, nP, nP);
     for (int i = 0; rc == 0 && i < nP; i++)

@@ -119,6 +119,20 @@ for my $p (@progs) {
     }
 }
 
+# The P's searches run at once (OpenMP's threads): the table is the one
+# they make one after the other, byte for byte, the trace aside.
+SKIP: {
+    my $rec = "$tmp/band_smooth.ppr";
+    skip('band_smooth was not recorded', 1) unless -e $rec;
+    my @out;
+    for my $nt (1, 4) {
+        my ($rc, $out, $err) = run_in($tmp, "OMP_NUM_THREADS=$nt $pp scale $rec --machine $M --scale n --P 2,4,8,16,32 "
+                                            . "--Ea 0.3 --E 0.3 --draws 0 --format json");
+        push @out, $rc ? "exit $rc: $err" : $out;
+    }
+    is($out[1], $out[0], 'band_smooth: the tables of 5 P searched 4 at once are those searched one by one');
+}
+
 # E_a belongs to the machine given: the recorded run's slowdown at its
 # concurrency (scale.compute, here 0.9 + 0.1 P: x1.1 at the two threads
 # recorded) is taken out of the costs, and its memory model prices the
