@@ -340,10 +340,7 @@ int pp_predict_interval(const pp_prog *m, const pp_vals *pv, const pp_machine *m
     return 0;
 }
 
-/* How many of n evaluations to run at once: the processors OpenMP
- * offers, as many as the memory the process has needed so far (its peak,
- * at least one evaluation's) fits into half of the free memory. */
-static int eval_threads(int n)
+int pp_par_threads(int n, double bytes_each)
 {
     int k = 1;
 #ifdef _OPENMP
@@ -351,14 +348,23 @@ static int eval_threads(int n)
 #endif
     if (k > n)
         k = n;
-    struct rusage ru;
     long pages = sysconf(_SC_AVPHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    if (k > 1 && getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss > 0 && pages > 0 && psz > 0) {
-        double half = (double)pages * (double)psz / 2, one = (double)ru.ru_maxrss * 1024;
-        if (half / one < k)
-            k = (int)(half / one);
+    if (k > 1 && pages > 0 && psz > 0 && bytes_each > 0) {
+        double half = (double)pages * (double)psz / 2;
+        if (half / bytes_each < k)
+            k = (int)(half / bytes_each);
     }
     return k < 1 ? 1 : k;
+}
+
+/* How many of n evaluations to run at once: as many as the memory the
+ * process has needed so far (its peak, at least one evaluation's) fits
+ * into half of the free memory. */
+static int eval_threads(int n)
+{
+    struct rusage ru;
+    double one = getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss > 0 ? (double)ru.ru_maxrss * 1024 : 0;
+    return pp_par_threads(n, one);
 }
 
 /* Fill v (the fitted costs on entry) with evaluation i's costs. */

@@ -65,6 +65,11 @@ typedef int (*pp_instance_fn)(void *u, const pp_prog *m, const pp_instance *in, 
 int pp_with_instance(const pp_prog *m, const pp_vals *pv, const pp_machine *mach, int P, int flags, pp_instance_fn fn,
                      void *u, char *err, size_t errlen);
 
+/* How many of n evaluations to run at once: the processors OpenMP offers
+ * (OMP_NUM_THREADS), as many as fit into half of the free memory at
+ * bytes_each (0: no bound).  At least 1. */
+int pp_par_threads(int n, double bytes_each);
+
 /* A 90% confidence interval of T_real (ns) at the point pv,
  * from three independent relative errors added in quadrature:
  *  - the fitted costs: with draws = PP_DRAWS_AUTO, the delta method

@@ -10,10 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #define S_MAX 1000000000L
 
@@ -385,27 +381,6 @@ static int search_P(const path *proto, pp_scale_table *out, int i, double target
     return rc;
 }
 
-/* How many of n searches to run at once: the processors OpenMP offers,
- * as many as the largest instances a search may unroll (limit actions,
- * about 100 bytes each with the walk's state) fit into half of the free
- * memory. */
-static int search_threads(int n, long limit)
-{
-    int k = 1;
-#ifdef _OPENMP
-    k = omp_get_max_threads();
-#endif
-    if (k > n)
-        k = n;
-    long pages = sysconf(_SC_AVPHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    if (k > 1 && pages > 0 && psz > 0 && limit > 0) {
-        double half = (double)pages * (double)psz / 2, one = 100.0 * (double)limit;
-        if (half / one < k)
-            k = (int)(half / one);
-    }
-    return k < 1 ? 1 : k;
-}
-
 int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *mach, pp_scale_kind kind, double target,
                      const int *scale_param, int nscale, const int *P, int nP, pp_scale_table *out,
                      pp_progress_fn progress, void *pctx, char *err, size_t errlen)
@@ -455,11 +430,13 @@ int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *m
      * or give a P up because that size is already too large to unroll,
      * and a P's answer would depend on the other P of the list.  So the
      * searches are independent, and run several at once (each on its own
-     * copy of the path; search_threads), the largest P first: it is
+     * copy of the path; pp_par_threads), the largest P first: it is
      * usually the longest.  The first failure in the list's order is the
      * one reported. */
     const char *what = kind == PP_SCALE_ALGORITHMIC ? "algorithmic table" : "combination table";
-    int nt = search_threads(nP, p.at.max_graph), first = nP, done = 0;
+    /* the largest instances a search may unroll: about 100 bytes an
+     * action with the walk's state (ge_pthreads' 4 million: 138 MB) */
+    int nt = pp_par_threads(nP, 100.0 * (double)p.at.max_graph), first = nP, done = 0;
     if (progress)
         progress(pctx, what, 0, nP);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
