@@ -101,18 +101,6 @@ static void make_instance(pp_instance *in)
     add(t3, A(PP_A_TEAM_DONE, 0, 2, 0, 5));
 }
 
-static void free_instance(pp_instance *in)
-{
-    for (int t = 0; t < in->nthreads; t++)
-        free(in->threads[t].act);
-    free(in->threads);
-    for (int k = 0; k < in->nkeys; k++)
-        free(in->keys[k]);
-    free(in->keys);
-    free(in->key_parties);
-    free(in->team_size);
-}
-
 /* A model with one function "f" in dir/t.c: loop 0 at line 10 with count
  * N - 1 over the global parameter N = 8; events 0..5 at lines 12..17. */
 typedef struct {
@@ -229,7 +217,7 @@ static void counts_and_attributes(void **state)
     assert_non_null(ch);
     assert_string_equal(agget(ch, (char *)"ns"), "100");
     pp_tgraph_free(g);
-    free_instance(&in);
+    pp_instance_free(&in);
 }
 
 static void labels_from_model(void **state)
@@ -257,7 +245,7 @@ static void labels_from_model(void **state)
     assert_string_equal(nattr(g, "barrier_k0_0", "label"), "barrier 'bar'\n3 parties (P+1)\nt.c:12, 16");
     pp_tgraph_free(g);
     pp_expr_free(x.mloop.count);
-    free_instance(&in);
+    pp_instance_free(&in);
 }
 
 static char *slurp(const char *path)
@@ -307,7 +295,7 @@ static void write_dot_and_svg(void **state)
     unlink(svg);
     rmdir(dir);
     pp_tgraph_free(g);
-    free_instance(&in);
+    pp_instance_free(&in);
 }
 
 int main(void)
