@@ -112,6 +112,12 @@ struct pp_inst_team {
      * the first outgrow the second, the classes cost more than they save
      * (ranks that match a class far into its trace and then differ) */
     long wasted, useful;
+    /* ranks: the classes were given up for the notes they wasted, not for
+     * a trace too long: they are tried again at the next rank 2^k (a run
+     * of ranks alike may start past those that all differ: mpi_ge's ranks
+     * past its rows), and given up at once if the rank after it does not
+     * join the class it makes */
+    int off_wasted, probation;
     int nclass;
     pclass cls[CLASSES_MAX];
     /* the member being unrolled as a class's first */
@@ -204,6 +210,18 @@ pp_inst_team *pp_inst_rank_team_new(ictx *c)
     tm->ranks = 1;
     tm->nloops = all_loops(c->m);
     return tm;
+}
+
+int pp_inst_class_retry(pp_inst_team *tm, int64_t rank, int64_t ranks_left)
+{
+    /* only where the ranks left could hold a run as long as the ranks
+     * unrolled so far: log2(P) tries at most */
+    if (!tm || tm->on || !tm->off_wasted || (rank & (rank - 1)) != 0 || ranks_left < rank)
+        return 0;
+    tm->on = 1;
+    tm->probation = 2;
+    tm->wasted = tm->useful;
+    return 1;
 }
 
 int pp_inst_class_on(const pp_inst_team *tm)
@@ -566,14 +584,19 @@ int pp_inst_class_find(ictx *c, pp_inst_team *tm, int64_t tid)
         return -1;
     if (tm->ranks && tm->wasted > tm->useful + RANK_TRACE_MAX) {
         tm->on = 0;
+        tm->off_wasted = 1;
         return -1;
     }
     tm->clock++;
     for (int k = 0; k < tm->nclass; k++)
         if (joins(c, tm, &tm->cls[k], tid)) {
             tm->cls[k].used = tm->clock;
+            tm->probation = 0;
             return k;
         }
+    /* the retry's rank 2^k itself joins no class; the one after it must */
+    if (tm->probation && --tm->probation == 0)
+        tm->on = 0;
     return -1;
 }
 

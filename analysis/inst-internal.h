@@ -293,6 +293,10 @@ int pp_inst_rank_class_share(ictx *c, pp_inst_team *tm, int k, int t, int count)
 int pp_inst_class_ranks(const ictx *c);
 /* the classes are still used (not given up) */
 int pp_inst_class_on(const pp_inst_team *tm);
+/* Ranks given up for the notes they wasted: 1 when they are tried again
+ * at rank (a 2^k with at least as many ranks left), with the programs
+ * reading the rank again. */
+int pp_inst_class_retry(pp_inst_team *tm, int64_t rank, int64_t ranks_left);
 /* by pp_inst_eval while a class's first member unrolls: what the
  * evaluation of the program at pc in frame fr (rc: run's, v its value)
  * read (notes it, taints a slot, or ends the class) */

@@ -142,6 +142,10 @@ int pp_instantiate_costed(const pp_prog *m, const pp_vals *pv, const pp_costs *c
              * changes; no class's trace is read any more) */
             if (rt && !pp_inst_class_on(rt))
                 c.fold_rank = 1;
+            if (pp_inst_class_retry(rt, r, hi - r)) {
+                c.fold_rank = 0;
+                pp_inst_code_reset(&c);   /* the programs held rank r - 1 */
+            }
             pp_inst_set_rank(&c, r);
             c.rank_members++;
             int k = pp_inst_class_find(&c, rt, r);

@@ -8,7 +8,9 @@
 # P = 1..300, and `scale` the same table; and the classes are used where
 # the ranks are alike: mpi_ge's past its rows, mpi_trap's workers,
 # mpi_jacobi's interior ranks (their neighbours' ranks kept relative to
-# their own, in both of its exchanges), mpi_blocks's ranks of each block
+# their own, in both of its exchanges), mpi_ge's past its rows when the
+# rows' ranks before them all differ (the classes tried again at a rank
+# 2^k after they were given up), mpi_blocks's ranks of each block
 # size and parity (partner rank ^ 1).
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
@@ -103,6 +105,24 @@ for my $p (@progs) {
     }
     is($shared{300}, 0, 'mpi_ge: no classes at 300 ranks by default');
     ok($shared{600} > 500, "mpi_ge: classes at 600 ranks by default ($shared{600} ranks shared)");
+}
+
+# ranks that all differ, then a long run alike: mpi_ge at n = 256 owns a
+# row on each of ranks 0..255 (each a trace replayed in vain by the next
+# ones, until the classes are given up for the notes they wasted), then
+# 344 ranks with none: the classes are tried again at rank 256, which the
+# ranks after it join
+{
+    my $rec = "$tmp/mpi_ge.ppr";
+    my $cmd = "$pp predict $rec --machine $M --set n=256 --P 600 --draws 0 --format json";
+    my ($r1, $o1, $e1) = run_in($tmp, "PERFPRED_RANK_CLASSES_FROM= PERFPRED_CLASS_STATS=1 $cmd");
+    my ($r2, $o2, $e2) = run_in($tmp, "PERFPRED_FULL_WALK=1 $cmd");
+    is($r1, 0, 'mpi_ge n=256: predict at P = 600') or diag($e1);
+    is(json_differ(eval { decode_json($o1) }, eval { decode_json($o2) }, 'predict'), '',
+       'mpi_ge n=256: the same with the classes and every rank unrolled');
+    my $shared = 0;
+    $shared += $1 while $e1 =~ /P=600: (\d+) of \d+ ranks share/g;
+    ok($shared >= 2 * 343, "mpi_ge n=256: ranks 257..599 share rank 256's actions ($shared in the two walks' instances)");
 }
 
 # scale: the size search walks many points, each both ways
