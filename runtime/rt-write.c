@@ -410,13 +410,19 @@ static void print_thread(FILE *f, const struct pp_thread *t, const struct pp_fta
     putc('\n', f);
 }
 
+/* The deltas d[0..n), but those of the blocks `left` marks (NULL: none):
+ * their count line is left out. */
 static void print_deltas(struct pp_lbuf *l, const struct pp_delta *d, uint32_t n, const long *bfunc,
-                         size_t nb)
+                         size_t nb, const unsigned char *left)
 {
     pp_lb_str(l, "delta=(");
+    int first = 1;
     for (uint32_t i = 0; i < n; i++) {
+        if (left && d[i].block < nb && left[d[i].block])
+            continue;
         long fn = d[i].block < nb ? bfunc[d[i].block] : -1;
-        pp_lb_str(l, i ? " (" : "(");
+        pp_lb_str(l, first ? "(" : " (");
+        first = 0;
         pp_lb_i64(l, fn);
         pp_lb_ch(l, ' ');
         pp_lb_u64(l, d[i].slot);
@@ -450,8 +456,12 @@ static uint64_t print_thread_data(FILE *f, const struct pp_thread *t, const stru
         nb = 0;
     /* A thread the writer closed may still run and snapshot its counters:
      * its counts are the sums of the deltas frozen into the record, and a
-     * function it registered since (no delta) is left out. */
+     * function it registered since (no delta) is left out.  So is one whose
+     * registration (slot 0 set to 1) the tail's snapshot read before the
+     * increments that followed it: its deltas too, or they would name a
+     * function with no count line. */
     uint64_t **sums = t->w_frozen && nb ? calloc(nb, sizeof *sums) : NULL;
+    unsigned char *left = sums ? calloc(nb, 1) : NULL;
     if (sums) {
         for (size_t j = 0; j < nb; j++)
             sums[j] = calloc(b[j]->nslots ? b[j]->nslots : 1, sizeof **sums);
@@ -465,8 +475,11 @@ static uint64_t print_thread_data(FILE *f, const struct pp_thread *t, const stru
         bfunc[j] = pp_ftab_find(ft, b[j]->d);
         const uint64_t *v = b[j]->shadow;
         if (sums) {
-            if (!sums[j] || sums[j][0] == 0)
+            if (!sums[j] || sums[j][0] == 0) {
+                if (left)
+                    left[j] = 1;
                 continue;
+            }
             v = sums[j];
         }
         pp_lb_str(l, "count thread=");
@@ -584,7 +597,7 @@ static uint64_t print_thread_data(FILE *f, const struct pp_thread *t, const stru
         } else if (e->has & PP_HAS_COMM)
             pp_lb_str(l, " comm=other");
         pp_lb_ch(l, ' ');
-        print_deltas(l, (const struct pp_delta *)(e + 1), e->ndelta, bfunc, nb);
+        print_deltas(l, (const struct pp_delta *)(e + 1), e->ndelta, bfunc, nb, left);
         pp_lb_ch(l, '\n');
     }
     pp_lb_str(l, "tail thread=");
@@ -597,9 +610,10 @@ static uint64_t print_thread_data(FILE *f, const struct pp_thread *t, const stru
         pp_lb_u64(l, t->cend);
         pp_lb_ch(l, ' ');
     }
-    print_deltas(l, t->tail, t->ntail, bfunc, nb);
+    print_deltas(l, t->tail, t->ntail, bfunc, nb, left);
     pp_lb_ch(l, '\n');
     pp_lb_flush(l);
+    free(left);
     free(bfunc);
     free(b);
     return n;
