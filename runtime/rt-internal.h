@@ -14,6 +14,7 @@
 #define PERFPRED_RT_INTERNAL_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -329,6 +330,9 @@ const char *pp_signal_name(int sig);
 /* In the writer forked by the handler: 1, the signal, the program's pid. */
 extern int pp_sig_child;
 extern int pp_incomplete_sig;
+/* In the first such writer under PERFPRED_SIGNAL_TEST_STALL=1 (the
+ * tests): sleep for ever, as one stuck on a lock held at the fork. */
+void pp_sig_test_stall(void);
 extern pid_t pp_record_pid;
 
 /* ------------------------------------------------------------ rt-out.c */
@@ -339,6 +343,11 @@ struct pp_out;
 struct pp_out *pp_out_open(const char *path);
 FILE *pp_out_file(struct pp_out *o);
 int pp_out_close(struct pp_out *o);
+/* In the writer forked by a signal's handler: the temporary file's name
+ * once it is open (pp_out_tmp_set), for that writer's own SIGALRM handler
+ * to remove when it is ended. */
+extern char pp_out_tmp_sig[4096];
+extern volatile sig_atomic_t pp_out_tmp_set;
 /* Write s as a quoted string with escapes. */
 void pp_out_quoted(FILE *f, const char *s);
 

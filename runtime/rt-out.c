@@ -9,12 +9,16 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "rt-internal.h"
+
+char pp_out_tmp_sig[4096];
+volatile sig_atomic_t pp_out_tmp_set;
 
 struct pp_out {
     FILE *f;
@@ -33,9 +37,13 @@ struct pp_out *pp_out_open(const char *path)
     if (!o->path || !o->tmp)
         goto fail;
     snprintf(o->tmp, n, "%s.tmp.%ld", path, (long)getpid());
+    if (pp_sig_child && strlen(o->tmp) < sizeof pp_out_tmp_sig)
+        strcpy(pp_out_tmp_sig, o->tmp);   /* before the file exists */
     int fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0)
         goto fail;
+    if (pp_sig_child && pp_out_tmp_sig[0])
+        pp_out_tmp_set = 1;
     o->f = fdopen(fd, "w");
     if (!o->f) {
         int e = errno;

@@ -10,11 +10,14 @@
  * lock; the interrupted thread may hold any of them).  So the handler does
  * not write: it calls _Fork() (async-signal-safe, runs no atfork handler),
  * and the child - a snapshot of the whole address space, one thread -
- * writes the record under an alarm(): if it deadlocks on a lock that was
- * held at the fork, SIGALRM kills it before the rename, leaving at most the
- * temporary file.  The parent waits for the child (bounded), restores the
- * default action and re-raises the signal.  Other threads of the parent
- * keep running meanwhile (a few milliseconds, at most ~12 s).
+ * writes the record under an alarm().  A lock another thread held at the
+ * fork is held in the child for ever: a child found asleep without using
+ * the processor is ended and another forked (write_in_child).  One that
+ * the interrupted thread itself held is held in every child: SIGALRM ends
+ * the last before the rename, and its handler removes the temporary file.
+ * The parent waits for the children (bounded), restores the default
+ * action and re-raises the signal.  Other threads of the parent keep
+ * running meanwhile (a few milliseconds, at most ~12 s).
  *
  * The handler is installed at init only where the program has the default
  * action (a handler the program installs later simply replaces it), with
@@ -28,6 +31,7 @@
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +53,10 @@ static _Atomic int sig_busy;        /* the signal being handled, 0 none */
 static pid_t sig_pid;               /* the process that installed us */
 static int child_alarm = 10;        /* seconds the writer may take
                                        (PERFPRED_SIGNAL_TIMEOUT) */
+static int stall_first;             /* the first writer sleeps with its
+                                       file open (for the tests:
+                                       PERFPRED_SIGNAL_TEST_STALL=1) */
+static int attempt_now;             /* in a writer: which one it is */
 
 static void nap_ms(long ms)
 {
@@ -57,17 +65,38 @@ static void nap_ms(long ms)
         ;
 }
 
-/* The forked writer: one thread, a copy of the program's memory. */
-static void __attribute__((noreturn)) child_write(int sig, pid_t parent)
+/* The writer's own SIGALRM: its time is up, or the parent found it stuck
+ * on a lock: the temporary file goes too (unlink is async-signal-safe). */
+static void child_alarm_handler(int sig)
+{
+    (void)sig;
+    if (pp_out_tmp_set)
+        unlink(pp_out_tmp_sig);
+    _exit(1);
+}
+
+/* Milliseconds of the monotonic clock (async-signal-safe). */
+static long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The forked writer: one thread, a copy of the program's memory, `secs`
+ * seconds to write the record. */
+static void __attribute__((noreturn)) child_write(int sig, pid_t parent, int secs)
 {
     struct sigaction dfl = { .sa_handler = SIG_DFL };
     for (size_t i = 0; i < PP_NFATAL; i++)
         sigaction(pp_fatal[i], &dfl, NULL);
-    sigaction(SIGALRM, &dfl, NULL);     /* not the program's handler */
+    struct sigaction al = { .sa_handler = child_alarm_handler };
+    sigemptyset(&al.sa_mask);
+    sigaction(SIGALRM, &al, NULL);      /* not the program's handler */
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    alarm((unsigned)child_alarm);
+    alarm((unsigned)secs);
     pp_sig_child = 1;
     pp_incomplete_sig = sig;
     pp_record_pid = parent;
@@ -76,6 +105,122 @@ static void __attribute__((noreturn)) child_write(int sig, pid_t parent)
     pp_reg_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
     pp_write_record();
     _exit(0);
+}
+
+/* The state letter and CPU ticks (user + system) of process c from
+ * /proc/c/stat, with async-signal-safe calls only; 0, or -1. */
+static int proc_stat(pid_t c, char *state, unsigned long long *ticks)
+{
+    char path[40] = "/proc/", digits[24], buf[1024];
+    int nd = 0, n = 6;
+    for (long v = c; v > 0 && nd < 20; v /= 10)
+        digits[nd++] = (char)('0' + v % 10);
+    while (nd > 0)
+        path[n++] = digits[--nd];
+    memcpy(path + n, "/stat", 6);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t len = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (len <= 0)
+        return -1;
+    buf[len] = '\0';
+    /* "pid (comm) S ppid ...": the fields after the last ')', the state
+     * first; utime and stime are the 12th and 13th after it */
+    char *p = strrchr(buf, ')');
+    if (!p || p[1] != ' ')
+        return -1;
+    p += 2;
+    *state = *p;
+    unsigned long long sum = 0;
+    for (int field = 0; field < 13 && *p; field++) {
+        if (field >= 11) {
+            unsigned long long v = 0;
+            while (*p >= '0' && *p <= '9')
+                v = v * 10 + (unsigned)(*p++ - '0');
+            sum += v;
+        } else
+            while (*p && *p != ' ')
+                p++;
+        while (*p == ' ')
+            p++;
+    }
+    *ticks = sum;
+    return 0;
+}
+
+/* Write the record in a forked child and wait for it: at most child_alarm
+ * seconds in all.  The child is a snapshot of the whole address space with
+ * only this thread in it: a lock another thread held at that instant
+ * (the allocator's, in the middle of a malloc) stays held there for
+ * ever.  Such a writer sleeps and uses no processor time: after a quarter
+ * of a second so, it is ended (its SIGALRM handler removes its temporary
+ * file) and another child forked, the other threads having run on
+ * meanwhile.  A lock the interrupted thread itself holds (abort() inside
+ * free()) stays held in every child: the time bound ends them. */
+static void write_in_child(int sig)
+{
+    long left_ms = (long)child_alarm * 1000;
+    for (int attempt = 0; attempt < 4 && left_ms > 0; attempt++) {
+        int secs = (int)((left_ms + 999) / 1000);
+        attempt_now = attempt;
+        pid_t c = _Fork();
+        if (c == 0)
+            child_write(sig, sig_pid, secs);
+        if (c < 0)
+            return;
+        int st, done = 0, stuck = 0;
+        unsigned long long last = 0;
+        long waited = 0, still = 0, sampled = 0, t0 = now_ms();
+        /* the child's alarm at secs, and 2 s more before SIGKILL */
+        while (!done && waited < secs * 1000L + 2000) {
+            pid_t w = waitpid(c, &st, WNOHANG);
+            if (w == c || (w < 0 && errno != EINTR)) {
+                done = 1;   /* ECHILD: the program reaps (SIGCHLD ignored) */
+                break;
+            }
+            nap_ms(1);
+            waited = now_ms() - t0;
+            if (waited - sampled >= 50) {
+                sampled = waited;
+                char state = 0;
+                unsigned long long ticks = 0;
+                int ok = proc_stat(c, &state, &ticks) == 0;
+                if (ok && state == 'S' && ticks == last)
+                    still += 50;
+                else
+                    still = 0;
+                if (ok)
+                    last = ticks;
+                /* another try only where time is left for it */
+                if (still >= 250 && left_ms - waited > 500) {
+                    stuck = 1;
+                    break;
+                }
+            }
+        }
+        left_ms -= waited;
+        if (done)
+            return;
+        kill(c, SIGALRM);   /* its handler removes the temporary file */
+        long t1 = now_ms();
+        while (now_ms() - t1 < 200) {
+            pid_t w = waitpid(c, &st, WNOHANG);
+            if (w == c || (w < 0 && errno != EINTR)) {
+                done = 1;
+                break;
+            }
+            nap_ms(1);
+        }
+        left_ms -= now_ms() - t1;
+        if (!done) {
+            kill(c, SIGKILL);
+            waitpid(c, &st, 0);
+        }
+        if (!stuck)
+            return;     /* the time bound, not a lock */
+    }
 }
 
 static void handler(int sig, siginfo_t *si, void *uc)
@@ -93,23 +238,7 @@ static void handler(int sig, siginfo_t *si, void *uc)
     } else if (getpid() == sig_pid &&
                atomic_load_explicit(&pp_state, memory_order_acquire) == PP_ST_ACTIVE) {
         pp_sig_snapshot_cpu();
-        pid_t c = _Fork();
-        if (c == 0)
-            child_write(sig, sig_pid);
-        if (c > 0) {
-            int st, done = 0;
-            for (int i = 0; i < (child_alarm + 2) * 1000 && !done; i++) {
-                pid_t w = waitpid(c, &st, WNOHANG);
-                if (w == c || (w < 0 && errno != EINTR))
-                    done = 1;   /* ECHILD: the program reaps (SIGCHLD ignored) */
-                else
-                    nap_ms(1);
-            }
-            if (!done) {
-                kill(c, SIGKILL);
-                waitpid(c, &st, 0);
-            }
-        }
+        write_in_child(sig);
     }
     /* die as the program would have: default action, signal re-raised (it
      * is blocked here, so it is delivered when the handler returns; a fault
@@ -118,6 +247,14 @@ static void handler(int sig, siginfo_t *si, void *uc)
     sigaction(sig, &dfl, NULL);
     raise(sig);
     errno = saved;
+}
+
+void pp_sig_test_stall(void)
+{
+    /* asleep, using no processor time: as a writer stuck on a lock */
+    if (pp_sig_child && stall_first && attempt_now == 0)
+        for (;;)
+            pause();
 }
 
 void pp_signal_init(void)
@@ -135,6 +272,8 @@ void pp_signal_init(void)
         else
             child_alarm = (int)t;
     }
+    const char *st = getenv("PERFPRED_SIGNAL_TEST_STALL");
+    stall_first = st && strcmp(st, "1") == 0;
     sig_pid = getpid();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

@@ -750,6 +750,7 @@ void pp_write_record(void)
         pp_warn("cannot write record '%s': %s (recording lost; the program's result is unaffected)",
                 path, strerror(errno));
     } else {
+        pp_sig_test_stall();
         print_record(pp_out_file(o), th, nth, &ft, par, npar);
         if (pp_out_close(o) != 0)
             pp_warn("cannot write record '%s': %s (recording lost; the program's result is "

@@ -7,8 +7,10 @@
 # format invariants, with the loops it finished; the analyser refuses it
 # (exit 2, naming the file and the signal) unless --allow-incomplete.  A
 # program with its own SIGTERM handler keeps its behaviour; SIGKILL and
-# PERFPRED_SIGNALS=0 leave no record; a writer stuck on a lock (abort()
-# inside free()) is ended by its time bound.
+# PERFPRED_SIGNALS=0 leave no record; a writer stuck on a lock another
+# thread held is ended and another forked; one stuck on a lock the
+# signalled thread holds (abort() inside free()) is ended by its time
+# bound.
 #
 # Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
 use strict;
@@ -17,6 +19,7 @@ use Test::More;
 use FindBin;
 use File::Temp qw(tempdir);
 use POSIX qw(:sys_wait_h);
+use Time::HiRes ();
 use lib "$FindBin::Bin/lib";
 use PPStress qw(build_pair run_prog wait_desc record_ok show_loops line_of sh_quote);
 
@@ -123,6 +126,28 @@ for my $s (qw(TERM INT HUP QUIT SEGV ABRT)) {
     }
     is(wait_desc($st[0]), wait_desc($st[1]), "kill -$s from outside: dies as the plain build (" . wait_desc($st[1]) . ")");
     check_incomplete("kill -$s", $rec, $sig);
+}
+
+# ---------------------------------------------------------------- a writer stuck on a lock
+# the first writer sleeps with its temporary file open
+# (PERFPRED_SIGNAL_TEST_STALL=1), as one stuck on a lock another thread
+# held at the fork: the handler ends it (its file removed) and forks another
+{
+    my $rec = "$tmp/stall.ppr";
+    local %ENV = (%ENV, %env0, PERFPRED_RECORD => $rec, PERFPRED_SIGNAL_TEST_STALL => 1);
+    my $pid = open(my $fh, '-|', $P, 'wait', $N, 3) or die "run $P: $!";
+    my $ready = 0;
+    while (<$fh>) { if (/^ready$/) { $ready = 1; last } }
+    my $t0 = Time::HiRes::time();
+    kill $num{TERM}, $pid if $ready;
+    1 while <$fh>;
+    close $fh;
+    my $st = $?;
+    ok($ready && ($st & 127) == $num{TERM}, 'writer stuck: the program dies of SIGTERM (' . wait_desc($st) . ')');
+    my $dt = Time::HiRes::time() - $t0;
+    # a quarter of a second asleep is stuck: the second writer after it
+    ok($dt >= 0.25 && $dt < 8, sprintf('writer stuck: ended after %.2f s, long before the 10 s bound', $dt));
+    check_incomplete('writer stuck, the second writer', $rec, $num{TERM});
 }
 
 # ---------------------------------------------------------------- the writer's time bound
