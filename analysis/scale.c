@@ -125,8 +125,34 @@ static double log_odds_gap(double e, double target)
  * bisected.  Against the Illinois rule this made a few per cent fewer
  * probes on the samples' 7x7 tables, with the same answers where the
  * efficiency crosses the target once in the bracket. */
-static int narrow(path *p, int P, double target, probe lo, probe hi, probe *out, char *err, size_t errlen)
+double pp_scale_iqi(const double x[3], const double f[3])
 {
+    if (f[0] == f[1] || f[0] == f[2] || f[1] == f[2])
+        return NAN;
+    return x[0] * f[1] * f[2] / ((f[0] - f[1]) * (f[0] - f[2])) +
+           x[1] * f[0] * f[2] / ((f[1] - f[0]) * (f[1] - f[2])) +
+           x[2] * f[0] * f[1] / ((f[2] - f[0]) * (f[2] - f[1]));
+}
+
+static int narrow(path *p, int P, double target, probe lo, probe hi, probe third, probe *out, char *err,
+                  size_t errlen)
+{
+    /* the last three sizes probed with an efficiency, in log s and the
+     * log-odds gap, the newest last */
+    double px[3], pf[3];
+    int np = 0;
+    const probe *seed[3] = {&third, &lo, &hi};
+    if (lo.s > hi.s) {
+        seed[1] = &hi;
+        seed[2] = &lo;
+    }
+    for (int i = 0; i < 3; i++) {
+        double f = log_odds_gap(seed[i]->e, target);
+        if (seed[i]->s > 0 && isfinite(f)) {
+            px[np] = log((double)seed[i]->s);
+            pf[np++] = f;
+        }
+    }
     int moved = 0;             /* the end the last probe moved: -1 lo, 1 hi */
     int twice = 0;             /* and the one before it moved the same end */
     long last = 0;             /* the last probe's size                     */
@@ -135,7 +161,16 @@ static int narrow(path *p, int P, double target, probe lo, probe hi, probe *out,
     while (hi.s - lo.s > 1) {
         long t = lo.s + (hi.s - lo.s) / 2;
         double flo = log_odds_gap(lo.e, target), fhi = log_odds_gap(hi.e, target);
-        if (!bisect && lo.s > 0 && flo < 0 && fhi >= 0) {
+        double xq = !bisect && np == 3 ? pp_scale_iqi(px, pf) : NAN;
+        if (isfinite(xq) && xq > log((double)lo.s) && xq < log((double)hi.s)) {
+            /* the curve through the last three sizes: it bends as the
+             * line does not, and lands next to the crossing */
+            t = lround(exp(xq));
+            if (t <= lo.s)
+                t = lo.s + 1;
+            if (t >= hi.s)
+                t = hi.s - 1;
+        } else if (!bisect && lo.s > 0 && flo < 0 && fhi >= 0) {
             double x = log((double)lo.s) + -flo / (fhi - flo) * (log((double)hi.s) - log((double)lo.s));
             t = lround(exp(x));
             if (twice)
@@ -150,6 +185,16 @@ static int narrow(path *p, int P, double target, probe lo, probe hi, probe *out,
         int r = eff_at(p, P, &q, err, errlen);
         if (r < 0)
             return -1;
+        double fq = r == 1 ? log_odds_gap(q.e, target) : NAN;
+        if (isfinite(fq)) {
+            if (np == 3) {
+                memmove(px, px + 1, 2 * sizeof *px);
+                memmove(pf, pf + 1, 2 * sizeof *pf);
+                np = 2;
+            }
+            px[np] = log((double)t);
+            pf[np++] = fq;
+        }
         int end;
         if (r == 1 && q.e >= target) {
             hi = q;
@@ -208,6 +253,7 @@ static int search(path *p, int P, double target, outcome *o, char *err, size_t e
     memset(o, 0, sizeof *o);
     o->beyond = NAN;
     probe lo = {0}, hi = {0}, q = {.s = p->base[0] > 0 ? p->base[0] : 1};
+    probe third = {0};   /* the size probed before the bracket's, for narrow */
     int r = eff_at(p, P, &q, err, errlen);
     if (r < 0)
         return -1;
@@ -259,6 +305,20 @@ static int search(path *p, int P, double target, outcome *o, char *err, size_t e
             double step = 1;
             if (lo.s >= p->base[0] && prev > 0) {
                 double more = pp_scale_doublings_left(prev, lo.e, span, target);
+                /* the odds' growth slows near the target (the line
+                 * through the last two sizes falls short): the curve
+                 * through the last three, where it goes further */
+                double x[3], f[3];
+                if (more < 1 && third.s > 0 && third.s < prevq.s && third.e > 0 && third.e < prev) {
+                    const probe *h[3] = {&third, &prevq, &lo};
+                    for (int i = 0; i < 3; i++) {
+                        x[i] = log2((double)h[i]->s);
+                        f[i] = log_odds_gap(h[i]->e, target);
+                    }
+                    double xq = pp_scale_iqi(x, f) - x[2];
+                    if (isfinite(xq) && xq > more && xq < 1)
+                        more = xq;
+                }
                 if (more < 1)
                     step = fmax(1.0 / 16, 1.1 * more + 0.01);
             }
@@ -298,6 +358,7 @@ static int search(path *p, int P, double target, outcome *o, char *err, size_t e
             o->last = n;
             if (n.e >= target) {
                 hi = n;
+                third = prevq;   /* the size before the bracket's lo */
                 break;
             }
             if (target >= 1) {
@@ -316,6 +377,7 @@ static int search(path *p, int P, double target, outcome *o, char *err, size_t e
                 }
             }
             prev = lo.e;
+            third = prevq;
             prevq = lo;
             lo = n;
         }
@@ -329,7 +391,7 @@ static int search(path *p, int P, double target, outcome *o, char *err, size_t e
             return 0;
         }
     }
-    r = narrow(p, P, target, lo, hi, &o->found, err, errlen);
+    r = narrow(p, P, target, lo, hi, third, &o->found, err, errlen);
     if (r != 1)
         return r;
     o->why = PP_SCALE_REACHED;

@@ -70,5 +70,9 @@ void pp_scale_free(pp_scale_table *t);
  * doublings before being `prev`: 0 when e already holds it, HUGE_VAL
  * when the efficiency stopped growing (scale.c says how). */
 double pp_scale_doublings_left(double prev, double e, double span, double target);
+/* Inverse quadratic interpolation: the x at which the parabola x(f)
+ * through the three points (x[i], f[i]) has f = 0 (the search's x is log
+ * s, its f the log-odds gap to the target); NAN where two f coincide. */
+double pp_scale_iqi(const double x[3], const double f[3]);
 
 #endif

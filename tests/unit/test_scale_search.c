@@ -15,6 +15,13 @@
  *  - an Amdahl limit, E 0.5 then 0.501 (c = 0.0058): flat (HUGE_VAL);
  *    E that fell: flat; a target of 1: never; E already there: 0.
  *
+ * And the narrowing's curve through three sizes (pp_scale_iqi): x(f) the
+ * parabola through (x, f) = (0, -3), (1, -1), (2, 2) is, by Lagrange,
+ * 0 + 1 * (0 + 3)(0 - 2) / ((-1 + 3)(-1 - 2)) + 2 * (0 + 3)(0 + 1) /
+ * ((2 + 3)(2 + 1)) = 1 + 2/5 = 1.4 at f = 0 (the line through the last
+ * two says 1 + 1/3); points on a line f = 2x - 4 give its root, 2, in
+ * any order; two equal f: NAN.
+ *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include <setjmp.h>
@@ -62,12 +69,22 @@ static void test_flat_and_degenerate(void **state)
     near(pp_scale_doublings_left(0, 0.2, 1, 0.5), 2);
 }
 
+static void test_the_curve_through_three(void **state)
+{
+    (void)state;
+    near(pp_scale_iqi((double[]){0, 1, 2}, (double[]){-3, -1, 2}), 1.4);
+    near(pp_scale_iqi((double[]){0, 1, 3}, (double[]){-4, -2, 2}), 2);
+    near(pp_scale_iqi((double[]){3, 0, 1}, (double[]){2, -4, -2}), 2);
+    assert_true(isnan(pp_scale_iqi((double[]){0, 1, 2}, (double[]){-1, -1, 2})));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_the_odds_law),
         cmocka_unit_test(test_far_below_the_target),
         cmocka_unit_test(test_flat_and_degenerate),
+        cmocka_unit_test(test_the_curve_through_three),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
