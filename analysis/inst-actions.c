@@ -70,7 +70,7 @@ int pp_inst_push_action(ictx *c, int t, pp_action a)
     }
     long cap = c->m->max_actions > 0 ? c->m->max_actions : MAX_ACTIONS;
     if (++c->nactions > cap)
-        return pp_inst_fail(c, "the thread graph has more than %ld actions at this size; "
+        return pp_inst_fail(c, PP_ERR_GRAPH_LIMIT " %ld actions at this size; "
                        "choose a smaller problem size or P", cap);
     if (pp_inst_graph_grows(c, 1))
         return -1;
@@ -86,7 +86,7 @@ int pp_inst_graph_grows(ictx *c, long n)
 {
     c->ngraph += n;
     if (c->pv->max_graph > 0 && c->ngraph > c->pv->max_graph)
-        return pp_inst_fail(c, "the thread graph has more than %ld actions at this size; "
+        return pp_inst_fail(c, PP_ERR_GRAPH_LIMIT " %ld actions at this size; "
                             "choose a smaller problem size or P", c->pv->max_graph);
     return 0;
 }

@@ -588,7 +588,10 @@ typedef struct {
  * to pv where P is a parameter),
  * with the fitted costs (pp_instantiate_costed, costs.h, with others).
  * Returns 0 or -1 with a message (recursion too deep, a hang-prone
- * structure, too many actions). */
+ * structure, too many actions: that message holds PP_ERR_GRAPH_LIMIT,
+ * which `scale` looks for, as it looks for PP_ERR_HANG in a walk's). */
+#define PP_ERR_GRAPH_LIMIT "the thread graph has more than"
+#define PP_ERR_HANG "hangs (deadlock)"
 int pp_instantiate(const pp_prog *m, const pp_vals *pv, int P, int flags, pp_instance *out, char *err,
                    size_t errlen);
 /* MPI: only rank `rank` of P (its loop totals, its thread); rank < 0: all

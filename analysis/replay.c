@@ -78,7 +78,7 @@ int pp_replay_check(pp_prog *m, const pp_machine *mach, char *err, size_t errlen
     pp_vals_free(&rec);
     if (mach == &def)
         pp_mem_forget(m, &def);
-    if (rc && strstr(why, "hangs")) {
+    if (rc && strstr(why, PP_ERR_HANG)) {
         snprintf(err, errlen, "%s: the model does not reproduce the run: the run completed at its recorded size "
                               "and P = %d, the model of it does not (%s)", m->rec->path ? m->rec->path : "?",
                  m->p_recorded, why);

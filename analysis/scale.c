@@ -85,11 +85,11 @@ static int eff_at(path *p, int P, probe *q, char *err, size_t errlen)
     int r = 1;
     int walks = p->kind == PP_SCALE_ALGORITHMIC ? PP_WALK_PRAM : PP_WALK_REAL;
     if (pp_predict_walks(p->m, &p->at, p->mach, P, walks, &mt, e2, sizeof e2)) {
-        if (strstr(e2, "hangs")) {
+        if (strstr(e2, PP_ERR_HANG)) {
             snprintf(err, errlen, "%s", e2);
             return -1;
         }
-        r = strstr(e2, "thread graph has more than") ? 2 : 0;
+        r = strstr(e2, PP_ERR_GRAPH_LIMIT) ? 2 : 0;
     } else {
         q->e = p->kind == PP_SCALE_ALGORITHMIC ? mt.Ea : mt.E;
         q->lat = p->kind == PP_SCALE_ALGORITHMIC ? mt.La : mt.L;

@@ -127,7 +127,7 @@ static void blocked_text(tctx *c, int t, char *buf, size_t n)
 void pp_trav_mpi_hang(tctx *c, char *err, size_t errlen)
 {
     mpi_st *s = c->mpi;
-    size_t len = (size_t)snprintf(err, errlen, "the MPI program hangs (deadlock): ");
+    size_t len = (size_t)snprintf(err, errlen, "the MPI program " PP_ERR_HANG ": ");
     int shown = 0, nblocked = 0;
     for (int t = 0; t < c->in->nthreads; t++)
         nblocked += c->state[t] == TS_BLOCKED;

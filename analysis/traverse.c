@@ -221,7 +221,7 @@ static void report_hang(tctx *c, char *err, size_t errlen)
         pp_trav_mpi_hang(c, err, errlen);
         return;
     }
-    size_t len = (size_t)snprintf(err, errlen, "the thread graph hangs (deadlock): ");
+    size_t len = (size_t)snprintf(err, errlen, "the thread graph " PP_ERR_HANG ": ");
     int shown = 0;
     for (int t = 0; t < c->in->nthreads && len < errlen; t++) {
         if (c->state[t] != TS_BLOCKED)
