@@ -218,10 +218,13 @@ typedef struct {
      * cover (every evaluation made in the body at its first iteration
      * narrows it to where its result stays the same, inst-code.c), and
      * the evaluation in progress is a callee's argument (its value may
-     * vary along the run: the callee frame's args_c1 follow it) */
+     * vary along the run: the callee frame's args_c1 follow it); period:
+     * where a remainder by a constant cut the run, the stride of
+     * iterations over which it would stay the same (the least common
+     * multiple of those met; 0 none, -1 too large) */
     struct {
         int on, sink;
-        int64_t max;
+        int64_t max, period;
     } itr;
     int fold_rank;              /* the programs hold the rank as a constant
                                    (no classes of ranks: faster where an

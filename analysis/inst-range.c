@@ -24,6 +24,11 @@ typedef struct {
 typedef struct {
     int64_t lo, hi;
     int64_t *cut;   /* where the threads lo.. stop agreeing (see below) */
+    int64_t *period;   /* runs of iterations: a remainder's stride (ictx.itr) */
+    int *cut_lo;       /* a remainder cut the range at lo: the rest of the
+                          program is run on for its own remainders' strides,
+                          with that one's value at lo, and the range says
+                          no at the end */
 } trange;
 
 /* x at thread tid (in __int128: no overflow) */
@@ -201,6 +206,78 @@ static int aff_div(int k, affine a, int64_t d, const trange *R, affine *r)
     return 0;
 }
 
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* a % d (d a non-zero constant): one value over the range where d
+ * divides the slope and a keeps its sign; otherwise it changes at the
+ * range's second member already (a + c1 has another remainder), and
+ * repeats every d / gcd(c1, d) members: that stride is noted for the
+ * runs of iterations (R->period), which may take a loop's iterations
+ * that far apart as one run (instantiate.c) */
+static int aff_mod(affine a, int64_t d, const trange *R, affine *r)
+{
+    __int128 alo = aff_at(a, R->lo), ahi = aff_at(a, R->hi);
+    int64_t q, q1;
+    if (d == INT64_MIN || !fits(alo) || !fits(ahi) || pp_expr_op2_i64(PP_E_MOD, (int64_t)alo, d, &q)) {
+        halve(R);
+        return 0;
+    }
+    int same_sign = (alo >= 0 && ahi >= 0) || (alo <= 0 && ahi <= 0);
+    if (R->lo == R->hi || ((__int128)a.c1 % d == 0 && same_sign)) {
+        *r = (affine){q, 0};
+        return 1;
+    }
+    if ((__int128)a.c1 % d == 0) {
+        /* the same on each side of a's change of sign: up to it */
+        int64_t lo = R->lo, hi = R->hi;   /* lo agrees, hi does not */
+        while (hi - lo > 1) {
+            int64_t mid = lo + (hi - lo) / 2;
+            __int128 am = aff_at(a, mid);
+            if (pp_expr_op2_i64(PP_E_MOD, (int64_t)am, d, &q1) == 0 && q1 == q)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        if (lo < *R->cut)
+            *R->cut = lo;
+        return 0;
+    }
+    /* the next member's remainder: another one where a keeps its sign */
+    __int128 a1 = aff_at(a, R->lo + 1);
+    if (!fits(a1) || pp_expr_op2_i64(PP_E_MOD, (int64_t)a1, d, &q1) || q1 == q) {
+        halve(R);
+        return 0;
+    }
+    if (R->lo < *R->cut)
+        *R->cut = R->lo;
+    if (!same_sign || !R->period || *R->period < 0)
+        return 0;
+    int64_t ad = d < 0 ? -d : d;
+    int64_t s = (int64_t)((__int128)a.c1 % ad);
+    int64_t p = ad / gcd64(s < 0 ? -s : s, ad);
+    if (p > 64)
+        *R->period = -1;
+    else if (*R->period == 0)
+        *R->period = p;
+    else {
+        __int128 l = (__int128)*R->period / gcd64(*R->period, p) * p;
+        *R->period = l > 64 ? -1 : (int64_t)l;
+    }
+    /* on, for the other remainders' strides: (i + j) % 2 + (i + j) % 3
+     * repeats every 6 */
+    *R->cut_lo = 1;
+    *r = (affine){q, 0};
+    return 1;
+}
+
 /* a k b over the range (k a binary operator's kind): 1 with *r, 0 when
  * the threads' values are not one affine form, -1 when every thread's
  * evaluation fails alike (a constant division by zero, say) */
@@ -232,6 +309,11 @@ static int aff_op2(int k, affine a, affine b, const trange *R, affine *r)
             return aff_div(k, a, b.c0, R, r);
         halve(R);
         return 0;
+    case PP_E_MOD:
+        if (b.c1 == 0 && b.c0 != 0)
+            return aff_mod(a, b.c0, R, r);
+        halve(R);
+        return 0;
     case PP_E_MIN:
     case PP_E_MAX: {
         /* op2's min is b < a ? b : a: a where they are equal */
@@ -261,7 +343,11 @@ int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, 
                       int64_t *slope, int64_t *cut)
 {
     const pp_icode *code = c->code;
-    const trange *R = &(trange){lo, hi, cut};
+    int cut_lo = 0;
+    /* the range's answer where the program ends early (fails, cannot be
+     * followed): not alike after a remainder that changed (cut_lo) */
+#define ALIKE (cut_lo ? 0 : 1)
+    const trange *R = &(trange){lo, hi, cut, c->itr.on ? &c->itr.period : NULL, &cut_lo};
     affine st[64];
     int sp = 0;
     *ok = 0;
@@ -273,6 +359,8 @@ int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, 
         }
         switch (in->op) {
         case I_END:
+            if (cut_lo)
+                return 0;   /* a remainder changed at the range's second member */
             if (st[0].c1 != 0 && !slope) {
                 *cut = lo;   /* a value that differs from thread to thread */
                 return 0;
@@ -281,33 +369,33 @@ int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, 
             *out = st[0].c0;
             if (slope)
                 *slope = st[0].c1;
-            return 1;
+            return ALIKE;
         case I_K:
             st[sp++] = (affine){in->v, 0};
             break;
         case I_FAIL:
-            return 1;
+            return ALIKE;
         case I_ARG:
             if (!fr->args_known || !fr->args_known[in->a])
-                return 1;
+                return ALIKE;
             st[sp++] = (affine){fr->args[in->a], fr->args_c1 ? fr->args_c1[in->a] : 0};
             break;
         case I_IV:
             if (!fr->iv_known[in->a])
-                return 1;
+                return ALIKE;
             st[sp++] = (affine){fr->iv[in->a], fr->iv_c1 ? fr->iv_c1[in->a] : 0};
             break;
         case I_THRK:
         case I_THRN:
             if (!fr->thr_known)
-                return 1;
+                return ALIKE;
             st[sp++] = in->op == I_THRK ? (c->itr.on ? (affine){fr->thr_k, 0} : (affine){0, 1})
                                         : (affine){fr->thr_n, 0};
             break;
         case I_NTHREADS:
         case I_TID:
             if (!fr->omp)
-                return 1;
+                return ALIKE;
             st[sp++] = in->op == I_TID ? (c->itr.on ? (affine){fr->tid, 0} : (affine){0, 1})
                                        : (affine){fr->nthreads, 0};
             break;
@@ -316,7 +404,7 @@ int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, 
             const shared_val *sv = fr->shared;
             int i = sv ? pp_inst_shared_index(sv, in->name) : -1;
             if (i < 0 || !sv->known[i])
-                return 1;
+                return ALIKE;
             st[sp++] = (affine){sv->val[i], 0};
             break;
         }
@@ -327,7 +415,7 @@ int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, 
                 return 0;
             }
             if (pp_inst_comm_lookup(c, in->name, c->rank, &rank, &size))
-                return 1;
+                return ALIKE;
             st[sp++] = (affine){in->a ? size : rank, 0};
             break;
         }
@@ -341,13 +429,13 @@ int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, 
                 return 0;
             }
             if (pp_prog_rank_value(c->m, c->pv, in->a, c->rank, c->P, c->single_rank, &v))
-                return 1;
+                return ALIKE;
             st[sp++] = (affine){v, 0};
             break;
         }
         case I_NEG:
             if (st[sp - 1].c1 == 0 && st[sp - 1].c0 == INT64_MIN)
-                return 1;   /* run() fails there, at every thread */
+                return ALIKE;   /* run() fails there, at every thread */
             if (!aff_make(-(__int128)st[sp - 1].c0, -(__int128)st[sp - 1].c1, R, &st[sp - 1]))
                 return 0;
             break;
@@ -394,26 +482,27 @@ int pp_inst_run_range(ictx *c, const frame *fr, int pc, int64_t lo, int64_t hi, 
                 if (st[sp - 1].c1 == 0) {
                     /* the same at every thread: as run() computes it */
                     if (pp_expr_op2_i64((pp_ekind)k, st[sp - 1].c0, in->v, &st[sp - 1].c0))
-                        return 1;
+                        return ALIKE;
                 } else {
                     int r = aff_op2(k, st[sp - 1], (affine){in->v, 0}, R, &st[sp - 1]);
                     if (r <= 0)
-                        return r < 0;
+                        return r < 0 ? ALIKE : 0;
                 }
             } else if (in->op >= I_BIN && in->op < I_BIN + 32) {
                 int k = in->op - I_BIN + PP_E_ADD;
                 sp--;
                 if (st[sp - 1].c1 == 0 && st[sp].c1 == 0) {
                     if (pp_expr_op2_i64((pp_ekind)k, st[sp - 1].c0, st[sp].c0, &st[sp - 1].c0))
-                        return 1;
+                        return ALIKE;
                 } else {
                     int r = aff_op2(k, st[sp - 1], st[sp], R, &st[sp - 1]);
                     if (r <= 0)
-                        return r < 0;
+                        return r < 0 ? ALIKE : 0;
                 }
             } else
-                return 1;   /* not emitted: every thread fails, as run() does */
+                return ALIKE;   /* not emitted: every thread fails, as run() does */
             break;
         }
     }
+#undef ALIKE
 }

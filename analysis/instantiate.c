@@ -299,6 +299,54 @@ static int runs_allowed(const ictx *c)
     return !c->itr.on && !pp_full_walk();
 }
 
+/* The iterations from..cnt - 1 of loop k in runs of iterations `period`
+ * apart: for each residue, the body made at a run's first iteration and
+ * run over the iterations period, 2 period, ... after it (the IV's step
+ * times period along the run), which every remainder by a divisor of
+ * the period gives the same result; where the runs stay one iteration
+ * long all the same, the rest is enumerated.  The body holds no events
+ * (exec_runs), so the order of its iterations does not matter: only
+ * their work, which is summed.  Into *sub. */
+static int exec_strided(ictx *c, int t, frame *fr, int k, const iv_rule *r, long long from, long long cnt,
+                        int64_t period, long double mult, int64_t *c1, pp_work *sub)
+{
+    int id = fr->mf->d->loops[k].id;
+    const int extra = c->flags & (PP_INST_TOTALS | PP_INST_MEMSTAT | PP_INST_SITES);
+    c1[id] = r->step * period;
+    int ones = 0, rc = 0;
+    for (int64_t res = 0; res < period && rc == 0; res++) {
+        long long n = (cnt - from - res + period - 1) / period;   /* the residue's iterations */
+        for (long long m = 0; m < n && rc == 0;) {
+            long long j = from + res + m * period;
+            set_iv_by(fr, k, r, (long double)j);
+            if (ones >= RUNS_GIVE_UP) {
+                rc = exec_scope(c, t, fr, k, mult, 0, sub);
+                m++;
+                continue;
+            }
+            pp_work one = {0};
+            c->itr.on = 1;
+            c->itr.max = n - 1 - m;
+            c->itr.period = 0;
+            fr->iv_c1 = c1;
+            rc = exec_scope(c, t, fr, k, mult, 0, &one);
+            fr->iv_c1 = NULL;
+            c->itr.on = 0;
+            long long len = c->itr.max + 1;
+            sub->ns += (double)len * one.ns;
+            sub->mem += (double)len * one.mem;
+            if (rc == 0 && len > 1 && extra) {
+                pp_work again = {0};
+                rc = exec_scope(c, t, fr, k, mult * (long double)(len - 1), 0, &again);
+            }
+            ones = len == 1 ? ones + 1 : 0;
+            m += len;
+        }
+    }
+    c1[id] = r->step;
+    return rc;
+}
+
 /* An enumerated loop (its body reads its IV), in runs: the body made at
  * a run's first iteration, every evaluation in it (its frame's, and its
  * callees', their arguments affine along the run: call_frame) run over
@@ -327,7 +375,15 @@ static int exec_runs(ictx *c, int t, frame *fr, int k, const iv_rule *r, long lo
     const int extra = c->flags & (PP_INST_TOTALS | PP_INST_MEMSTAT | PP_INST_SITES);
     pp_work sub = {0};
     int ones = 0, rc = 0;
+    int64_t period = 0;   /* the remainders' stride the last runs noted */
     for (long long j = 0; j < cnt && rc == 0;) {
+        if (ones >= RUNS_GIVE_UP && period > 1 && cnt - j >= 4 * period) {
+            /* the runs stay one iteration long because of a remainder
+             * (a cell's kind from (i + j) % 3): runs of the iterations
+             * `period` apart, one residue at a time */
+            rc = exec_strided(c, t, fr, k, r, j, cnt, period, mult, c1, &sub);
+            break;
+        }
         if (ones >= RUNS_GIVE_UP && cnt - j > ENUM_LIMIT) {
             rc = sample_iters(c, t, fr, k, j, cnt, mult, &sub);
             break;
@@ -341,11 +397,14 @@ static int exec_runs(ictx *c, int t, frame *fr, int k, const iv_rule *r, long lo
         pp_work one = {0};
         c->itr.on = 1;
         c->itr.max = cnt - 1 - j;
+        c->itr.period = 0;
         fr->iv_c1 = c1;
         rc = exec_scope(c, t, fr, k, mult, 0, &one);
         fr->iv_c1 = NULL;
         c->itr.on = 0;
         long long len = c->itr.max + 1;
+        if (len == 1)
+            period = ones == 0 ? c->itr.period : period == c->itr.period ? period : -1;
         sub.ns += (double)len * one.ns;
         sub.mem += (double)len * one.mem;
         if (rc == 0 && len > 1 && extra) {

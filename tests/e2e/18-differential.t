@@ -183,6 +183,7 @@ my @more = (      # docs/samples.md for the arguments; small sizes
     ['halo_cells',  'tests/programs/halo_cells.c', 'pthread', '3000 3 {P}'],
     ['edge_rows',   'tests/programs/edge_rows.c', 'omp', '64 3'],
     ['wavefront',   'tests/programs/wavefront.c', 'omp', '40 2'],
+    ['strided_cells', 'tests/programs/strided_cells.c', 'omp', '300 2'],
     ['samename',    'tests/programs/samename/a.c tests/programs/samename/b.c', 'serial', '100'],
     # tests/plugin (10-plugin.t, 12-streams.t, 14-inline.t, 15-hoist.t,
     # 16-register.t, 17-ivbranch.t run them with these arguments)

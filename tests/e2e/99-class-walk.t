@@ -73,6 +73,9 @@ my @progs = (
     # OpenMP rows whose first and last are held, the columns near a row's
     # ends costlier: runs of rows and of columns in the team's members
     ['edge_rows',      'tests/programs/edge_rows.c',     '96 3',    'n=400', 0],
+    # OpenMP cells of three materials interleaved (a cell's by its index
+    # modulo 3): runs of the cells 3 apart
+    ['strided_cells',  'tests/programs/strided_cells.c', '3000 2',  'n=9000', 0],
 );
 # the last field: how the prediction's copies are walked (PP_INST_CLASSES,
 # docs/model.md): 'all' in their class's segment (at P = 16 every copy
@@ -208,6 +211,24 @@ for my $P (5, 16) {
     }
     is("$approx{0} $approx{1}", 'exact approx',
        'halo_cells at n = 3 000 000, P = 1: summed exactly in runs (the full walk samples)');
+}
+
+# runs of iterations a period apart: strided_cells' cells differ from
+# their neighbours (a helper's count from the index modulo 3), so its
+# runs are one iteration long; those of the cells 3 apart are as long as
+# the loop, and sum its 3 million cells exactly where the full walk
+# samples them
+{
+    my $rec = "$tmp/strided_cells.ppr";
+    my %approx;
+    for my $full (0, 1) {
+        my ($rc, $out) = run_in($tmp, "PERFPRED_FULL_WALK=$full $pp predict $rec --machine $M --set n=3000000 "
+                                      . "--P 1 --draws 0 --format json");
+        my $j = $rc ? undef : eval { decode_json($out) };
+        $approx{$full} = $j ? ($j->{approx} ? 'approx' : 'exact') : "exit $rc";
+    }
+    is("$approx{0} $approx{1}", 'exact approx',
+       'strided_cells at n = 3 000 000, P = 1: summed exactly in runs 3 cells apart (the full walk samples)');
 }
 
 # a large team: the walk in segments reaches P = 200 000 (every copy

@@ -14,7 +14,16 @@
  *  - (rank - 5) * 4 / 4 over 0..10: a truncating division whose
  *    numerator changes sign is not followed as affine (cut 0: -5, -4);
  *    the floor division is (rank - 5, slope 1);
- *  - an argument affine in the rank (10 + rank) less the rank: 10.
+ *  - an argument affine in the rank (10 + rank) less the rank: 10;
+ *  - remainders: (3 rank + 1) % 3 over 0..100 is 1 (3 divides the
+ *    slope); rank % 3 over 0..10 changes at once (cut 0) and repeats
+ *    every 3 ranks (the period a run of iterations notes); (2 rank) % 6:
+ *    period 6 / gcd(2, 6) = 3; rank % 2 + rank % 3: lcm(2, 3) = 6;
+ *    -rank % 4 over 1..10 (negative all along, C's remainder keeps the
+ *    sign): period 4; (rank - 5) % 3 over 0..10, whose numerator
+ *    changes sign, changes at once (-2, -1: cut 0) with no period noted;
+ *    (3 rank - 5) % 3 is -2 up to rank 1 and 1 from rank 2 on (cut 1);
+ *    over one rank, 7 % 3 = 1.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -174,6 +183,66 @@ static void test_a_slot_affine_in_the_rank(void **state)
     assert_true(v == 10);
 }
 
+/* the period noted over lo..hi for the program (a run of iterations) */
+static int64_t period_of(prog *p, int64_t lo, int64_t hi, int64_t *cut)
+{
+    int64_t v, slope;
+    p->c.itr.on = 1;
+    p->c.itr.period = 0;
+    int r = over(p, NULL, lo, hi, 0, &v, &slope, cut);
+    p->c.itr.on = 0;
+    assert_int_equal(r, 0);
+    return p->c.itr.period;
+}
+
+static void test_remainders(void **state)
+{
+    (void)state;
+    prog p;
+    int64_t v, slope, cut;
+    const pp_icode one[] = {RANK, BINK(PP_E_MUL, 3), BINK(PP_E_ADD, 1), BINK(PP_E_MOD, 3), END};
+    load(&p, one, 5);
+    assert_int_equal(over(&p, NULL, 0, 100, 0, &v, &slope, &cut), 1);
+    assert_true(v == 1);
+    check_against_each(&p, NULL, 0, 100);
+
+    const pp_icode by3[] = {RANK, BINK(PP_E_MOD, 3), END};
+    load(&p, by3, 3);
+    assert_int_equal(period_of(&p, 0, 10, &cut), 3);
+    assert_true(cut == 0);
+    check_against_each(&p, NULL, 0, 10);
+    assert_int_equal(over(&p, NULL, 7, 7, 0, &v, &slope, &cut), 1);
+    assert_true(v == 1);
+
+    const pp_icode even6[] = {RANK, BINK(PP_E_MUL, 2), BINK(PP_E_MOD, 6), END};
+    load(&p, even6, 4);
+    assert_int_equal(period_of(&p, 0, 10, &cut), 3);
+    check_against_each(&p, NULL, 0, 10);
+
+    const pp_icode both[] = {RANK, BINK(PP_E_MOD, 2), RANK, BINK(PP_E_MOD, 3), BIN(PP_E_ADD), END};
+    load(&p, both, 6);
+    assert_int_equal(period_of(&p, 0, 10, &cut), 6);
+    check_against_each(&p, NULL, 0, 10);
+
+    const pp_icode neg[] = {K(0), RANK, BIN(PP_E_SUB), BINK(PP_E_MOD, 4), END};
+    load(&p, neg, 5);
+    assert_int_equal(period_of(&p, 1, 10, &cut), 4);
+    assert_true(cut == 1);
+    check_against_each(&p, NULL, 1, 10);
+
+    const pp_icode sign[] = {RANK, BINK(PP_E_SUB, 5), BINK(PP_E_MOD, 3), END};
+    load(&p, sign, 4);
+    assert_int_equal(period_of(&p, 0, 10, &cut), 0);
+    assert_true(cut == 0);
+    check_against_each(&p, NULL, 0, 10);
+
+    const pp_icode sign3[] = {RANK, BINK(PP_E_MUL, 3), BINK(PP_E_SUB, 5), BINK(PP_E_MOD, 3), END};
+    load(&p, sign3, 5);
+    assert_int_equal(period_of(&p, 0, 10, &cut), 0);
+    assert_true(cut == 1);
+    check_against_each(&p, NULL, 0, 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +251,7 @@ int main(void)
         cmocka_unit_test(test_quotients_that_change),
         cmocka_unit_test(test_sign_of_a_truncation),
         cmocka_unit_test(test_a_slot_affine_in_the_rank),
+        cmocka_unit_test(test_remainders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
