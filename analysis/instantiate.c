@@ -304,9 +304,24 @@ static int runs_allowed(const ictx *c)
  * run over the iterations period, 2 period, ... after it (the IV's step
  * times period along the run), which every remainder by a divisor of
  * the period gives the same result; where the runs stay one iteration
- * long all the same, the rest is enumerated.  The body holds no events
+ * long all the same, the rest is enumerated (sampled past the
+ * enumeration's limit, as exec_runs does).  The body holds no events
  * (exec_runs), so the order of its iterations does not matter: only
  * their work, which is summed.  Into *sub. */
+/* the idx-th of the iterations left in the strided order: residue res
+ * from its m-th on, then the residues after it */
+static long long strided_at(long long from, long long cnt, int64_t period, int64_t res, long long m,
+                            long long idx)
+{
+    for (int64_t r2 = res; r2 < period; r2++) {
+        long long n2 = (cnt - from - r2 + period - 1) / period - (r2 == res ? m : 0);
+        if (idx < n2)
+            return from + r2 + ((r2 == res ? m : 0) + idx) * period;
+        idx -= n2;
+    }
+    return cnt - 1;
+}
+
 static int exec_strided(ictx *c, int t, frame *fr, int k, const iv_rule *r, long long from, long long cnt,
                         int64_t period, long double mult, int64_t *c1, pp_work *sub)
 {
@@ -318,8 +333,30 @@ static int exec_strided(ictx *c, int t, frame *fr, int k, const iv_rule *r, long
         long long n = (cnt - from - res + period - 1) / period;   /* the residue's iterations */
         for (long long m = 0; m < n && rc == 0;) {
             long long j = from + res + m * period;
+            if (ones == RUNS_GIVE_UP) {
+                /* as plain runs past the enumeration's limit: sampled */
+                long long left = 0;
+                for (int64_t r2 = res; r2 < period; r2++)
+                    left += (cnt - from - r2 + period - 1) / period - (r2 == res ? m : 0);
+                if (left > ENUM_LIMIT) {
+                    c->in->approx = 1;
+                    long double w = (long double)left / NSAMPLES;
+                    for (int s = 0; s < NSAMPLES && rc == 0; s++) {
+                        pp_work one = {0};
+                        set_iv(c, fr, k,
+                               (long double)strided_at(from, cnt, period, res, m,
+                                                       (long long)floorl(((long double)s + 0.5L) * w)));
+                        rc = exec_scope(c, t, fr, k, mult * w, 0, &one);
+                        sub->ns += (double)(w * one.ns);
+                        sub->mem += (double)(w * one.mem);
+                    }
+                    c1[id] = r->step;
+                    return rc;
+                }
+                ones++;   /* enumerated from here on */
+            }
             set_iv_by(fr, k, r, (long double)j);
-            if (ones >= RUNS_GIVE_UP) {
+            if (ones > RUNS_GIVE_UP) {
                 rc = exec_scope(c, t, fr, k, mult, 0, sub);
                 m++;
                 continue;
