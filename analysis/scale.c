@@ -282,8 +282,8 @@ static int search(path *p, int P, double target, outcome *o, char *err, size_t e
     } else {
         /* grow until the target holds: doubling, or, from the recorded
          * size on, the doublings the odds law says are left, a little
-         * more so that the size passes the target, in steps of 1/16 to 1
-         * doubling; a step that would take the thread graph past the
+         * more so that the size passes the target, in steps of 1/16 to 2
+         * doublings; a step that would take the thread graph past the
          * search's limit is shortened to the last size under it, so
          * that the search reports the efficiency there rather than
          * give up at a size it cannot unroll */
@@ -321,6 +321,11 @@ static int search(path *p, int P, double target, outcome *o, char *err, size_t e
                 }
                 if (more < 1)
                     step = fmax(1.0 / 16, 1.1 * more + 0.01);
+                else if (more > 2.5 && more < 12)
+                    /* further off: up to two doublings a probe, 1.5 short
+                     * of the law's estimate (beyond 12 it is too unsure:
+                     * the odds' growth may be stopping, PP_SCALE_FLAT) */
+                    step = fmin(more - 1.5, 2);
             }
             long t = (long)ceil((double)lo.s * exp2(step));
             if (t <= lo.s)
