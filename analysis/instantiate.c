@@ -308,6 +308,33 @@ static int runs_allowed(const ictx *c)
  * enumeration's limit, as exec_runs does).  The body holds no events
  * (exec_runs), so the order of its iterations does not matter: only
  * their work, which is summed.  Into *sub. */
+/* One run of loop k's iterations from the one its IV is set to, at most
+ * `left` of them (c1: the slots' steps along it): the body made at the
+ * first, the run's length into *len, its work times that into *sub;
+ * what the body adds besides its work made once more for the run's
+ * other iterations.  The remainders' stride the run noted is left in
+ * c->itr.period. */
+static int one_run(ictx *c, int t, frame *fr, int k, long long left, long double mult, int64_t *c1, pp_work *sub,
+                   long long *len)
+{
+    pp_work one = {0};
+    c->itr.on = 1;
+    c->itr.max = left - 1;
+    c->itr.period = 0;
+    fr->iv_c1 = c1;
+    int rc = exec_scope(c, t, fr, k, mult, 0, &one);
+    fr->iv_c1 = NULL;
+    c->itr.on = 0;
+    *len = c->itr.max + 1;
+    sub->ns += (double)*len * one.ns;
+    sub->mem += (double)*len * one.mem;
+    if (rc == 0 && *len > 1 && (c->flags & (PP_INST_TOTALS | PP_INST_MEMSTAT | PP_INST_SITES))) {
+        pp_work again = {0};
+        rc = exec_scope(c, t, fr, k, mult * (long double)(*len - 1), 0, &again);
+    }
+    return rc;
+}
+
 /* the idx-th of the iterations left in the strided order: residue res
  * from its m-th on, then the residues after it */
 static long long strided_at(long long from, long long cnt, int64_t period, int64_t res, long long m,
@@ -326,7 +353,6 @@ static int exec_strided(ictx *c, int t, frame *fr, int k, const iv_rule *r, long
                         int64_t period, long double mult, int64_t *c1, pp_work *sub)
 {
     int id = fr->mf->d->loops[k].id;
-    const int extra = c->flags & (PP_INST_TOTALS | PP_INST_MEMSTAT | PP_INST_SITES);
     c1[id] = r->step * period;
     int ones = 0, rc = 0;
     for (int64_t res = 0; res < period && rc == 0; res++) {
@@ -361,21 +387,8 @@ static int exec_strided(ictx *c, int t, frame *fr, int k, const iv_rule *r, long
                 m++;
                 continue;
             }
-            pp_work one = {0};
-            c->itr.on = 1;
-            c->itr.max = n - 1 - m;
-            c->itr.period = 0;
-            fr->iv_c1 = c1;
-            rc = exec_scope(c, t, fr, k, mult, 0, &one);
-            fr->iv_c1 = NULL;
-            c->itr.on = 0;
-            long long len = c->itr.max + 1;
-            sub->ns += (double)len * one.ns;
-            sub->mem += (double)len * one.mem;
-            if (rc == 0 && len > 1 && extra) {
-                pp_work again = {0};
-                rc = exec_scope(c, t, fr, k, mult * (long double)(len - 1), 0, &again);
-            }
+            long long len;
+            rc = one_run(c, t, fr, k, n - m, mult, c1, sub, &len);
             ones = len == 1 ? ones + 1 : 0;
             m += len;
         }
@@ -409,7 +422,6 @@ static int exec_runs(ictx *c, int t, frame *fr, int k, const iv_rule *r, long lo
         return pp_inst_fail(c, "out of memory");
     memset(c1, 0, sizeof *c1 * (size_t)nl);
     c1[id] = r->step;
-    const int extra = c->flags & (PP_INST_TOTALS | PP_INST_MEMSTAT | PP_INST_SITES);
     pp_work sub = {0};
     int ones = 0, rc = 0;
     int64_t period = 0;   /* the remainders' stride the last runs noted */
@@ -431,23 +443,10 @@ static int exec_runs(ictx *c, int t, frame *fr, int k, const iv_rule *r, long lo
             j++;
             continue;
         }
-        pp_work one = {0};
-        c->itr.on = 1;
-        c->itr.max = cnt - 1 - j;
-        c->itr.period = 0;
-        fr->iv_c1 = c1;
-        rc = exec_scope(c, t, fr, k, mult, 0, &one);
-        fr->iv_c1 = NULL;
-        c->itr.on = 0;
-        long long len = c->itr.max + 1;
+        long long len;
+        rc = one_run(c, t, fr, k, cnt - j, mult, c1, &sub, &len);
         if (len == 1)
             period = ones == 0 ? c->itr.period : period == c->itr.period ? period : -1;
-        sub.ns += (double)len * one.ns;
-        sub.mem += (double)len * one.mem;
-        if (rc == 0 && len > 1 && extra) {
-            pp_work again = {0};
-            rc = exec_scope(c, t, fr, k, mult * (long double)(len - 1), 0, &again);
-        }
         ones = len == 1 ? ones + 1 : 0;
         j += len;
     }
