@@ -170,6 +170,20 @@ for my $p (grep { $_->[3] } @progs) {
     my ($param) = $set =~ /^(\w+)=/;
     my ($r1, $r2, $j1, $j2) = both("$pp scale $rec --machine $M --scale $param --P 2,4,8,16 --Ea 0.5 --format json");
     is($r1, 0, "$name: scale runs");
+    # a P not reached reports the efficiency at the largest size its
+    # search tried, where a loop may pass 2^20 iterations: the full walk
+    # samples 512 of them there (approx), the runs sum them exactly, so
+    # those two agree to 1e-6 only (halo_cells at P = 4: n = 6.4 million)
+    for my $j ($j1, $j2) {
+        for my $t (@{ ($j // {})->{tables} // [] }) {
+            for my $s (@{ $t->{search} // [] }) {
+                next if ($s->{result} // '') eq 'reached';
+                for my $k ('efficiency', 'estimate') {
+                    $s->{$k} = sprintf('%.6g', $s->{$k}) if defined $s->{$k};
+                }
+            }
+        }
+    }
     is(json_differ($j1, $j2, 'scale'), '', "$name: scale the same with the classes and the full unrolling");
 }
 
