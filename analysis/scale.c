@@ -112,19 +112,7 @@ static double log_odds_gap(double e, double target)
     return log(e / (1 - e)) - log(target / (1 - target));
 }
 
-/* The smallest s in (lo.s, hi.s] with eff >= target, lo below it and hi
- * at or above it: the log-odds of the efficiency are about linear in
- * log s (pp_scale_doublings_left), so the probe goes where the line
- * through the two ends crosses the target (regula falsi).  Where the
- * curve bends, that line's crossing lands on the same side of the target
- * probe after probe and the far end never moves; so once an end has
- * moved twice in a row the probe steps past the new crossing by as much
- * again as the last probe missed it by (the miss shrinks as the curve
- * straightens, so the step lands just across, and the bracket closes on
- * both sides).  A bracket that has not halved in three probes is
- * bisected.  Against the Illinois rule this made a few per cent fewer
- * probes on the samples' 7x7 tables, with the same answers where the
- * efficiency crosses the target once in the bracket. */
+/* Inverse quadratic interpolation (scale.h). */
 double pp_scale_iqi(const double x[3], const double f[3])
 {
     if (f[0] == f[1] || f[0] == f[2] || f[1] == f[2])
@@ -134,6 +122,21 @@ double pp_scale_iqi(const double x[3], const double f[3])
            x[2] * f[0] * f[1] / ((f[2] - f[0]) * (f[2] - f[1]));
 }
 
+/* The smallest s in (lo.s, hi.s] with eff >= target, lo below it and hi
+ * at or above it (third: the size probed before lo, s 0 none).  The
+ * log-odds of the efficiency are about linear in log s
+ * (pp_scale_doublings_left), and bend near the target: the probe goes
+ * where the parabola through the last three sizes probed crosses the
+ * target (inverse quadratic interpolation), where that lies inside the
+ * bracket; otherwise where the line through the two ends does (regula
+ * falsi).  Where the curve bends, that line's crossing lands on the same
+ * side of the target probe after probe and the far end never moves; so
+ * once an end has moved twice in a row the probe steps past the new
+ * crossing by as much again as the last probe missed it by (the miss
+ * shrinks as the curve straightens, so the step lands just across, and
+ * the bracket closes on both sides).  A bracket that has not halved in
+ * three probes is bisected.  The same answers where the efficiency
+ * crosses the target once in the bracket. */
 static int narrow(path *p, int P, double target, probe lo, probe hi, probe third, probe *out, char *err,
                   size_t errlen)
 {
@@ -142,10 +145,6 @@ static int narrow(path *p, int P, double target, probe lo, probe hi, probe third
     double px[3], pf[3];
     int np = 0;
     const probe *seed[3] = {&third, &lo, &hi};
-    if (lo.s > hi.s) {
-        seed[1] = &hi;
-        seed[2] = &lo;
-    }
     for (int i = 0; i < 3; i++) {
         double f = log_odds_gap(seed[i]->e, target);
         if (seed[i]->s > 0 && isfinite(f)) {
@@ -162,25 +161,19 @@ static int narrow(path *p, int P, double target, probe lo, probe hi, probe third
         long t = lo.s + (hi.s - lo.s) / 2;
         double flo = log_odds_gap(lo.e, target), fhi = log_odds_gap(hi.e, target);
         double xq = !bisect && np == 3 ? pp_scale_iqi(px, pf) : NAN;
-        if (isfinite(xq) && xq > log((double)lo.s) && xq < log((double)hi.s)) {
-            /* the curve through the last three sizes: it bends as the
-             * line does not, and lands next to the crossing */
-            t = lround(exp(xq));
-            if (t <= lo.s)
-                t = lo.s + 1;
-            if (t >= hi.s)
-                t = hi.s - 1;
-        } else if (!bisect && lo.s > 0 && flo < 0 && fhi >= 0) {
+        if (isfinite(xq) && xq > log((double)lo.s) && xq < log((double)hi.s))
+            t = lround(exp(xq));   /* the curve: it bends as the line does not */
+        else if (!bisect && lo.s > 0 && flo < 0 && fhi >= 0) {
             double x = log((double)lo.s) + -flo / (fhi - flo) * (log((double)hi.s) - log((double)lo.s));
             t = lround(exp(x));
             if (twice)
                 t += t - last;   /* past the crossing, toward the end that stayed */
-            /* within (lo.s, hi.s) once rounded and kept off the ends */
-            if (t <= lo.s)
-                t = lo.s + 1;
-            if (t >= hi.s)
-                t = hi.s - 1;
         }
+        /* within (lo.s, hi.s) once rounded and kept off the ends */
+        if (t <= lo.s)
+            t = lo.s + 1;
+        if (t >= hi.s)
+            t = hi.s - 1;
         probe q = {.s = t};
         int r = eff_at(p, P, &q, err, errlen);
         if (r < 0)
@@ -308,9 +301,9 @@ static int search(path *p, int P, double target, outcome *o, char *err, size_t e
                 /* the odds' growth slows near the target (the line
                  * through the last two sizes falls short): the curve
                  * through the last three, where it goes further */
-                double x[3], f[3];
                 if (more < 1 && third.s > 0 && third.s < prevq.s && third.e > 0 && third.e < prev) {
                     const probe *h[3] = {&third, &prevq, &lo};
+                    double x[3], f[3];
                     for (int i = 0; i < 3; i++) {
                         x[i] = log2((double)h[i]->s);
                         f[i] = log_odds_gap(h[i]->e, target);

@@ -330,10 +330,10 @@ const char *pp_signal_name(int sig);
 /* In the writer forked by the handler: 1, the signal, the program's pid. */
 extern int pp_sig_child;
 extern int pp_incomplete_sig;
+extern pid_t pp_record_pid;
 /* In the first such writer under PERFPRED_SIGNAL_TEST_STALL=1 (the
  * tests): sleep for ever, as one stuck on a lock held at the fork. */
 void pp_sig_test_stall(void);
-extern pid_t pp_record_pid;
 
 /* ------------------------------------------------------------ rt-out.c */
 /* Create PATH atomically: pp_out_open gives a FILE on a temporary file in
