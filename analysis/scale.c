@@ -196,6 +196,16 @@ static int narrow(path *p, int P, double target, probe lo, probe hi, probe third
             lo = q;
             end = -1;
         }
+        /* a probe at or above the target where the curve through the
+         * last three sizes crosses it less than half a unit below: the
+         * size under it is below the target by the curve, and its probe
+         * (the largest of the search where the bracket closes from above)
+         * is not made */
+        if (end == 1 && np == 3 && hi.s - lo.s > 1) {
+            double xc = pp_scale_iqi(px, pf);
+            if (isfinite(xc) && exp(xc) > (double)hi.s - 0.5 && exp(xc) <= (double)hi.s)
+                break;
+        }
         twice = end == moved;
         moved = end;
         last = t;
