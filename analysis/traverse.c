@@ -63,9 +63,34 @@ static void pay_segment(tctx *c, int t)
     c->seg_paid[t] = 1;
 }
 
-void pp_trav_ready(tctx *c, int t)
+/* The real machine: t, made ready with no computation open, pays its
+ * next event's fixed cost now (pay_segment) instead of in a step of its
+ * own when its clock comes up.  That step would change nothing another
+ * thread sees (t's clock, its synchronisation, no shared state; t is
+ * running through the segment's cost either way, and a runnable thread's
+ * clock moves only when it moves), so the event comes at the same time,
+ * in the same order, for one walk of the queue fewer: a rank released by
+ * a collective reaches its next one in one step, not two.  Not with a
+ * sink (its spans keep their order) or for a class's TEAM_WAIT (its
+ * walker takes its members' weight at the pay, trav-class.c). */
+static inline void pay_ahead(tctx *c, int t, const pp_ithread *th)
+{
+    if (c->pc[t] >= th->nact)
+        return;
+    pp_akind k = th->act[c->pc[t]].kind;
+    if (!ends_segment(k) || c->seg_paid[t] || c->sink || (c->weight && k == PP_A_TEAM_WAIT) ||
+        pp_trav_work_busy(c, t))
+        return;
+    pay_segment(c, t);
+}
+
+/* pp_trav_ready; pay: whether t may pay ahead (not where its
+ * computation was just opened) */
+static inline __attribute__((always_inline)) void ready(tctx *c, int t, int pay)
 {
     const pp_ithread *th = &c->in->threads[t];
+    if (pay && c->seg_ns > 0)
+        pay_ahead(c, t, th);
     if (!c->mach) {
         /* the PRAM: computation does not depend on the other threads (no
          * slowdown) and they do not see it, so doing it now rather than
@@ -81,6 +106,11 @@ void pp_trav_ready(tctx *c, int t)
     if (th->act && c->pc[t] + 2 < th->nact)
         __builtin_prefetch(&th->act[c->pc[t] + 2]);
     pp_trav_queue_push(c, t);
+}
+
+void pp_trav_ready(tctx *c, int t)
+{
+    ready(c, t, 1);
 }
 
 void pp_trav_block(tctx *c, int t)
@@ -300,7 +330,7 @@ static int step(tctx *c, int t)
             snprintf(c->err, c->errlen, "out of memory");
             return -1;
         }
-        pp_trav_ready(c, t);
+        ready(c, t, !c->work || a->ns <= 0);   /* no computation opened */
         return 0;
     case PP_A_FORK: {
         team_st *tm = &c->teams[a->key];
