@@ -66,12 +66,23 @@ typedef struct {
 } trav_node;
 #endif
 
+/* What the walk reads and writes of a thread at nearly every step, in
+ * one place: at 10^4 ranks and more a separate array per field was a
+ * cache miss per field per step. */
+typedef struct {
+    double clock;             /* its time                                  */
+    double blocked_at;        /* when it blocked (TS_BLOCKED)              */
+    int pc;                   /* its next action                           */
+    int state;                /* TS_RUN, TS_BLOCKED, TS_DONE               */
+    unsigned char seg_paid;   /* the real machine: its next event's fixed
+                                 cost is paid (pay_segment)               */
+} trav_thread;
+
 typedef struct {
     const pp_prog *m;
     const pp_instance *in;
     const pp_machine *mach;
-    double *clock, *blocked_at;
-    int *pc, *state;
+    trav_thread *th;          /* per thread */
     /* the runnable threads: a winner tree over the threads (trav-queue.c) */
     trav_node *win;
     int nleaf;
@@ -96,9 +107,8 @@ typedef struct {
     struct mpi_st *mpi;       /* MPI runs: messages, requests, collectives */
     /* the real machine: the fitted fixed cost of a segment, charged as
      * synchronisation before each event (0 on the PRAM; traverse.c,
-     * pay_segment), and per thread whether its next event's is paid */
+     * pay_segment) */
     double seg_ns;
-    unsigned char *seg_paid;
     /* PP_INST_CLASSES (trav-class.c; NULL without): per thread, the
      * members it walks for (1: itself) */
     int *weight;
@@ -140,7 +150,7 @@ void pp_trav_resume(tctx *c, int t, double at, double own, pp_trcat cat_own, pp_
 static inline void pp_trav_span(tctx *c, int t, pp_trcat cat, double t0, double t1)
 {
     if (__builtin_expect(c->sink != NULL, 0) && t1 > t0)
-        c->sink->span(c->sink, t, c->pc[t], cat, t0, t1);
+        c->sink->span(c->sink, t, c->th[t].pc, cat, t0, t1);
 }
 static inline void pp_trav_flow(tctx *c, pp_flkind k, int from, double t_from, int to, double t_to)
 {

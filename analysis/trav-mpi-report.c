@@ -47,7 +47,7 @@ static void blocked_text(tctx *c, int t, char *buf, size_t n)
 {
     mpi_st *s = c->mpi;
     int r = s->rank_of[t];
-    const pp_action *a = &c->in->threads[t].act[c->pc[t]];
+    const pp_action *a = &c->in->threads[t].act[c->th[t].pc];
     char w[256], peer[64], tag[32];
     pp_trav_site(c, a, w, sizeof w);
     if (a->kind < PP_A_SEND || a->kind > PP_A_COLL) {
@@ -130,18 +130,18 @@ void pp_trav_mpi_hang(tctx *c, char *err, size_t errlen)
     size_t len = (size_t)snprintf(err, errlen, "the MPI program " PP_ERR_HANG ": ");
     int shown = 0, nblocked = 0;
     for (int t = 0; t < c->in->nthreads; t++)
-        nblocked += c->state[t] == TS_BLOCKED;
+        nblocked += c->th[t].state == TS_BLOCKED;
     /* a cycle of blocking sends: follow "waits to send to" from a blocked
      * sender until a rank repeats */
     for (int t = 0; t < c->in->nthreads && len < errlen; t++) {
-        if (c->state[t] != TS_BLOCKED || t >= s->P)
+        if (c->th[t].state != TS_BLOCKED || t >= s->P)
             continue;
-        const pp_action *a = &c->in->threads[t].act[c->pc[t]];
+        const pp_action *a = &c->in->threads[t].act[c->th[t].pc];
         if (a->kind != PP_A_SEND && a->kind != PP_A_SSEND)
             continue;
         int seen[64], ns = 0, x = t, cyc = -1;
-        while (ns < 64 && x >= 0 && x < s->P && c->state[x] == TS_BLOCKED) {
-            const pp_action *ax = &c->in->threads[x].act[c->pc[x]];
+        while (ns < 64 && x >= 0 && x < s->P && c->th[x].state == TS_BLOCKED) {
+            const pp_action *ax = &c->in->threads[x].act[c->th[x].pc];
             if (ax->kind != PP_A_SEND && ax->kind != PP_A_SSEND)
                 break;
             for (int i = 0; i < ns; i++)
@@ -166,7 +166,7 @@ void pp_trav_mpi_hang(tctx *c, char *err, size_t errlen)
         }
     }
     for (int t = 0; t < c->in->nthreads && len < errlen; t++) {
-        if (c->state[t] != TS_BLOCKED)
+        if (c->th[t].state != TS_BLOCKED)
             continue;
         if (shown == 6) {
             char more[32];
@@ -188,7 +188,7 @@ void pp_trav_mpi_hang(tctx *c, char *err, size_t errlen)
         size_t ll = 0;
         for (int i = 0; i < s->comms[k].size; i++) {
             int r = member(s, k, i);
-            if (!s->c_act[r] && c->state[r] == TS_DONE) {
+            if (!s->c_act[r] && c->th[r].state == TS_DONE) {
                 if (done < 8 && ll < sizeof list)
                     ll += (size_t)snprintf(list + ll, sizeof list - ll, "%s%d", done ? ", " : "", r);
                 done++;

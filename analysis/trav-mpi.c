@@ -152,15 +152,15 @@ static void leave_call(tctx *c, int t, const pp_action *a, double enter, double 
         own = 0;
     c->out->mpi[t] += leave - enter;
     c->out->mpi_kind[site_kind(c, a)] += leave - enter;
-    if (c->state[t] == TS_BLOCKED)
+    if (c->th[t].state == TS_BLOCKED)
         pp_trav_resume(c, t, leave, own, PP_TR_COMM, PP_TR_WAIT);
     else {
         c->out->sync[t] += own;
         c->out->wait[t] += leave - enter - own;
         pp_trav_span(c, t, PP_TR_WAIT, enter, leave - own);
         pp_trav_span(c, t, PP_TR_COMM, leave - own, leave);
-        c->clock[t] = leave;
-        c->pc[t]++;
+        c->th[t].clock = leave;
+        c->th[t].pc++;
         pp_trav_ready(c, t);
     }
 }
@@ -213,8 +213,8 @@ static void req_complete(tctx *c, int r, int idx, double done)
     int t = k->wait_thread;
     k->reqhead += cnt;
     k->wait_n = 0;
-    const pp_action *a = &c->in->threads[t].act[c->pc[t]];
-    leave_call(c, t, a, c->blocked_at[t], d > c->blocked_at[t] ? d : c->blocked_at[t], 0);
+    const pp_action *a = &c->in->threads[t].act[c->th[t].pc];
+    leave_call(c, t, a, c->th[t].blocked_at, d > c->th[t].blocked_at ? d : c->th[t].blocked_at, 0);
 }
 
 /* ---- matching ---------------------------------------------------------- */
@@ -331,7 +331,7 @@ static int coll_arrive(tctx *c, int t, const pp_action *a)
 {
     mpi_st *s = c->mpi;
     int r = s->rank_of[t];
-    double now = c->clock[t];
+    double now = c->th[t].clock;
     int rooted = pp_coll_rooted((pp_coll)a->key);
     if (a->comm < 0 || a->comm >= s->ncomms) {
         snprintf(c->err, c->errlen, "a collective on communicator %d of %d", a->comm, s->ncomms);
@@ -426,7 +426,7 @@ int pp_trav_mpi_step(tctx *c, int t, const pp_action *a)
     }
     const pp_net *n = &s->net;
     int r = s->rank_of[t];
-    double now = c->clock[t];
+    double now = c->th[t].clock;
     switch (a->kind) {
     case PP_A_SEND:
     case PP_A_SSEND:

@@ -102,7 +102,7 @@ void pp_trav_queue_push(tctx *c, int t)
     }
     trav_node *win = c->win;
     int i = c->nleaf + t;
-    win[i] = node(key_of(c->clock[t]), t);
+    win[i] = node(key_of(c->th[t].clock), t);
     if (c->batch)
         return;                 /* the tree is rebuilt at the batch's end */
     /* up while t wins; where the winner does not change, nothing above
@@ -124,7 +124,7 @@ void pp_trav_queue_update(tctx *c, int t)
         return;                 /* its settle puts it in at its clock */
     trav_node *win = c->win;
     int i = c->nleaf + t;
-    win[i] = node(key_of(c->clock[t]), t);
+    win[i] = node(key_of(c->th[t].clock), t);
     if (c->batch)
         return;
     /* its key may have gone either way: the whole path again */
@@ -152,7 +152,7 @@ void pp_trav_settle(tctx *c, int t)
 {
     trav_node *win = c->win;
     int i = c->nleaf + t;
-    trav_node w = c->cur_ready ? node(key_of(c->clock[t]), t) : node(UINT64_MAX, c->in->nthreads);
+    trav_node w = c->cur_ready ? node(key_of(c->th[t].clock), t) : node(UINT64_MAX, c->in->nthreads);
     c->cur = -1;
     c->cur_ready = 0;
     win[i] = w;

@@ -170,7 +170,7 @@ static void schedule_head(tctx *c, int k)
     wclass *cl = &w->cls[k];
     int h = cl->heap[0];
     double left = w->vend[h] - cl->v;
-    c->clock[h] = cl->vt + (left > 0 ? left * class_scale(c, k, c->active) : 0);
+    c->th[h].clock = cl->vt + (left > 0 ? left * class_scale(c, k, c->active) : 0);
     pp_trav_queue_update(c, h);
 }
 
@@ -180,12 +180,12 @@ int pp_trav_work_open(tctx *c, int t, double ns, double mem)
     int k = (int)lrint(mem * (PP_WCLS - 1));
     k = k < 0 ? 0 : k >= PP_WCLS ? PP_WCLS - 1 : k;
     wclass *cl = &w->cls[k];
-    double now = c->clock[t];
+    double now = c->th[t].clock;
     advance(c, k, now);
     int old = cl->n ? cl->heap[0] : -1;
     w->vend[t] = cl->v + ns;
     w->start[t] = now;
-    w->pc[t] = c->pc[t];
+    w->pc[t] = c->th[t].pc;
     if (heap_push(w, cl, t))
         return -1;
     w->cls_of[t] = k;
@@ -193,12 +193,12 @@ int pp_trav_work_open(tctx *c, int t, double ns, double mem)
         w->used[w->nused++] = k;
     if (cl->heap[0] == t) {
         if (old >= 0) {
-            c->clock[old] = PP_WORK_HIDDEN;
+            c->th[old].clock = PP_WORK_HIDDEN;
             pp_trav_queue_update(c, old);
         }
-        c->clock[t] = now + ns * class_scale(c, k, c->active);
+        c->th[t].clock = now + ns * class_scale(c, k, c->active);
     } else
-        c->clock[t] = PP_WORK_HIDDEN;
+        c->th[t].clock = PP_WORK_HIDDEN;
     return 0;
 }
 
@@ -209,7 +209,7 @@ void pp_trav_work_done(tctx *c, int t)
     if (k < 0)
         return;
     wclass *cl = &w->cls[k];
-    double t0 = w->start[t], t1 = c->clock[t];
+    double t0 = w->start[t], t1 = c->th[t].clock;
     if (__builtin_expect(c->sink != NULL, 0) && t1 > t0)
         c->sink->span(c->sink, t, w->pc[t], PP_TR_WORK, t0, t1);
     c->out->busy[t] += t1 - t0;

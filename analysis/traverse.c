@@ -27,17 +27,17 @@ static int do_work(tctx *c, int t, const pp_action *a)
     if (c->work && a->ns > 0) {
         if (pp_trav_work_open(c, t, a->ns, a->mem))
             return -1;
-        c->pc[t]++;
+        c->th[t].pc++;
         return 0;
     }
     double s = c->mach ? pp_trav_work_scale(c, c->active, a->mem) : 1.0;
     double ns = a->ns * s;
     if (ns < 0)
         ns = 0;
-    pp_trav_span(c, t, PP_TR_WORK, c->clock[t], c->clock[t] + ns);
-    c->clock[t] += ns;
+    pp_trav_span(c, t, PP_TR_WORK, c->th[t].clock, c->th[t].clock + ns);
+    c->th[t].clock += ns;
     c->out->busy[t] += ns;
-    c->pc[t]++;
+    c->th[t].pc++;
     return 0;
 }
 
@@ -56,11 +56,11 @@ static inline int ends_segment(pp_akind k)
  * slowdown, and the PRAM (c->seg_ns = 0) never charges it. */
 static void pay_segment(tctx *c, int t)
 {
-    double now = c->clock[t];
+    double now = c->th[t].clock;
     pp_trav_span(c, t, PP_TR_SYNC, now, now + c->seg_ns);
-    c->clock[t] = now + c->seg_ns;
+    c->th[t].clock = now + c->seg_ns;
     c->out->sync[t] += c->seg_ns;
-    c->seg_paid[t] = 1;
+    c->th[t].seg_paid = 1;
 }
 
 /* The real machine: t, made ready with no computation open, pays its
@@ -75,10 +75,10 @@ static void pay_segment(tctx *c, int t)
  * walker takes its members' weight at the pay, trav-class.c). */
 static inline void pay_ahead(tctx *c, int t, const pp_ithread *th)
 {
-    if (c->pc[t] >= th->nact)
+    if (c->th[t].pc >= th->nact)
         return;
-    pp_akind k = th->act[c->pc[t]].kind;
-    if (!ends_segment(k) || c->seg_paid[t] || c->sink || (c->weight && k == PP_A_TEAM_WAIT) ||
+    pp_akind k = th->act[c->th[t].pc].kind;
+    if (!ends_segment(k) || c->th[t].seg_paid || c->sink || (c->weight && k == PP_A_TEAM_WAIT) ||
         pp_trav_work_busy(c, t))
         return;
     pay_segment(c, t);
@@ -96,15 +96,15 @@ static inline __attribute__((always_inline)) void ready(tctx *c, int t, int pay)
          * slowdown) and they do not see it, so doing it now rather than
          * when t's clock comes up changes no time and saves a step of
          * the traversal per computation */
-        while (c->pc[t] < th->nact && (th->act[c->pc[t]].kind == PP_A_WORK ||
-                                        th->act[c->pc[t]].kind == PP_A_LOOP_WORK))
-            (void)do_work(c, t, &th->act[c->pc[t]]);   /* the PRAM: opens nothing */
+        while (c->th[t].pc < th->nact && (th->act[c->th[t].pc].kind == PP_A_WORK ||
+                                        th->act[c->th[t].pc].kind == PP_A_LOOP_WORK))
+            (void)do_work(c, t, &th->act[c->th[t].pc]);   /* the PRAM: opens nothing */
     }
     /* its next action is read when it moves: start loading the line after
      * it now (a thousand ranks' action lists do not stay in the cache, and
      * the hardware follows too few streams for them) */
-    if (th->act && c->pc[t] + 2 < th->nact)
-        __builtin_prefetch(&th->act[c->pc[t] + 2]);
+    if (th->act && c->th[t].pc + 2 < th->nact)
+        __builtin_prefetch(&th->act[c->th[t].pc + 2]);
     pp_trav_queue_push(c, t);
 }
 
@@ -115,8 +115,8 @@ void pp_trav_ready(tctx *c, int t)
 
 void pp_trav_block(tctx *c, int t)
 {
-    c->state[t] = TS_BLOCKED;
-    c->blocked_at[t] = c->clock[t];
+    c->th[t].state = TS_BLOCKED;
+    c->th[t].blocked_at = c->th[t].clock;
     pp_trav_work_set_active(c, -pp_trav_weight(c, t));
 }
 
@@ -157,7 +157,7 @@ static void team_end(tctx *c, int key, double at)
     tm->end = at;
     for (int i = 0; i < tm->members.n; i++) {
         int w = tm->members.v[i];
-        if (c->state[w] == TS_DONE && c->last_team[w] == key)
+        if (c->th[w].state == TS_DONE && c->last_team[w] == key)
             done_with_team(c, w, at);
     }
     tm->members.n = 0;
@@ -177,9 +177,9 @@ static __attribute__((noinline, cold)) void resume_spans(tctx *c, int t, double 
 
 void pp_trav_resume(tctx *c, int t, double at, double own, pp_trcat cat_own, pp_trcat cat_wait)
 {
-    if (at > c->clock[t])
-        c->clock[t] = at;
-    double from = c->blocked_at[t], to = c->clock[t];
+    if (at > c->th[t].clock)
+        c->th[t].clock = at;
+    double from = c->th[t].blocked_at, to = c->th[t].clock;
     /* own >= 0 from every caller */
     if (own > to - from)
         own = to - from;
@@ -187,8 +187,8 @@ void pp_trav_resume(tctx *c, int t, double at, double own, pp_trcat cat_own, pp_
     c->out->wait[t] += (to - own) - from;
     if (__builtin_expect(c->sink != NULL, 0))
         resume_spans(c, t, from, to, own, cat_own, cat_wait);
-    c->state[t] = TS_RUN;
-    c->pc[t]++;
+    c->th[t].state = TS_RUN;
+    c->th[t].pc++;
     /* t runs again from `at`; counted from now (the walk's time) */
     pp_trav_work_set_active(c, pp_trav_weight(c, t));
     pp_trav_ready(c, t);
@@ -254,13 +254,13 @@ static void report_hang(tctx *c, char *err, size_t errlen)
     size_t len = (size_t)snprintf(err, errlen, "the thread graph " PP_ERR_HANG ": ");
     int shown = 0;
     for (int t = 0; t < c->in->nthreads && len < errlen; t++) {
-        if (c->state[t] != TS_BLOCKED)
+        if (c->th[t].state != TS_BLOCKED)
             continue;
         if (shown == 6) {
             len += (size_t)snprintf(err + len, errlen - len, "; ...");
             break;
         }
-        const pp_action *a = &c->in->threads[t].act[c->pc[t]];
+        const pp_action *a = &c->in->threads[t].act[c->th[t].pc];
         char where[200];
         const char *obj = (a->kind == PP_A_BARRIER || a->kind == PP_A_LOCK) && a->key >= 0 &&
                                   a->key < c->in->nkeys ? c->in->keys[a->key] : NULL;
@@ -280,48 +280,48 @@ static int step(tctx *c, int t)
     const pp_ithread *th = &c->in->threads[t];
     if (c->work)
         pp_trav_work_done(c, t);
-    if (c->pc[t] >= th->nact) {
-        c->state[t] = TS_DONE;
+    if (c->th[t].pc >= th->nact) {
+        c->th[t].state = TS_DONE;
         pp_trav_work_set_active(c, -pp_trav_weight(c, t));
-        c->done_time[t] = c->clock[t];
-        c->out->finish[t] = c->clock[t];
+        c->done_time[t] = c->th[t].clock;
+        c->out->finish[t] = c->th[t].clock;
         if (c->last_team[t] >= 0 && c->teams[c->last_team[t]].ended)
             done_with_team(c, t, c->teams[c->last_team[t]].end);
         for (int i = 0; i < c->joiners[t].n; i++) {
             int j = c->joiners[t].v[i];
-            double wk = wakeup_ns(c, PP_SYNC_PTHREAD, c->clock[t] - c->blocked_at[j], c->clock[t]);
+            double wk = wakeup_ns(c, PP_SYNC_PTHREAD, c->th[t].clock - c->th[j].blocked_at, c->th[t].clock);
             double own = c->mach ? pp_machine_join_ns(c->mach) + wk : 0;
-            pp_trav_resume(c, j, c->clock[t] + own, own, PP_TR_SYNC, PP_TR_WAIT);
+            pp_trav_resume(c, j, c->th[t].clock + own, own, PP_TR_SYNC, PP_TR_WAIT);
         }
         return 0;
     }
-    const pp_action *a = &th->act[c->pc[t]];
-    if (__builtin_expect(c->weight != NULL, 0) && a->kind == PP_A_TEAM_WAIT && !c->seg_paid[t])
+    const pp_action *a = &th->act[c->th[t].pc];
+    if (__builtin_expect(c->weight != NULL, 0) && a->kind == PP_A_TEAM_WAIT && !c->th[t].seg_paid)
         pp_trav_class_enter(c, t, a);
     if (c->seg_ns > 0 && ends_segment(a->kind)) {
-        if (!c->seg_paid[t]) {
+        if (!c->th[t].seg_paid) {
             /* its own step, so that the event is taken at its time, in
              * order with the other threads' */
             pay_segment(c, t);
             pp_trav_ready(c, t);
             return 0;
         }
-        c->seg_paid[t] = 0;
+        c->th[t].seg_paid = 0;
     }
-    double now = c->clock[t];
+    double now = c->th[t].clock;
     if (a->kind >= PP_A_SEND && a->kind <= PP_A_COLL)
         return pp_trav_mpi_step(c, t, a);
     switch (a->kind) {
     case PP_A_PARK:
         /* the fixed cost of its next segment, which is another thread's
          * to walk (trav-class.c): the time, counted there */
-        c->clock[t] = now + c->seg_ns;
-        c->pc[t]++;
+        c->th[t].clock = now + c->seg_ns;
+        c->th[t].pc++;
         pp_trav_ready(c, t);
         return 0;
     case PP_A_LOOP_OPEN:
     case PP_A_LOOP_CLOSE:
-        c->pc[t]++;
+        c->th[t].pc++;
         pp_trav_ready(c, t);
         return 0;
     case PP_A_LOOP_WORK:
@@ -339,15 +339,15 @@ static int step(tctx *c, int t)
         tm->forked = 1;
         tm->forker = t;
         tm->fork_time = now + half;
-        c->clock[t] = now + half;
+        c->th[t].clock = now + half;
         for (int i = 0; i < tm->waiters.n; i++) {
             int w = tm->waiters.v[i];
-            pp_trav_flow(c, PP_FL_FORK, t, tm->fork_time, w, tm->fork_time > c->clock[w] ? tm->fork_time : c->clock[w]);
+            pp_trav_flow(c, PP_FL_FORK, t, tm->fork_time, w, tm->fork_time > c->th[w].clock ? tm->fork_time : c->th[w].clock);
             /* waiting for a fork is having no work */
             pp_trav_resume(c, w, tm->fork_time, 0, PP_TR_SYNC, PP_TR_IDLE);
         }
         tm->waiters.n = 0;
-        c->pc[t]++;
+        c->th[t].pc++;
         pp_trav_ready(c, t);
         return 0;
     }
@@ -359,13 +359,13 @@ static int step(tctx *c, int t)
             c->out->wait[t] += at - now;
             pp_trav_flow(c, PP_FL_FORK, tm->forker, tm->fork_time, t, at);
             if (tm->fork_time > now)
-                c->clock[t] = tm->fork_time;
+                c->th[t].clock = tm->fork_time;
             if (c->weight) {
                 int w = pp_trav_class_weight(c, t);
                 pp_trav_work_set_active(c, w - c->weight[t]);
                 c->weight[t] = w;
             }
-            c->pc[t]++;
+            c->th[t].pc++;
             pp_trav_ready(c, t);
         } else {
             pp_trav_block(c, t);
@@ -384,15 +384,15 @@ static int step(tctx *c, int t)
             tm->done_max = now;
         c->last_team[t] = a->key;
         /* a member whose last team this is ends with it (team_end) */
-        if (c->pc[t] + 1 == th->nact && ilist_push(&tm->members, t))
+        if (c->th[t].pc + 1 == th->nact && ilist_push(&tm->members, t))
             return -1;
-        c->pc[t]++;
+        c->th[t].pc++;
         pp_trav_ready(c, t);
         if (tm->master >= 0 && tm->done_count >= c->in->team_size[a->key] - 1) {
             int ms = tm->master;
             tm->master = -1;
             double half = c->mach ? pp_machine_fork_join_ns(c->mach, c->in->team_size[a->key]) / 2 : 0;
-            double at = tm->done_max > c->blocked_at[ms] ? tm->done_max : c->blocked_at[ms];
+            double at = tm->done_max > c->th[ms].blocked_at ? tm->done_max : c->th[ms].blocked_at;
             team_end(c, a->key, at);
             pp_trav_resume(c, ms, at + half, half, PP_TR_SYNC, PP_TR_WAIT);
         }
@@ -407,8 +407,8 @@ static int step(tctx *c, int t)
             c->out->wait[t] += at - now;
             pp_trav_span(c, t, PP_TR_WAIT, now, at);
             pp_trav_span(c, t, PP_TR_SYNC, at, at + half);
-            c->clock[t] = at + half;
-            c->pc[t]++;
+            c->th[t].clock = at + half;
+            c->th[t].pc++;
             pp_trav_ready(c, t);
         } else {
             tm->master = t;
@@ -422,13 +422,13 @@ static int step(tctx *c, int t)
         pp_trav_span(c, t, PP_TR_SYNC, now, now + cc);
         c->created[ch] = 1;
         c->create_time[ch] = now + cc;
-        c->clock[t] = now + cc;
-        if (c->state[ch] == TS_BLOCKED) {
-            double at = c->create_time[ch] > c->clock[ch] ? c->create_time[ch] : c->clock[ch];
+        c->th[t].clock = now + cc;
+        if (c->th[ch].state == TS_BLOCKED) {
+            double at = c->create_time[ch] > c->th[ch].clock ? c->create_time[ch] : c->th[ch].clock;
             pp_trav_flow(c, PP_FL_CREATE, t, c->create_time[ch], ch, at);
             pp_trav_resume(c, ch, c->create_time[ch], 0, PP_TR_SYNC, PP_TR_IDLE);
         }
-        c->pc[t]++;
+        c->th[t].pc++;
         pp_trav_ready(c, t);
         return 0;
     }
@@ -439,22 +439,22 @@ static int step(tctx *c, int t)
             c->out->wait[t] += at - now;
             pp_trav_flow(c, PP_FL_CREATE, (int)a->key, c->create_time[t], t, at);
             if (c->create_time[t] > now)
-                c->clock[t] = c->create_time[t];
-            c->pc[t]++;
+                c->th[t].clock = c->create_time[t];
+            c->th[t].pc++;
             pp_trav_ready(c, t);
         } else
             pp_trav_block(c, t);
         return 0;
     case PP_A_JOIN_THREAD: {
         int ch = (int)a->key;
-        if (c->state[ch] == TS_DONE) {
+        if (c->th[ch].state == TS_DONE) {
             double at = c->done_time[ch] > now ? c->done_time[ch] : now;
             c->out->wait[t] += at - now;
             double jc = cost(c, c->mach ? pp_machine_join_ns(c->mach) : 0, t);
             pp_trav_span(c, t, PP_TR_WAIT, now, at);
             pp_trav_span(c, t, PP_TR_SYNC, at, at + jc);
-            c->clock[t] = at + jc;
-            c->pc[t]++;
+            c->th[t].clock = at + jc;
+            c->th[t].pc++;
             pp_trav_ready(c, t);
             return 0;
         }
@@ -475,7 +475,7 @@ static int step(tctx *c, int t)
             double release = o->tmax + bc;
             for (int i = 0; i < o->waiters.n; i++) {
                 int w = o->waiters.v[i];
-                double wk = wakeup_ns(c, kind, o->tmax - c->blocked_at[w], o->tmax);
+                double wk = wakeup_ns(c, kind, o->tmax - c->th[w].blocked_at, o->tmax);
                 /* the barrier cost and the wake-up are not waiting */
                 pp_trav_resume(c, w, release + wk, c->mach ? bc + wk : 0, PP_TR_SYNC, PP_TR_WAIT);
             }
@@ -496,8 +496,8 @@ static int step(tctx *c, int t)
             o->owner = t;
             double lc = cost(c, c->mach ? pp_machine_lock_ns(c->mach) : 0, t);
             pp_trav_span(c, t, PP_TR_SYNC, now, now + lc);
-            c->clock[t] = now + lc;
-            c->pc[t]++;
+            c->th[t].clock = now + lc;
+            c->th[t].pc++;
             pp_trav_ready(c, t);
             return 0;
         }
@@ -508,7 +508,7 @@ static int step(tctx *c, int t)
         obj_st *o = &c->objs[a->key];
         if (o->owner == t && o->depth > 0) {
             o->depth--;
-            c->pc[t]++;
+            c->th[t].pc++;
             pp_trav_ready(c, t);
             return 0;
         }
@@ -519,7 +519,7 @@ static int step(tctx *c, int t)
             double hc = c->mach ? pp_machine_handoff_ns(c->mach) + pp_machine_lock_ns(c->mach) : 0;
             pp_trav_resume(c, nx, now + hc, hc, PP_TR_SYNC, PP_TR_WAIT);
         }
-        c->pc[t]++;
+        c->th[t].pc++;
         pp_trav_ready(c, t);
         return 0;
     }
@@ -533,7 +533,7 @@ static int step(tctx *c, int t)
         double wk = c->mach ? pp_machine_handoff_ns(c->mach) : 0;
         for (int woken = 0; o->qhead < o->queue.n && (a->n == 0 || woken < a->n); woken++)
             pp_trav_resume(c, o->queue.v[o->qhead++], now + wk, wk, PP_TR_SYNC, PP_TR_WAIT);
-        c->pc[t]++;
+        c->th[t].pc++;
         pp_trav_ready(c, t);
         return 0;
     }
@@ -541,7 +541,7 @@ static int step(tctx *c, int t)
         obj_st *o = &c->objs[a->key];   /* arrived: the semaphore's count */
         if (o->arrived > 0) {
             o->arrived--;
-            c->pc[t]++;
+            c->th[t].pc++;
             pp_trav_ready(c, t);
             return 0;
         }
@@ -555,7 +555,7 @@ static int step(tctx *c, int t)
             pp_trav_resume(c, o->queue.v[o->qhead++], now + wk, wk, PP_TR_SYNC, PP_TR_WAIT);
         } else
             o->arrived++;
-        c->pc[t]++;
+        c->th[t].pc++;
         pp_trav_ready(c, t);
         return 0;
     }
@@ -577,14 +577,14 @@ static int release_stuck(tctx *c)
     int released = 0;
     double at = 0;
     for (int t = 0; t < c->in->nthreads; t++)
-        if (c->clock[t] > at)
-            at = c->clock[t];
+        if (c->th[t].clock > at)
+            at = c->th[t].clock;
     for (int k = 0; k < c->in->nkeys; k++) {
         obj_st *o = &c->objs[k];
         while (o->qhead < o->queue.n) {
             int t = o->queue.v[o->qhead];
-            const pp_action *a = &c->in->threads[t].act[c->pc[t]];
-            if (c->state[t] != TS_BLOCKED || (a->kind != PP_A_COND_WAIT && a->kind != PP_A_SEM_WAIT))
+            const pp_action *a = &c->in->threads[t].act[c->th[t].pc];
+            if (c->th[t].state != TS_BLOCKED || (a->kind != PP_A_COND_WAIT && a->kind != PP_A_SEM_WAIT))
                 break;
             o->qhead++;
             pp_trav_resume(c, t, at, 0, PP_TR_SYNC, PP_TR_WAIT);
@@ -626,12 +626,9 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     out->mpi = calloc((size_t)n + 1, sizeof(double));
     c.err = err;
     c.errlen = errlen;
-    c.clock = calloc((size_t)n + 1, sizeof(double));
-    c.blocked_at = calloc((size_t)n + 1, sizeof(double));
+    c.th = calloc((size_t)n + 1, sizeof *c.th);
     c.create_time = calloc((size_t)n + 1, sizeof(double));
     c.done_time = calloc((size_t)n + 1, sizeof(double));
-    c.pc = calloc((size_t)n + 1, sizeof(int));
-    c.state = calloc((size_t)n + 1, sizeof(int));
     c.created = calloc((size_t)n + 1, sizeof(int));
     c.last_team = malloc(sizeof(int) * ((size_t)n + 1));
     for (int t = 0; c.last_team && t < n; t++)
@@ -643,15 +640,14 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     c.scale_of = calloc((size_t)n + 2, sizeof *c.scale_of);
     c.mscale_of = calloc((size_t)n + 2, sizeof *c.mscale_of);
     c.seg_ns = mach && in->seg_ns > 0 ? in->seg_ns : 0;
-    c.seg_paid = calloc((size_t)n + 1, 1);
     for (int i = 0; c.omp_key && i < in->nkeys; i++)
         c.omp_key[i] = strncmp(in->keys[i], "team:", 5) == 0;
     int rc = 0;
     if (errlen)
         err[0] = '\0';
-    if (!out->busy || !out->wait || !out->sync || !out->finish || !c.clock || !c.blocked_at ||
-        !c.create_time || !c.done_time || !c.pc || !c.state || !c.created || !c.last_team || !c.joiners ||
-        !c.teams || !c.objs || !c.omp_key || !c.scale_of || !c.mscale_of || !c.seg_paid ||
+    if (!out->busy || !out->wait || !out->sync || !out->finish || !c.th ||
+        !c.create_time || !c.done_time || !c.created || !c.last_team || !c.joiners ||
+        !c.teams || !c.objs || !c.omp_key || !c.scale_of || !c.mscale_of ||
         (mach && pp_trav_work_init(&c, n)) || !out->mpi || pp_trav_queue_init(&c) || pp_trav_class_init(&c) ||
         (m->pkind == PP_P_MPI && pp_trav_mpi_init(&c))) {
         snprintf(err, errlen, "out of memory");
@@ -664,7 +660,7 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     if (rc == 0) {
         /* thread 0 runs; the others wait for their fork or create */
         for (int t = 0; t < n; t++) {
-            c.state[t] = TS_RUN;
+            c.th[t].state = TS_RUN;
             c.active++;
             pp_trav_ready(&c, t);
         }
@@ -676,13 +672,13 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
         do {
             for (int t; rc == 0 && (t = pp_trav_first(&c)) >= 0;) {
                 c.cur = t;
-                c.now = c.clock[t];
+                c.now = c.th[t].clock;
                 rc = step(&c, t);
                 pp_trav_settle(&c, t);
                 if (__builtin_expect((++steps & (PP_LONG_EVERY - 1)) == 0, 0) && pp_long_due()) {
                     long done = 0;
                     for (int u = 0; u < n; u++)
-                        done += c.pc[u];
+                        done += c.th[u].pc;
                     pp_long_tick(PP_LONG_WALK, done, nact);
                 }
             }
@@ -692,7 +688,7 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
                 snprintf(err, errlen, "out of memory");
         } else {
             for (int t = 0; t < n; t++)
-                if (c.state[t] != TS_DONE) {
+                if (c.th[t].state != TS_DONE) {
                     report_hang(&c, err, errlen);
                     rc = -1;
                     break;
@@ -720,8 +716,8 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
             out->total_sync += out->sync[t];
         }
     }
-    free(c.clock); free(c.blocked_at); free(c.create_time); free(c.done_time);
-    free(c.pc); free(c.state); free(c.created); free(c.last_team);
+    free(c.th); free(c.create_time); free(c.done_time);
+    free(c.created); free(c.last_team);
     pp_trav_queue_free(&c);
     for (int t = 0; c.joiners && t < n; t++)
         free(c.joiners[t].v);
@@ -739,7 +735,6 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     free(c.omp_key);
     free(c.scale_of);
     free(c.mscale_of);
-    free(c.seg_paid);
     pp_trav_work_free(&c);
     pp_trav_mpi_free(&c);
     pp_trav_class_free(&c);
