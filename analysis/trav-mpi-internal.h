@@ -31,6 +31,12 @@ typedef struct {
     const pp_action *a;              /* the call that posted it */
 } req_t;
 
+/* A rank's queues start in the rank's own record (a Sendrecv's two
+ * requests, one message early, one receive posted): at 10^4 ranks and
+ * more, an allocation of its own per queue and rank was a cache miss at
+ * nearly every MPI call; a queue that outgrows them moves to the heap. */
+#define RANK_REQ_INLINE 2
+
 typedef struct {
     msg_t *sends;                    /* sent to this rank, not yet received */
     int nsends, capsends;
@@ -40,6 +46,9 @@ typedef struct {
     int nreq, capreq, reqhead;
     int wait_n;                      /* blocked in WAIT: requests wanted */
     int wait_thread;
+    req_t req_in[RANK_REQ_INLINE];   /* the queues' first entries */
+    msg_t send_in[1];
+    rcv_t recv_in[1];
 } rank_st;
 
 /* The collective in progress on one communicator (only one can be: a rank

@@ -25,18 +25,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GROW(arr, n, cap)                                                        \
-    ((n) < (cap) ? 0 : grow_((void **)&(arr), &(cap), sizeof *(arr)))
+/* room for one more in a rank's queue arr (n used of cap), which starts
+ * in the rank's record at inl */
+#define GROW(arr, n, cap, inl)                                                   \
+    ((n) < (cap) ? 0 : grow_((void **)&(arr), &(cap), sizeof *(arr), (inl)))
 
-static int grow_(void **arr, int *cap, size_t size)
+static int grow_(void **arr, int *cap, size_t size, const void *inl)
 {
-    int nc = *cap ? *cap * 2 : 8;
-    void *p = realloc(*arr, size * (size_t)nc);
+    int nc = *cap * 2;
+    void *p;
+    if (*arr == inl) {
+        if ((p = malloc(size * (size_t)nc)) != NULL)
+            memcpy(p, inl, size * (size_t)*cap);
+    } else
+        p = realloc(*arr, size * (size_t)nc);
     if (!p)
         return -1;
     *arr = p;
     *cap = nc;
     return 0;
+}
+
+/* every rank's queues in its record */
+static void queues_inline(rank_st *k)
+{
+    k->req = k->req_in;
+    k->capreq = RANK_REQ_INLINE;
+    k->sends = k->send_in;
+    k->capsends = 1;
+    k->recvs = k->recv_in;
+    k->caprecvs = 1;
 }
 
 int pp_trav_mpi_init(tctx *c)
@@ -70,6 +88,8 @@ int pp_trav_mpi_init(tctx *c)
     s->coll = calloc((size_t)s->ncomms, sizeof *s->coll);
     if (!s->rk || !s->rank_of || !s->c_arr || !s->g_arr || !s->g_rel || !s->c_thread || !s->c_act || !s->coll)
         return -1;
+    for (int r = 0; r < s->P; r++)
+        queues_inline(&s->rk[r]);
     int nf = c->m->nfuncs;
     s->kind_of = calloc((size_t)nf + 1, sizeof *s->kind_of);
     s->nkind = calloc((size_t)nf + 1, sizeof *s->nkind);
@@ -109,9 +129,13 @@ void pp_trav_mpi_free(tctx *c)
     if (!s)
         return;
     for (int r = 0; s->rk && r < s->P; r++) {
-        free(s->rk[r].sends);
-        free(s->rk[r].recvs);
-        free(s->rk[r].req);
+        rank_st *k = &s->rk[r];
+        if (k->sends != k->send_in)
+            free(k->sends);
+        if (k->recvs != k->recv_in)
+            free(k->recvs);
+        if (k->req != k->req_in)
+            free(k->req);
     }
     free(s->rk);
     free(s->rank_of);
@@ -172,7 +196,7 @@ static int new_req(mpi_st *s, int r, const pp_action *a, int complete, double do
     rank_st *k = &s->rk[r];
     if (k->reqhead == k->nreq && k->wait_n == 0)
         k->reqhead = k->nreq = 0;          /* all completed: start over */
-    if (GROW(k->req, k->nreq, k->capreq))
+    if (GROW(k->req, k->nreq, k->capreq, k->req_in))
         return -1;
     k->req[k->nreq] = (req_t){complete, done, a};
     return k->nreq++;
@@ -277,7 +301,7 @@ static int post_send(tctx *c, int dst, msg_t m)
             return 0;
         }
     }
-    if (GROW(k->sends, k->nsends, k->capsends))
+    if (GROW(k->sends, k->nsends, k->capsends, k->send_in))
         return -1;
     k->sends[k->nsends++] = m;
     return 0;
@@ -297,7 +321,7 @@ static int post_recv(tctx *c, int dst, rcv_t rv)
             return 0;
         }
     }
-    if (GROW(k->recvs, k->nrecvs, k->caprecvs))
+    if (GROW(k->recvs, k->nrecvs, k->caprecvs, k->recv_in))
         return -1;
     k->recvs[k->nrecvs++] = rv;
     return 0;
