@@ -173,8 +173,6 @@ double pp_trav_work_scale(tctx *c, int act, double mem);
 int pp_trav_work_open(tctx *c, int t, double ns, double mem);
 /* Thread t moves again: its open computation, if any, is over. */
 void pp_trav_work_done(tctx *c, int t);
-/* Has thread t a computation open? */
-int pp_trav_work_busy(const tctx *c, int t);
 /* The threads running at once change by delta (c->active) at c->now: the
  * open computations run on at the new rate. */
 void pp_trav_work_set_active(tctx *c, int delta);

@@ -230,11 +230,6 @@ void pp_trav_work_done(tctx *c, int t)
         }
 }
 
-int pp_trav_work_busy(const tctx *c, int t)
-{
-    return c->work && c->work->cls_of[t] >= 0;
-}
-
 void pp_trav_work_set_active(tctx *c, int delta)
 {
     struct trav_work *w = c->work;

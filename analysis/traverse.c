@@ -70,22 +70,24 @@ static void pay_segment(tctx *c, int t)
  * running through the segment's cost either way, and a runnable thread's
  * clock moves only when it moves), so the event comes at the same time,
  * in the same order, for one walk of the queue fewer: a rank released by
- * a collective reaches its next one in one step, not two.  Not with a
- * sink (its spans keep their order) or for a class's TEAM_WAIT (its
- * walker takes its members' weight at the pay, trav-class.c). */
+ * a collective reaches its next one in one step, not two.  A sink is
+ * told the same spans, each thread's in its order.  A computation is
+ * open only where do_work has just opened it (every step begins by
+ * closing the moving thread's; a thread made ready by another was
+ * blocked): its caller passes pay = 0.  Not for a class's TEAM_WAIT:
+ * its walker takes its members' weight at the pay (trav-class.c). */
 static inline void pay_ahead(tctx *c, int t, const pp_ithread *th)
 {
     if (c->th[t].pc >= th->nact)
         return;
     pp_akind k = th->act[c->th[t].pc].kind;
-    if (!ends_segment(k) || c->th[t].seg_paid || c->sink || (c->weight && k == PP_A_TEAM_WAIT) ||
-        pp_trav_work_busy(c, t))
+    if (!ends_segment(k) || c->th[t].seg_paid || (c->weight && k == PP_A_TEAM_WAIT))
         return;
     pay_segment(c, t);
 }
 
-/* pp_trav_ready; pay: whether t may pay ahead (not where its
- * computation was just opened) */
+/* pp_trav_ready; pay: whether t may pay ahead (0 where do_work has just
+ * opened its computation) */
 static inline __attribute__((always_inline)) void ready(tctx *c, int t, int pay)
 {
     const pp_ithread *th = &c->in->threads[t];
