@@ -196,12 +196,23 @@ SKIP: {
     my $rec = "$tmp/wavefront.ppr";
     ($rc, undef, $err) = run_in($tmp, "OMP_NUM_THREADS=2 PERFPRED_RECORD=$rec $bin 200 2");
     is($rc, 0, 'wavefront: recorded at 2 threads') or diag($err);
-    my $cmd = "$pp scale $rec --machine $M --scale n --P 2,8 --E 0.5 --draws 0";
-    my ($r0, $out0, $trace) = run_in($tmp, "PERFPRED_SCALE_TRACE=1 $cmd --format json");
-    my $j0 = $r0 ? undef : eval { decode_json($out0) };
-    my $n8 = $j0 && $j0->{tables}[0]{problem}[1] ? $j0->{tables}[0]{problem}[1]{n} : undef;
-    my ($g8) = defined $n8 ? $trace =~ /^perfpred: scale: P=8 n=\Q$n8\E: E=\S+, (\d+) actions$/m : ();
-    ok(defined $g8 && $g8 > 1000, 'wavefront: P = 8 reached at n = ' . ($n8 // '-') . ', an instance of '
+    # the target: E = 0.5, or lower where this run's record puts it
+    # past the default limit (the cells' measured cost against the
+    # machine's fork and barrier decides the size, and a record made
+    # under ASan varies by 10x: P = 8 at n = 7 600 in one, past 70 000
+    # in another)
+    my ($cmd, $n8, $g8, $trace, $target);
+    for my $E (0.5, 0.35, 0.25, 0.15) {
+        $target = $E;
+        $cmd = "$pp scale $rec --machine $M --scale n --P 2,8 --E $E --draws 0";
+        my ($r0, $out0);
+        ($r0, $out0, $trace) = run_in($tmp, "PERFPRED_SCALE_TRACE=1 $cmd --format json");
+        my $j0 = $r0 ? undef : eval { decode_json($out0) };
+        $n8 = $j0 && $j0->{tables}[0]{problem}[1] ? $j0->{tables}[0]{problem}[1]{n} : undef;
+        ($g8) = defined $n8 ? $trace =~ /^perfpred: scale: P=8 n=\Q$n8\E: E=\S+, (\d+) actions$/m : ();
+        last if defined $g8;
+    }
+    ok(defined $g8 && $g8 > 1000, "wavefront --E $target: P = 8 reached at n = " . ($n8 // '-') . ', an instance of '
        . ($g8 // '?') . ' actions (PERFPRED_SCALE_TRACE)') or diag($trace);
     my $L = ($g8 // 1001) - 1;
     my ($rl, $out) = run_in($tmp, "PERFPRED_SCALE_MAX_ACTIONS=$L $cmd --format json");
@@ -211,7 +222,7 @@ SKIP: {
     ok(($s2->{result} // '') eq 'reached' && defined $t->{problem}[0], "wavefront, limit $L: P = 2 is reached");
     my $n = $s8->{largest} // 0;
     ok(($s8->{result} // '') eq 'limit' && !defined $t->{problem}[1] && $n < ($n8 // 0) && $n > 0.9 * ($n8 // 0)
-       && ($s8->{efficiency} // 1) < 0.5 && ($s8->{estimate} // 0) > $n,
+       && ($s8->{efficiency} // 1) < $target && ($s8->{estimate} // 0) > $n,
        "wavefront, limit $L: P = 8 ends at the limit, E = " . ($s8->{efficiency} // '?') . " at n = $n, within "
        . '10% of n = ' . ($n8 // '?') . ', the odds law says n = ' . ($s8->{estimate} // '?'));
     my $e = $n ? efficiency($rec, 'n', $n, 8, 'E') : undef;
