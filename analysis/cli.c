@@ -286,6 +286,15 @@ int pp_cli_parse(int argc, char **argv, const char *allowed, pp_cli *c, char *er
                 return -1;
             }
             c->max_events = v;
+        } else if (!strcmp(key, "max")) {
+            char *end;
+            errno = 0;
+            long v = strtol(val, &end, 10);
+            if (*end || end == val || errno || v < 1 || v > 1000000000L) {
+                snprintf(err, errlen, "--max: '%s' is not a size from 1 to 10^9", val);
+                return -1;
+            }
+            c->max_size = v;
         } else if (!strcmp(key, "plot")) {
             size_t n = strlen(val);
             if (n < 5 || strcmp(val + n - 4, ".svg")) {

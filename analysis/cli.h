@@ -55,6 +55,8 @@ typedef struct {
     int threads;          /* predict --threads: every thread, not a summary */
     int on;               /* timeline --on real|pram: 1 real, 2 pram, 0 not given */
     long max_events;      /* timeline --max-events K (0: the default)      */
+    long max_size;        /* scale --max S: the searched parameter's
+                             largest value (0: none)                     */
     const char *plot;     /* validate --plot FILE.svg                      */
     int replay_warns;     /* a model that does not reproduce its run is a
                              warning (show), not an error (replay.h)      */

@@ -21,13 +21,15 @@
 static const char *usage =
     "usage: perfpred scale RECORD [--machine FILE] --scale NAME[,NAME...] --P P,P,...\n"
     "                      [--Ea X] [--E X] [--set NAME=VALUE]... [--with NAME=VALUE,...]\n"
-    "                      [--draws K] [--format text|csv|json]\n"
+    "                      [--max S] [--draws K] [--format text|csv|json]\n"
     "  For each P, finds the smallest problem size on the scaling path (the --scale\n"
     "  parameters grown together, in their recorded ratios; the others as recorded or\n"
     "  --set) that holds the algorithmic efficiency E_a (--Ea) or the parallel\n"
     "  efficiency E (--E), and prints Scale(P,P') = L(chi,P)/L(chi',P'), then T_real\n"
     "  at each size found with its 90% confidence interval, as predict gives it\n"
     "  (--draws K: from K Monte Carlo draws of the costs; 0: no interval).\n"
+    "  --max S: no size of the first --scale parameter above S is searched (a P not\n"
+    "  reached by then is at the limit, with the efficiency at S).\n"
     "  --csv FILE and --json FILE also write the tables in those formats.\n"
     "  --cost-quantile Q: the costs sit at the Q-quantile of the segments' slowdown\n"
     "  against their least-squares fit (default 'mean': the fit as it is).\n"
@@ -38,7 +40,7 @@ int pp_cmd_scale(int argc, char **argv)
 {
     pp_cli c;
     char err[2048];
-    int st = pp_cli_start(argc, argv, "scale", "set,machine,P,format,draws,scale,Ea,E,csv,json,cache-rule,insitu,model-error,cost-quantile,with", usage, &c);
+    int st = pp_cli_start(argc, argv, "scale", "set,machine,P,format,draws,scale,Ea,E,csv,json,cache-rule,insitu,model-error,cost-quantile,with,max", usage, &c);
     if (st >= 0)
         return st;
     if (!c.nscale || !c.nP || (!c.has_Ea && !c.has_E)) {
@@ -85,7 +87,7 @@ int pp_cmd_scale(int argc, char **argv)
         if ((k == 0 && !c.has_Ea) || (k == 1 && !c.has_E))
             continue;
         if (pp_scale_compute(m, &s.vals, &s.mach, k == 0 ? PP_SCALE_ALGORITHMIC : PP_SCALE_COMBINATION,
-                             k == 0 ? c.Ea : c.E, sp, c.nscale, c.P, c.nP, &tabs[ntab], pp_cli_progress, NULL,
+                             k == 0 ? c.Ea : c.E, sp, c.nscale, c.P, c.nP, c.max_size, &tabs[ntab], pp_cli_progress, NULL,
                              err, sizeof err)) {
             fprintf(stderr, "perfpred scale: %s: %s\n", s.rec.path, err);
             rc = 2;

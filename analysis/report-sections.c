@@ -338,7 +338,7 @@ int pp_rep_scale_compute(pp_rep_ctx *x)
             continue;
         pp_rep_progress("%s scalability table", k == 0 ? "algorithmic" : "combination");
         if (pp_scale_compute(m, &x->s->vals, &x->s->mach, k == 0 ? PP_SCALE_ALGORITHMIC : PP_SCALE_COMBINATION,
-                             k == 0 ? x->c->Ea : x->c->E, sp, x->c->nscale, x->sP, x->nsP, &x->tab[x->ntab],
+                             k == 0 ? x->c->Ea : x->c->E, sp, x->c->nscale, x->sP, x->nsP, 0, &x->tab[x->ntab],
                              pp_cli_progress, NULL, err, sizeof err))
             rc = fail(x, 2, "%s: the scalability table: %s", x->s->rec.path, err);
         else

@@ -84,7 +84,9 @@ static void print_notes(FILE *o, const pp_prog *m, const pp_scale_table *t)
                 snprintf(lim, sizeof lim, "%ld million actions", t->limit / 1000000);
             else
                 snprintf(lim, sizeof lim, "%ld actions", t->limit);
-            if (at[0])
+            if (at[0] && t->max_size > 0 && t->last[j] >= t->max_size)
+                fprintf(o, "%s, the largest size searched (--max)", at);
+            else if (at[0])
                 fprintf(o, "%s, the largest size searched (the next would pass %s)", at,
                         t->last[j] >= 500000000L ? "10^9" : lim);
             else
@@ -281,6 +283,13 @@ static void print_json(FILE *o, const pp_prog *m, const pp_scale_table *t, const
             pp_json_num(o, t->last_eff[j]);
             fprintf(o, ",\"estimate\":");
             pp_json_num(o, t->beyond[j]);
+            /* what ended a search at its limit: --max, the sizes' own
+             * limit (10^9), or the thread graph's actions */
+            if (t->why[j] == PP_SCALE_LIMIT)
+                fprintf(o, ",\"limited_by\":\"%s\"",
+                        t->max_size > 0 && t->last[j] >= t->max_size ? "max"
+                        : t->last[j] >= 500000000L                   ? "size"
+                                                                     : "actions");
         }
         fprintf(o, "}");
     }

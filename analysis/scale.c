@@ -23,6 +23,7 @@ typedef struct {
     pp_vals at;          /* the point on the path (the start's values, the
                             scaled ones moved)                          */
     int trace;           /* PERFPRED_SCALE_TRACE: each probe on stderr    */
+    long smax;           /* the largest size a probe may have (--max)     */
 } path;
 
 static void set_path(path *p, long s)
@@ -301,7 +302,7 @@ static int search(path *p, int P, double target, outcome *o, char *err, size_t e
         double prev = 0, span = 1;
         int flat = 0;
         for (;;) {
-            if (lo.s > S_MAX / 2) {
+            if (lo.s > S_MAX / 2 || lo.s >= p->smax) {
                 o->why = PP_SCALE_LIMIT;
                 break;
             }
@@ -333,6 +334,8 @@ static int search(path *p, int P, double target, outcome *o, char *err, size_t e
             long t = (long)ceil((double)lo.s * exp2(step));
             if (t <= lo.s)
                 t = lo.s + 1;
+            if (t > p->smax)
+                t = p->smax;    /* --max: the last step ends there */
             long room = graph_room(p, &prevq, &lo);
             if (t > room) {
                 /* no room left, or the odds law puts the target well
@@ -451,7 +454,7 @@ static int search_P(const path *proto, pp_scale_table *out, int i, double target
 }
 
 int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *mach, pp_scale_kind kind, double target,
-                     const int *scale_param, int nscale, const int *P, int nP, pp_scale_table *out,
+                     const int *scale_param, int nscale, const int *P, int nP, long max_size, pp_scale_table *out,
                      pp_progress_fn progress, void *pctx, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -472,7 +475,9 @@ int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *m
     out->last_eff = calloc((size_t)nP, sizeof *out->last_eff);
     out->beyond = calloc((size_t)nP, sizeof *out->beyond);
     long *base = malloc(sizeof(long) * (size_t)nscale);
-    path p = {m, mach, kind, scale_param, nscale, base, {0}, getenv("PERFPRED_SCALE_TRACE") != NULL};
+    path p = {m, mach, kind, scale_param, nscale, base, {0}, getenv("PERFPRED_SCALE_TRACE") != NULL,
+              max_size > 0 ? max_size : S_MAX};
+    out->max_size = max_size > 0 ? max_size : 0;
     if (!out->P || !out->scale_param || !out->found || !out->chi || !out->latency || !out->eff || !out->t_real ||
         !out->scale || !out->why || !out->last || !out->last_eff || !out->beyond || !base || pp_vals_copy(&p.at, m, start)) {
         free(base);
@@ -483,6 +488,14 @@ int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *m
     memcpy(out->scale_param, scale_param, sizeof(int) * (size_t)nscale);
     for (int i = 0; i < nscale; i++)
         base[i] = start->v[scale_param[i]];
+    if (base[0] > p.smax) {
+        snprintf(err, errlen, "--max %ld: the search starts at %s = %ld, above it", p.smax,
+                 m->params[scale_param[0]].name, base[0]);
+        free(base);
+        pp_vals_free(&p.at);
+        pp_scale_free(out);
+        return -1;
+    }
     /* a search stops at sizes whose thread graph (every member's actions
      * counted, whether a class's segment stands for them or not) has
      * more than 8 million actions: the P is then reported with the

@@ -50,6 +50,7 @@ typedef struct {
     double *last_eff;     /* its efficiency (NAN: none)                   */
     long limit;           /* the search's limit on the thread graph's
                              actions (PERFPRED_SCALE_MAX_ACTIONS)         */
+    long max_size;        /* the largest size searched (--max; 0: 10^9)   */
     double *beyond;       /* PP_SCALE_LIMIT: the size (of the first scaled
                              parameter) where the odds law of the last two
                              sizes puts the target; NAN: none            */
@@ -59,9 +60,10 @@ typedef void (*pp_progress_fn)(void *ctx, const char *what, int done, int total)
 
 /* The table along the path that starts at the values `start` (the
  * recorded ones and those --set gave) and moves the parameters
- * scale_param in proportion. */
+ * scale_param in proportion.  No search probes a size of scale_param[0]
+ * above max_size (0: 10^9); the start's must not be above it. */
 int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *mach, pp_scale_kind kind, double target,
-                     const int *scale_param, int nscale, const int *P, int nP,
+                     const int *scale_param, int nscale, const int *P, int nP, long max_size,
                      pp_scale_table *out, pp_progress_fn progress, void *pctx, char *err, size_t errlen);
 void pp_scale_free(pp_scale_table *t);
 

@@ -221,7 +221,8 @@ SKIP: {
     my ($s2, $s8) = @{ $t->{search} || [{}, {}] };
     ok(($s2->{result} // '') eq 'reached' && defined $t->{problem}[0], "wavefront, limit $L: P = 2 is reached");
     my $n = $s8->{largest} // 0;
-    ok(($s8->{result} // '') eq 'limit' && !defined $t->{problem}[1] && $n < ($n8 // 0) && $n > 0.9 * ($n8 // 0)
+    ok(($s8->{result} // '') eq 'limit' && ($s8->{limited_by} // '') eq 'actions' && !defined $t->{problem}[1]
+       && $n < ($n8 // 0) && $n > 0.9 * ($n8 // 0)
        && ($s8->{efficiency} // 1) < $target && ($s8->{estimate} // 0) > $n,
        "wavefront, limit $L: P = 8 ends at the limit, E = " . ($s8->{efficiency} // '?') . " at n = $n, within "
        . '10% of n = ' . ($n8 // '?') . ', the odds law says n = ' . ($s8->{estimate} // '?'));
@@ -232,6 +233,40 @@ SKIP: {
     like($txt, qr/^n\s+\d+\s+>\Q$n\E\s*$/m, "wavefront, limit $L: the text's size row shows >$n at P = 8");
     like($txt, qr/^P = 8: E = \S+ at n = \Q$n\E, the largest size searched \(the next would pass $L actions\)/m,
          "wavefront, limit $L: and a line says why");
+
+    # --max S: no size above S is probed.  At P = 8's size the table is
+    # the same; at half of it P = 8 ends at the limit, with the
+    # efficiency at S itself (predict's there); below the start of the
+    # path it is an error
+    SKIP: {
+        skip('P = 8 was not reached', 7) unless defined $n8;
+        my $half = int($n8 / 2);
+        my ($ra, $oa) = run_in($tmp, "$cmd --max $n8 --format json");
+        my $ja = $ra ? undef : eval { decode_json($oa) };
+        is($ja && $ja->{tables}[0]{problem}[1] ? $ja->{tables}[0]{problem}[1]{n} : undef, $n8,
+           "wavefront --max $n8: P = 8 reached at n = $n8, as without it");
+        my ($rm, $om, $tm) = run_in($tmp, "PERFPRED_SCALE_TRACE=1 $cmd --max $half --format json");
+        my $jm = $rm ? undef : eval { decode_json($om) };
+        my $sm = $jm ? $jm->{tables}[0]{search}[1] : {};
+        ok(($sm->{result} // '') eq 'limit' && ($sm->{largest} // 0) == $half
+           && ($sm->{limited_by} // '') eq 'max' && ($sm->{efficiency} // 1) < $target,
+           "wavefront --max $half: P = 8 at the limit at n = " . ($sm->{largest} // '?') . ', limited by '
+           . ($sm->{limited_by} // '?') . ', E = ' . ($sm->{efficiency} // '?'));
+        my @over = grep { $_ > $half } $tm =~ /^perfpred: scale: P=\d+ n=(\d+):/mg;
+        is(scalar @over, 0, "wavefront --max $half: no probe above it (" . join(' ', @over) . ')');
+        my $e = efficiency($rec, 'n', $half, 8, 'E');
+        ok(defined $e && abs($e - ($sm->{efficiency} // 0)) <= 1e-6 * $e,
+           "wavefront --max $half: the efficiency there is predict's (" . ($e // '?') . ')');
+        my (undef, $txt2) = run_in($tmp, "$cmd --max $half");
+        like($txt2, qr/^P = 8: E = \S+ at n = $half, the largest size searched \(--max\)/m,
+             "wavefront --max $half: the text says so");
+        my ($rb, undef, $eb) = run_in($tmp, "$cmd --max 100");
+        ok($rb == 2 && $eb =~ /^perfpred scale: \S+wavefront\.ppr: --max 100: the search starts at n = 200, above it$/m,
+           'wavefront --max 100, under the recorded n = 200: exit 2 and why') or diag("exit $rb: $eb");
+        ($rb, undef, $eb) = run_in($tmp, "$cmd --max 1e4");
+        ok($rb == 2 && $eb =~ /^perfpred scale: --max: '1e4' is not a size from 1 to 10\^9$/m,
+           "wavefront --max 1e4: exit 2 and why") or diag("exit $rb: $eb");
+    }
 }
 
 done_testing();

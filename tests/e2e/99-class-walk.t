@@ -162,22 +162,26 @@ for my $p (@progs) {
     }
 }
 
-# scale: the size search walks many points, each both ways
+# scale: the size search walks many points, each both ways, up to 16
+# times the recorded size (--max): where a P's efficiency levels off
+# near the target, whether its search stops at once or goes on depends
+# on the record, which is made anew each run, and the full walk of
+# edge_rows at n = 6144 enumerates its n^2 cells for minutes under ASan
 for my $p (grep { $_->[3] } @progs) {
-    my ($name, undef, undef, $set) = @$p;
+    my ($name, undef, $args, $set) = @$p;
     my $rec = "$tmp/$name.ppr";
     next unless -s $rec;
     my ($param) = $set =~ /^(\w+)=/;
-    my ($r1, $r2, $j1, $j2) = both("$pp scale $rec --machine $M --scale $param --P 2,4,8,16 --Ea 0.5 --format json");
+    my $max = 16 * (split ' ', $args)[0];
+    my ($r1, $r2, $j1, $j2) = both("$pp scale $rec --machine $M --scale $param --P 2,4,8,16 --Ea 0.5 --max $max "
+                                   . "--format json");
     is($r1, 0, "$name: scale runs");
     # a P not reached reports the efficiency at the largest size its
-    # search tried, where a loop may pass 2^20 iterations: the full walk
-    # samples 512 of them there (its predict says approx), the runs sum
-    # them exactly, so there the two agree only to the sampling's error
-    # (halo_cells at P = 4, n = 6.4 million: 2e-7; strided_cells' cells
-    # of three kinds by index modulo 3 at P = 16: 1e-3); compared to 1e-2
-    # there, to 1e-9 where the full walk did not sample (the records are
-    # made anew each run, so how far a search goes moves with them)
+    # search tried; where a loop there passes 2^20 iterations the full
+    # walk samples 512 of them (its predict says approx) and the runs
+    # sum them exactly, so the two agree only to the sampling's error
+    # (strided_cells' cells of three kinds past 2^20: 1e-3): compared to
+    # 1e-2 there, to 1e-9 where the full walk did not sample
     my @near;
     my @Ps = (2, 4, 8, 16);
     my $s1 = ((($j1 // {})->{tables} // [])->[0] // {})->{search} // [];
