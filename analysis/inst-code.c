@@ -252,6 +252,18 @@ static int comp(ictx *c, const pp_mfunc *mf, const pp_expr *e, int sp, int *dept
         break;
     }
     case PP_E_COND: {
+        /* a trip count (cond (le A B) (- B A) 0), or lt: max(B - A, 0),
+         * half the code (A and B once, not twice); the same value but
+         * where B - A would overflow, where this has none */
+        const pp_expr *t = e->kids[0], *d = e->kids[1];
+        long zero = 1;
+        if ((t->kind == PP_E_LE || t->kind == PP_E_LT) && t->nkids == 2 && d->kind == PP_E_SUB && d->nkids == 2 &&
+            e->kids[2]->kind == PP_E_INT && pp_expr_is_int(e->kids[2], &zero) && zero == 0 &&
+            pp_expr_equal(t->kids[0], d->kids[1]) && pp_expr_equal(t->kids[1], d->kids[0])) {
+            if ((cst = comp(c, mf, d, sp, depth)) < 0 || emit(c, I_BINK + PP_E_MAX - PP_E_ADD, 0, 0, NULL) < 0)
+                return -1;
+            break;
+        }
         if ((cst = comp(c, mf, e->kids[0], sp, depth)) < 0)
             return -1;
         int jz = emit(c, I_JZ, 0, 0, NULL);
