@@ -72,9 +72,16 @@ typedef struct {
 typedef struct {
     double clock;             /* its time                                  */
     double blocked_at;        /* when it blocked (TS_BLOCKED)              */
+    const pp_action *act;     /* its actions (in->threads[t]'s, copied: a
+                                 step then reads one record of the thread,
+                                 not two)                                 */
     int pc;                   /* its next action                           */
-    int state;                /* TS_RUN, TS_BLOCKED, TS_DONE               */
-    unsigned char seg_paid;   /* the real machine: its next event's fixed
+    /* (bit-fields: the record in 32 bytes, two to a cache line; an
+     * instance has at most 60 million actions, inst-actions.c, and the
+     * walk refuses a thread of 2^29 or more) */
+    unsigned nact : 29;       /* how many actions it has                   */
+    unsigned state : 2;       /* TS_RUN, TS_BLOCKED, TS_DONE               */
+    unsigned seg_paid : 1;    /* the real machine: its next event's fixed
                                  cost is paid (pay_segment)               */
 } trav_thread;
 

@@ -237,7 +237,7 @@ static void req_complete(tctx *c, int r, int idx, double done)
     int t = k->wait_thread;
     k->reqhead += cnt;
     k->wait_n = 0;
-    const pp_action *a = &c->in->threads[t].act[c->th[t].pc];
+    const pp_action *a = &c->th[t].act[c->th[t].pc];
     leave_call(c, t, a, c->th[t].blocked_at, d > c->th[t].blocked_at ? d : c->th[t].blocked_at, 0);
 }
 

@@ -76,11 +76,11 @@ static void pay_segment(tctx *c, int t)
  * closing the moving thread's; a thread made ready by another was
  * blocked): its caller passes pay = 0.  Not for a class's TEAM_WAIT:
  * its walker takes its members' weight at the pay (trav-class.c). */
-static inline void pay_ahead(tctx *c, int t, const pp_ithread *th)
+static inline void pay_ahead(tctx *c, int t, const trav_thread *th)
 {
-    if (c->th[t].pc >= th->nact)
+    if (th->pc >= th->nact)
         return;
-    pp_akind k = th->act[c->th[t].pc].kind;
+    pp_akind k = th->act[th->pc].kind;
     if (!ends_segment(k) || c->th[t].seg_paid || (c->weight && k == PP_A_TEAM_WAIT))
         return;
     pay_segment(c, t);
@@ -90,7 +90,7 @@ static inline void pay_ahead(tctx *c, int t, const pp_ithread *th)
  * opened its computation) */
 static inline __attribute__((always_inline)) void ready(tctx *c, int t, int pay)
 {
-    const pp_ithread *th = &c->in->threads[t];
+    const trav_thread *th = &c->th[t];
     if (pay && c->seg_ns > 0)
         pay_ahead(c, t, th);
     if (!c->mach) {
@@ -98,15 +98,14 @@ static inline __attribute__((always_inline)) void ready(tctx *c, int t, int pay)
          * slowdown) and they do not see it, so doing it now rather than
          * when t's clock comes up changes no time and saves a step of
          * the traversal per computation */
-        while (c->th[t].pc < th->nact && (th->act[c->th[t].pc].kind == PP_A_WORK ||
-                                        th->act[c->th[t].pc].kind == PP_A_LOOP_WORK))
-            (void)do_work(c, t, &th->act[c->th[t].pc]);   /* the PRAM: opens nothing */
+        while (th->pc < th->nact && (th->act[th->pc].kind == PP_A_WORK || th->act[th->pc].kind == PP_A_LOOP_WORK))
+            (void)do_work(c, t, &th->act[th->pc]);   /* the PRAM: opens nothing */
     }
     /* its next action is read when it moves: start loading the line after
      * it now (a thousand ranks' action lists do not stay in the cache, and
      * the hardware follows too few streams for them) */
-    if (th->act && c->th[t].pc + 2 < th->nact)
-        __builtin_prefetch(&th->act[c->th[t].pc + 2]);
+    if (th->act && th->pc + 2 < th->nact)
+        __builtin_prefetch(&th->act[th->pc + 2]);
     pp_trav_queue_push(c, t);
 }
 
@@ -279,10 +278,10 @@ static void report_hang(tctx *c, char *err, size_t errlen)
 /* Process one action of thread t. Returns 0, or -1 on an internal error. */
 static int step(tctx *c, int t)
 {
-    const pp_ithread *th = &c->in->threads[t];
+    const trav_thread *th = &c->th[t];
     if (c->work)
         pp_trav_work_done(c, t);
-    if (c->th[t].pc >= th->nact) {
+    if (th->pc >= th->nact) {
         c->th[t].state = TS_DONE;
         pp_trav_work_set_active(c, -pp_trav_weight(c, t));
         c->done_time[t] = c->th[t].clock;
@@ -297,7 +296,7 @@ static int step(tctx *c, int t)
         }
         return 0;
     }
-    const pp_action *a = &th->act[c->th[t].pc];
+    const pp_action *a = &th->act[th->pc];
     if (__builtin_expect(c->weight != NULL, 0) && a->kind == PP_A_TEAM_WAIT && !c->th[t].seg_paid)
         pp_trav_class_enter(c, t, a);
     if (c->seg_ns > 0 && ends_segment(a->kind)) {
@@ -662,6 +661,14 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     if (rc == 0) {
         /* thread 0 runs; the others wait for their fork or create */
         for (int t = 0; t < n; t++) {
+            if (in->threads[t].nact >= 1 << 29) {
+                snprintf(err, errlen, "thread %d has %d actions: the walk takes fewer than 2^29 a thread", t,
+                         in->threads[t].nact);
+                rc = -1;
+                break;
+            }
+            c.th[t].act = in->threads[t].act;
+            c.th[t].nact = (unsigned)in->threads[t].nact;
             c.th[t].state = TS_RUN;
             c.active++;
             pp_trav_ready(&c, t);
