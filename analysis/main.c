@@ -39,9 +39,9 @@ int main(int argc, char **argv)
      * glibc hands such blocks back to the system (those above its mmap
      * threshold, and the heap's top past its trim threshold): the next
      * instance then faults every page in anew, zeroed by the kernel
-     * (ge_pthreads' 7x7 `scale --E`: 0.55 s of system time, 0.2 s
-     * without, for 2-15% more peak memory).  Blocks up to 32 MB come
-     * from the heap, which is not trimmed. */
+     * (ge_pthreads' 7x7 `scale --E`: 0.5 s of system time, 0.2 s with
+     * the memory kept, for 5-17% more peak memory).  Blocks up to 32 MB
+     * come from the heap, which is not trimmed. */
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, INT_MAX);
 #endif
