@@ -28,7 +28,7 @@
 
 static const char *usage =
     "usage: perfpred report RECORD... -o DIR [--machine FILE] [--set NAME=VALUE]... [--P P,...]\n"
-    "                       [--scale NAME[,NAME...] [--scale-P P,...]] [--Ea X] [--E X]\n"
+    "                       [--scale NAME[,NAME...] [--scale-P P,...] [--max S]] [--Ea X] [--E X]\n"
     "                       [--with NAME=VALUE,...] [--title TEXT] [--graph-P P] [--sens-P P]\n"
     "                       [--draws K] [--timeout SECONDS]\n"
     "  Writes one page on the program into DIR: index.html (self-contained: style,\n"
@@ -43,7 +43,8 @@ static const char *usage =
     "  problem size; the sensitivity to every machine parameter; the thread graph;\n"
     "  the model's count rules and fitted costs.\n"
     "  --P: default the recorded P and the powers of two up to 8 times it (at least\n"
-    "  16).  --scale-P: the scale tables' P (default --P without 1).  --graph-P: the\n"
+    "  16).  --scale-P: the scale tables' P (default --P without 1); --max S: their\n"
+    "  searches' largest size (as for scale).  --graph-P: the\n"
     "  thread graph's P (default 4, or the largest P when smaller).  --sens-P: the\n"
     "  sensitivity's P (default the largest).  --draws K: as for predict (0: no\n"
     "  intervals).  --timeout S: give up after S seconds (exit 2, DIR untouched).\n"
@@ -566,7 +567,7 @@ int pp_cmd_report(int argc, char **argv)
     }
     pp_cli c;
     int st = pp_cli_start(n, rest, "report",
-                          "set,machine,P,scale,Ea,E,with,o,draws,cache-rule,insitu,model-error,cost-quantile", usage,
+                          "set,machine,P,scale,Ea,E,with,o,draws,cache-rule,insitu,model-error,cost-quantile,max", usage,
                           &c);
     if (st < 0 && !c.out) {
         fprintf(stderr, "perfpred report: -o DIR is required (the directory to write the page into)\n%s", usage);

@@ -292,7 +292,8 @@ static void scale_table(pp_rep_ctx *x, const pp_scale_table *tb)
             if (tb->found[j])
                 pp_rep_cell_set(t, 1 + j, NULL, "%ld", tb->chi[j][k]);
             else if (tb->why[j] == PP_SCALE_LIMIT && tb->last[j] > 0 && k == 0)
-                pp_rep_cell_set(t, 1 + j, "", "over %ld (the search's limit)", tb->last[j]);
+                pp_rep_cell_set(t, 1 + j, "", "over %ld (%s)", tb->last[j],
+                                tb->max_size > 0 && tb->last[j] >= tb->max_size ? "--max" : "the search's limit");
             else
                 pp_rep_cell_set(t, 1 + j, "", "unreachable");
         }
@@ -338,7 +339,7 @@ int pp_rep_scale_compute(pp_rep_ctx *x)
             continue;
         pp_rep_progress("%s scalability table", k == 0 ? "algorithmic" : "combination");
         if (pp_scale_compute(m, &x->s->vals, &x->s->mach, k == 0 ? PP_SCALE_ALGORITHMIC : PP_SCALE_COMBINATION,
-                             k == 0 ? x->c->Ea : x->c->E, sp, x->c->nscale, x->sP, x->nsP, 0, &x->tab[x->ntab],
+                             k == 0 ? x->c->Ea : x->c->E, sp, x->c->nscale, x->sP, x->nsP, x->c->max_size, &x->tab[x->ntab],
                              pp_cli_progress, NULL, err, sizeof err))
             rc = fail(x, 2, "%s: the scalability table: %s", x->s->rec.path, err);
         else

@@ -151,6 +151,26 @@ for my $t (@tabs) {
     is(scalar(@pts), $reached, "latency-$t->{kind}.dat: a point per P that reached the efficiency");
 }
 
+# --max S bounds the tables' searches as it does scale's: a P not reached
+# by S is over S, and the page and scale.json say it was --max (here S =
+# the recorded N, where E = 0.5 does not hold at P = 8)
+{
+    my $rec = "$d/ge_pthreads.ppr";
+    my $dm = "$TMP/rmax";
+    ($rc, $so, $se) = run('', "$B/perfpred report $rec -o $dm --machine $mach --P 2,8 --scale N --scale-P 2,8 "
+                              . '--Ea 0.5 --E 0.5 --max 64 --draws 0 --sens-P 2 --graph-P 2');
+    is($rc, 0, 'report --max 64 exits 0') or diag($se);
+    my $mj = eval { decode_json(slurp("$dm/scale.json")) } // {};
+    my $s8 = (($mj->{tables} || [])->[1] || {})->{search}[1] || {};
+    ok(($s8->{result} // '') eq 'limit' && ($s8->{largest} // 0) == 64 && ($s8->{limited_by} // '') eq 'max',
+       'report --max 64: scale.json\'s combination table has P = 8 at the limit at N = 64, limited by max ('
+       . join(' ', map { "$_=" . ($s8->{$_} // '-') } qw(result largest limited_by)) . ')');
+    like(slurp("$dm/report.md"), qr/over 64 \(--max\)/, 'report --max 64: the page\'s table says over 64 (--max)');
+    ($rc, $so, $se) = run('', "$B/perfpred report $rec -o $TMP/rmax2 --machine $mach --scale N --max 10 --draws 0");
+    is($rc, 2, 'report --max 10, under the recorded N: exit 2');
+    like($se, qr/--max 10: the search starts at N = 64, above it/, '... saying why');
+}
+
 # a second run reuses nothing stale and gives the same set of files
 ($rc, $so, $se) = run($env, 'tools/make-report');
 is($rc, 0, 'a second run into the same directory exits 0') or diag($se);
