@@ -178,6 +178,96 @@ static int fold(ictx *c, int start)
     return emit(c, ok ? I_K : I_FAIL, 0, v, NULL) < 0 ? -1 : 1;
 }
 
+/* Does tree e hold the leaf a (a symbol, a variable, a load: anything but
+ * an integer)? */
+static int holds_leaf(const pp_expr *e, const pp_expr *a)
+{
+    if (pp_expr_equal(e, a))
+        return 1;
+    for (int i = 0; i < e->nkids; i++)
+        if (holds_leaf(e->kids[i], a))
+            return 1;
+    return 0;
+}
+
+/* Is every leaf of e but the integers in one of in1 and in2 (in2 may be
+ * NULL)? */
+static int leaves_within(const pp_expr *e, const pp_expr *in1, const pp_expr *in2)
+{
+    if (e->nkids == 0)
+        return e->kind == PP_E_INT || holds_leaf(in1, e) || (in2 && holds_leaf(in2, e));
+    for (int i = 0; i < e->nkids; i++)
+        if (!leaves_within(e->kids[i], in1, in2))
+            return 0;
+    return 1;
+}
+
+/* Is e, (cond T D 0), max(D, 0)?  With T "X >= Y" (or "Y <= X"), D must
+ * be X - Y + c, c 0 or 1: where T holds D >= 0, where it does not D <= 0;
+ * with T "X > Y" (or "Y < X"), c -1 or 0.  The plugin's trip counts are
+ * so: (cond (le A B) (- B A) 0), (cond (ge (+ n 1) i) (+ (- n i) 1) 0),
+ * (cond (gt n 1) (+ n -2) 0).  D - (X - Y) is taken as a polynomial (its
+ * divisions, minima and maxima as opaque terms), and D must read what T
+ * reads and no more (a value unknown in one of them, none in the other,
+ * would make one have no value where the other has).  The value is the
+ * same but where D would overflow 64 bits, where this has none.  1 yes,
+ * 0 no, -1 out of memory; the answer is kept per tree. */
+static int count_as_max(ictx *c, const pp_expr *e)
+{
+    const pp_expr *t = e->kids[0], *d = e->kids[1];
+    long zero = 1;
+    if (!(t->kind == PP_E_LE || t->kind == PP_E_LT || t->kind == PP_E_GE || t->kind == PP_E_GT) || t->nkids != 2 ||
+        e->kids[2]->kind != PP_E_INT || !pp_expr_is_int(e->kids[2], &zero) || zero != 0)
+        return 0;
+    int ge = t->kind == PP_E_LE || t->kind == PP_E_GE;
+    const pp_expr *x = t->kind == PP_E_GE || t->kind == PP_E_GT ? t->kids[0] : t->kids[1];
+    const pp_expr *y = x == t->kids[0] ? t->kids[1] : t->kids[0];
+    if (d->kind == PP_E_SUB && d->nkids == 2 && pp_expr_equal(d->kids[0], x) && pp_expr_equal(d->kids[1], y))
+        return 1;   /* D = X - Y itself: no algebra */
+    for (int i = 0; i < c->nmaxf; i++)
+        if (c->maxf[i].e == e)
+            return c->maxf[i].yes;
+    pp_poly *pd = pp_poly_from_expr(d), *px = pp_poly_from_expr(x), *py = pp_poly_from_expr(y);
+    pp_poly *xy = pd && px && py ? pp_poly_sub(px, py) : NULL;
+    pp_poly *r = xy ? pp_poly_sub(pd, xy) : NULL;
+    pp_expr *rc = r ? pp_poly_to_expr(r) : NULL;
+    long k = 2;
+    int yes = rc && rc->kind == PP_E_INT && pp_expr_is_int(rc, &k) && (ge ? k == 0 || k == 1 : k == -1 || k == 0) &&
+              leaves_within(d, x, y) && leaves_within(x, d, NULL) && leaves_within(y, d, NULL);
+    pp_expr_free(rc);
+    pp_poly_free(r);
+    pp_poly_free(xy);
+    pp_poly_free(pd);
+    pp_poly_free(px);
+    pp_poly_free(py);
+    if (c->nmaxf == c->capmaxf) {
+        int cap = c->capmaxf ? 2 * c->capmaxf : 16;
+        struct maxform *n = realloc(c->maxf, sizeof *n * (size_t)cap);
+        if (!n)
+            return -1;
+        c->maxf = n;
+        c->capmaxf = cap;
+    }
+    c->maxf[c->nmaxf++] = (struct maxform){e, yes};
+    return yes;
+}
+
+/* (cond T (+ E 1) E), a static schedule's chunk (one more for the first
+ * threads): E + T, T being 0 or 1, so that E is evaluated once.  E, or
+ * NULL where e is not of that form. */
+static const pp_expr *chunk_plus_test(const pp_expr *e)
+{
+    const pp_expr *a = e->kids[1], *b = e->kids[2];
+    long one = 0;
+    if (a->kind != PP_E_ADD || a->nkids != 2)
+        return NULL;
+    for (int i = 0; i < 2; i++)
+        if (a->kids[1 - i]->kind == PP_E_INT && pp_expr_is_int(a->kids[1 - i], &one) && one == 1 &&
+            pp_expr_equal(a->kids[i], b))
+            return b;
+    return NULL;
+}
+
 /* Code that leaves e's value at stack slot sp; *depth: the most slots
  * used.  1 when the code depends on no frame, 0 when it does, -1 when
  * memory runs out. */
@@ -252,16 +342,24 @@ static int comp(ictx *c, const pp_mfunc *mf, const pp_expr *e, int sp, int *dept
         break;
     }
     case PP_E_COND: {
-        /* a trip count (cond (le A B) (- B A) 0), or lt: max(B - A, 0),
-         * half the code (A and B once, not twice); the same value but
-         * where B - A would overflow, where this has none */
-        const pp_expr *t = e->kids[0], *d = e->kids[1];
-        long zero = 1;
-        if ((t->kind == PP_E_LE || t->kind == PP_E_LT) && t->nkids == 2 && d->kind == PP_E_SUB && d->nkids == 2 &&
-            e->kids[2]->kind == PP_E_INT && pp_expr_is_int(e->kids[2], &zero) && zero == 0 &&
-            pp_expr_equal(t->kids[0], d->kids[1]) && pp_expr_equal(t->kids[1], d->kids[0])) {
-            if ((cst = comp(c, mf, d, sp, depth)) < 0 || emit(c, I_BINK + PP_E_MAX - PP_E_ADD, 0, 0, NULL) < 0)
+        /* a trip count (cond T D 0) as max(D, 0), T and D's operands
+         * evaluated once, not twice; a chunk (cond T (+ E 1) E) as E + T */
+        int mx = count_as_max(c, e);
+        if (mx < 0)
+            return -1;
+        if (mx) {
+            if ((cst = comp(c, mf, e->kids[1], sp, depth)) < 0 ||
+                emit(c, I_BINK + PP_E_MAX - PP_E_ADD, 0, 0, NULL) < 0)
                 return -1;
+            break;
+        }
+        const pp_expr *one = chunk_plus_test(e);
+        if (one) {
+            int k;
+            if ((cst = comp(c, mf, one, sp, depth)) < 0 || (k = comp(c, mf, e->kids[0], sp + 1, depth)) < 0 ||
+                emit(c, I_BIN + PP_E_ADD - PP_E_ADD, 0, 0, NULL) < 0)
+                return -1;
+            cst &= k;
             break;
         }
         if ((cst = comp(c, mf, e->kids[0], sp, depth)) < 0)
@@ -583,12 +681,18 @@ void pp_inst_code_reset(ictx *c)
 
 void pp_inst_code_free(ictx *c)
 {
+    free(c->maxf);
     free(c->ec);
     free(c->code);
     free(c->stack);
     free(c->rankv);
+    c->maxf = NULL;
+    c->nmaxf = c->capmaxf = 0;
     c->ec = NULL;
+    c->ecmask = c->ecn = 0;
     c->code = NULL;
+    c->ncode = c->capcode = 0;
     c->stack = NULL;
+    c->capstack = 0;
     c->rankv = NULL;
 }

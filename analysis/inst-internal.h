@@ -156,6 +156,11 @@ typedef struct {
     int ncode, capcode;
     int64_t *stack;       /* the programs' stack                          */
     int capstack;
+    /* trip counts compiled as max(D, 0) (inst-code.c, count_as_max): the
+     * trees decided, kept across the programs' resets (ranks unrolled one
+     * by one compile every expression again) */
+    struct maxform { const pp_expr *e; int yes; } *maxf;
+    int nmaxf, capmaxf;
     int oom;              /* an evaluation ran out of memory              */
     int P;
     int depth;

@@ -13,7 +13,18 @@
  *    not rewritten: at A = 3, B = 10 it is -7, at A = 12, B = 10 it is 0;
  *  - a cond whose else is not 0 is not rewritten: (cond (le A B) (- B A)
  *    5) at A = 12, B = 10 is 5;
- *  - constants fold: (cond (le 4 9) (- 9 4) 0) is the one instruction 5.
+ *  - constants fold: (cond (le 4 9) (- 9 4) 0) is the one instruction 5;
+ *  - D need only equal X - Y as a polynomial, plus 0 or 1 after ge (or
+ *    le), -1 or 0 after gt (or lt): (cond (ge (+ B 1) A) (+ (- B A) 1) 0)
+ *    is max(B - A + 1, 0): 8 at A = 3, B = 10, 1 at A = B = 10, 0 at
+ *    A = 12, B = 10 (D = -1); (cond (gt A 1) (+ A -2) 0) is max(A - 2, 0):
+ *    3 at A = 5, 0 at A = 2 and A = 1;
+ *  - not where D is not X - Y + c: (cond (ge A 0) (* A 4) 0) stays a
+ *    cond (12 at A = 3, 0 at A = -1);
+ *  - not where D reads less than T: (cond (ge (+ A B) B) A 0) has no
+ *    value where B has none, as the cond has none;
+ *  - a chunk (cond (lt A B) (+ B 1) B) is B + (A < B): 11 at A = 3,
+ *    B = 10, 10 at A = 12; its code ends with an ADD of the two.
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -113,7 +124,7 @@ static void test_other_conds_kept(void **state)
     /* (the programs are cached by the tree's address, which the next
      * parse may reuse once this one is freed) */
     pp_expr_free(e);
-    pp_inst_code_reset(&f.c);
+    pp_inst_code_free(&f.c);
     e = parse("(cond (le (iv 0) (iv 1)) (- (iv 1) (iv 0)) 5)");
     assert_true(eval_at(&f, e, 12, 10, NULL) == 5);
     assert_true(eval_at(&f, e, 3, 10, NULL) == 7);
@@ -135,12 +146,68 @@ static void test_constants_fold(void **state)
     pp_inst_code_free(&f.c);
 }
 
+/* the last instruction before e's END */
+static int last_op(const fixture *f)
+{
+    return f->c.code[f->c.ncode - 2].op;
+}
+
+static void test_count_forms(void **state)
+{
+    (void)state;
+    static fixture f;
+    setup(&f);
+    pp_expr *e = parse("(cond (ge (+ (iv 1) 1) (iv 0)) (+ (- (iv 1) (iv 0)) 1) 0)");
+    assert_true(eval_at(&f, e, 3, 10, NULL) == 8);
+    assert_int_equal(last_op(&f), I_BINK + PP_E_MAX - PP_E_ADD);
+    assert_true(eval_at(&f, e, 10, 10, NULL) == 1);
+    assert_true(eval_at(&f, e, 12, 10, NULL) == 0);
+    pp_expr_free(e);
+    pp_inst_code_free(&f.c);   /* (the decisions are kept by the tree's address) */
+    e = parse("(cond (gt (iv 0) 1) (+ (iv 0) -2) 0)");
+    assert_true(eval_at(&f, e, 5, 0, NULL) == 3);
+    assert_int_equal(last_op(&f), I_BINK + PP_E_MAX - PP_E_ADD);
+    assert_true(eval_at(&f, e, 2, 0, NULL) == 0);
+    assert_true(eval_at(&f, e, 1, 0, NULL) == 0);
+    pp_expr_free(e);
+    pp_inst_code_free(&f.c);
+    e = parse("(cond (ge (iv 0) 0) (* (iv 0) 4) 0)");
+    assert_true(eval_at(&f, e, 3, 0, NULL) == 12);
+    assert_int_not_equal(last_op(&f), I_BINK + PP_E_MAX - PP_E_ADD);
+    assert_true(eval_at(&f, e, -1, 0, NULL) == 0);
+    pp_expr_free(e);
+    pp_inst_code_free(&f.c);
+    /* B unknown: no value either way */
+    e = parse("(cond (ge (+ (iv 0) (iv 1)) (iv 1)) (iv 0) 0)");
+    f.known[1] = 0;
+    int64_t v = 0;
+    assert_int_equal(pp_inst_eval(&f.c, &f.fr, e, &v), -1);
+    f.known[1] = 1;
+    pp_expr_free(e);
+    pp_inst_code_free(&f.c);
+}
+
+static void test_chunk_plus_test(void **state)
+{
+    (void)state;
+    static fixture f;
+    setup(&f);
+    pp_expr *e = parse("(cond (lt (iv 0) (iv 1)) (+ (iv 1) 1) (iv 1))");
+    assert_true(eval_at(&f, e, 3, 10, NULL) == 11);
+    assert_int_equal(last_op(&f), I_BIN + PP_E_ADD - PP_E_ADD);
+    assert_true(eval_at(&f, e, 12, 10, NULL) == 10);
+    pp_expr_free(e);
+    pp_inst_code_free(&f.c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trip_count_as_max),
         cmocka_unit_test(test_other_conds_kept),
         cmocka_unit_test(test_constants_fold),
+        cmocka_unit_test(test_count_forms),
+        cmocka_unit_test(test_chunk_plus_test),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
