@@ -253,12 +253,20 @@ static int count_as_max(ictx *c, const pp_expr *e)
 }
 
 /* (cond T (+ E 1) E), a static schedule's chunk (one more for the first
- * threads): E + T, T being 0 or 1, so that E is evaluated once.  E, or
- * NULL where e is not of that form. */
+ * threads): E + T, where T is a comparison or a logical operation (0 or
+ * 1; a cond tests any value for non-zero), so that E is evaluated once.
+ * E, or NULL where e is not of that form. */
 static const pp_expr *chunk_plus_test(const pp_expr *e)
 {
-    const pp_expr *a = e->kids[1], *b = e->kids[2];
+    const pp_expr *t = e->kids[0], *a = e->kids[1], *b = e->kids[2];
     long one = 0;
+    switch (t->kind) {
+    case PP_E_LT: case PP_E_LE: case PP_E_GT: case PP_E_GE: case PP_E_EQ: case PP_E_NE:
+    case PP_E_AND: case PP_E_OR: case PP_E_NOT:
+        break;
+    default:
+        return NULL;
+    }
     if (a->kind != PP_E_ADD || a->nkids != 2)
         return NULL;
     for (int i = 0; i < 2; i++)

@@ -24,7 +24,9 @@
  *  - not where D reads less than T: (cond (ge (+ A B) B) A 0) has no
  *    value where B has none, as the cond has none;
  *  - a chunk (cond (lt A B) (+ B 1) B) is B + (A < B): 11 at A = 3,
- *    B = 10, 10 at A = 12; its code ends with an ADD of the two.
+ *    B = 10, 10 at A = 12; its code ends with an ADD of the two; not
+ *    where the test is a value, not a comparison: (cond A (+ B 1) B) is
+ *    11 at A = 3, B = 10 (B + A would be 13).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
@@ -196,6 +198,11 @@ static void test_chunk_plus_test(void **state)
     assert_true(eval_at(&f, e, 3, 10, NULL) == 11);
     assert_int_equal(last_op(&f), I_BIN + PP_E_ADD - PP_E_ADD);
     assert_true(eval_at(&f, e, 12, 10, NULL) == 10);
+    pp_expr_free(e);
+    pp_inst_code_free(&f.c);
+    e = parse("(cond (iv 0) (+ (iv 1) 1) (iv 1))");
+    assert_true(eval_at(&f, e, 3, 10, NULL) == 11);
+    assert_true(eval_at(&f, e, 0, 10, NULL) == 10);
     pp_expr_free(e);
     pp_inst_code_free(&f.c);
 }
