@@ -183,14 +183,7 @@ pp_cx *pp_cx_cond(pp_expr *cond, pp_cx *c)
 
 static int expr_has(const pp_expr *e, const pp_expr *var)
 {
-    if (!e)
-        return 0;
-    if (pp_expr_equal(e, var))
-        return 1;
-    for (int i = 0; i < e->nkids; i++)
-        if (expr_has(e->kids[i], var))
-            return 1;
-    return 0;
+    return e && pp_expr_contains(e, var);
 }
 
 static int cx_has(const pp_cx *c, const pp_expr *var)

@@ -178,24 +178,12 @@ static int fold(ictx *c, int start)
     return emit(c, ok ? I_K : I_FAIL, 0, v, NULL) < 0 ? -1 : 1;
 }
 
-/* Does tree e hold the leaf a (a symbol, a variable, a load: anything but
- * an integer)? */
-static int holds_leaf(const pp_expr *e, const pp_expr *a)
-{
-    if (pp_expr_equal(e, a))
-        return 1;
-    for (int i = 0; i < e->nkids; i++)
-        if (holds_leaf(e->kids[i], a))
-            return 1;
-    return 0;
-}
-
 /* Is every leaf of e but the integers in one of in1 and in2 (in2 may be
  * NULL)? */
 static int leaves_within(const pp_expr *e, const pp_expr *in1, const pp_expr *in2)
 {
     if (e->nkids == 0)
-        return e->kind == PP_E_INT || holds_leaf(in1, e) || (in2 && holds_leaf(in2, e));
+        return e->kind == PP_E_INT || pp_expr_contains(in1, e) || (in2 && pp_expr_contains(in2, e));
     for (int i = 0; i < e->nkids; i++)
         if (!leaves_within(e->kids[i], in1, in2))
             return 0;

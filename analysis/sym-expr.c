@@ -290,6 +290,11 @@ int pp__contains(const pp_expr *e, const pp_expr *sub)
     return 0;
 }
 
+int pp_expr_contains(const pp_expr *e, const pp_expr *sub)
+{
+    return pp__contains(e, sub);
+}
+
 /* Rebuild e with kid i replaced by the new references in nk[]; nk[i] ==
  * NULL keeps the old kid. */
 static pp_expr *rebuild(const pp_expr *e, pp_expr **nk)

@@ -96,6 +96,8 @@ char *pp_expr_to_cas(const pp_expr *e, pp_cas cas, int as_cond);   /* malloc'd *
 int  pp_expr_equal(const pp_expr *a, const pp_expr *b);   /* structural     */
 int  pp_expr_is_int(const pp_expr *e, long *v);           /* constant fits  */
 int  pp_expr_has_unknown(const pp_expr *e); /* contains ?, call, load       */
+int  pp_expr_contains(const pp_expr *e, const pp_expr *sub); /* sub or e itself,
+                                                   structurally            */
 int  pp_expr_is_atom(const pp_expr *e);     /* a symbol kind (not INT/op)   */
 int  pp_expr_arity_ok(pp_ekind k, int n);  /* n kids are what operator k
                                                takes (as pp_expr_op checks) */
