@@ -397,132 +397,151 @@ static int comp(ictx *c, const pp_mfunc *mf, const pp_expr *e, int sp, int *dept
 
 /* ---- running ------------------------------------------------------------ */
 
+/* The interpreter, threaded: each instruction jumps to the next one's
+ * code through the table `go` (GCC's labels as values), where a switch in
+ * a loop checked the range and branched from one place for them all. */
 static inline int run(const ictx *c, const frame *fr, int pc, int64_t *out)
 {
+#define BINL(k) [I_BIN + (k) - PP_E_ADD] = &&bin_##k, [I_BINK + (k) - PP_E_ADD] = &&bink_##k,
+    /* (every slot first to `fail`, then the instructions over it) */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+    static const void *const go[I_BINK + 32] = {
+        [0 ... I_BINK + 31] = &&fail,   /* not emitted */
+        [I_END] = &&end, [I_K] = &&k, [I_FAIL] = &&fail, [I_ARG] = &&arg, [I_IV] = &&iv,
+        [I_THRK] = &&thr, [I_THRN] = &&thr, [I_NTHREADS] = &&team, [I_TID] = &&team,
+        [I_SHARED] = &&shared, [I_COMM] = &&comm, [I_RANK] = &&rank, [I_RANKV] = &&rankv,
+        [I_NEG] = &&neg, [I_NOT] = &&not, [I_BNOT] = &&bnot, [I_AND] = &&andor, [I_OR] = &&andor,
+        [I_JZ] = &&jz, [I_JMP] = &&jmp,
+        BINL(PP_E_ADD) BINL(PP_E_MUL) BINL(PP_E_SUB) BINL(PP_E_DIV) BINL(PP_E_MOD) BINL(PP_E_FDIV)
+        BINL(PP_E_CDIV) BINL(PP_E_MIN) BINL(PP_E_MAX) BINL(PP_E_SHL) BINL(PP_E_SHR) BINL(PP_E_BAND)
+        BINL(PP_E_BOR) BINL(PP_E_BXOR) BINL(PP_E_LT) BINL(PP_E_LE) BINL(PP_E_GT) BINL(PP_E_GE)
+        BINL(PP_E_EQ) BINL(PP_E_NE)
+    };
+#pragma GCC diagnostic pop
+#undef BINL
     const pp_icode *code = c->code;
     int64_t *st = c->stack;
     int sp = 0;         /* st[sp - 1] is the top */
-    for (;; pc++) {
-        const pp_icode *in = &code[pc];
-        switch (in->op) {
-        case I_END:
-            *out = st[0];
-            return 0;
-        case I_K:
-            st[sp++] = in->v;
-            break;
-        case I_FAIL:
+    const pp_icode *in = &code[pc];
+#define NEXT()                                                                  \
+    do {                                                                        \
+        in = &code[++pc];                                                       \
+        goto *go[in->op];                                                       \
+    } while (0)
+    goto *go[in->op];
+end:
+    *out = st[0];
+    return 0;
+k:
+    st[sp++] = in->v;
+    NEXT();
+fail:
+    return -1;
+arg:
+    if (!fr->args_known || !fr->args_known[in->a])
+        return -1;
+    st[sp++] = fr->args[in->a];
+    NEXT();
+iv:
+    if (!fr->iv_known[in->a])
+        return -1;
+    st[sp++] = fr->iv[in->a];
+    NEXT();
+thr:
+    if (!fr->thr_known)
+        return -1;
+    st[sp++] = in->op == I_THRK ? fr->thr_k : fr->thr_n;
+    NEXT();
+team:
+    if (!fr->omp)
+        return -1;
+    st[sp++] = in->op == I_TID ? fr->tid : fr->nthreads;
+    NEXT();
+shared: {
+    const shared_val *sv = fr->shared;
+    if (!sv)
+        return -1;
+    int i = 0;
+    if (in->seen_names == sv->name && in->seen_at < sv->n)
+        i = in->seen_at;
+    else {
+        if ((i = pp_inst_shared_index(sv, in->name)) < 0)
             return -1;
-        case I_ARG:
-            if (!fr->args_known || !fr->args_known[in->a])
-                return -1;
-            st[sp++] = fr->args[in->a];
-            break;
-        case I_IV:
-            if (!fr->iv_known[in->a])
-                return -1;
-            st[sp++] = fr->iv[in->a];
-            break;
-        case I_THRK:
-        case I_THRN:
-            if (!fr->thr_known)
-                return -1;
-            st[sp++] = in->op == I_THRK ? fr->thr_k : fr->thr_n;
-            break;
-        case I_NTHREADS:
-        case I_TID:
-            if (!fr->omp)
-                return -1;
-            st[sp++] = in->op == I_TID ? fr->tid : fr->nthreads;
-            break;
-        case I_SHARED: {
-            const shared_val *sv = fr->shared;
-            if (!sv)
-                return -1;
-            int i = 0;
-            if (in->seen_names == sv->name && in->seen_at < sv->n)
-                i = in->seen_at;
-            else {
-                if ((i = pp_inst_shared_index(sv, in->name)) < 0)
-                    return -1;
-                /* the program's instructions are the context's (c->code
-                 * is not const): remembered for the next evaluation */
-                c->code[pc].seen_names = sv->name;
-                c->code[pc].seen_at = i;
-            }
-            if (!sv->known[i])
-                return -1;
-            st[sp++] = sv->val[i];
-            break;
-        }
-        case I_COMM: {
-            int64_t rank, size;
-            if (pp_inst_comm_lookup(c, in->name, c->rank, &rank, &size))
-                return -1;
-            st[sp++] = in->a ? size : rank;
-            break;
-        }
-        case I_RANK:
-            st[sp++] = c->rank;
-            break;
-        case I_RANKV: {
-            /* the rule is evaluated once per rank (the programs are
-             * the context's, and so is the cache: c->rankv is not const) */
-            struct rank_val *rv = &c->rankv[in->a];
-            if (rv->rank != c->rank) {
-                rv->rank = c->rank;
-                rv->ok = pp_prog_rank_value(c->m, c->pv, in->a, c->rank, c->P, c->single_rank, &rv->v) == 0;
-            }
-            if (!rv->ok)
-                return -1;
-            st[sp++] = rv->v;
-            break;
-        }
-        case I_NEG:
-            if (st[sp - 1] == INT64_MIN)
-                return -1;
-            st[sp - 1] = -st[sp - 1];
-            break;
-        case I_NOT:
-            st[sp - 1] = st[sp - 1] == 0;
-            break;
-        case I_BNOT:
-            st[sp - 1] = ~st[sp - 1];
-            break;
-        case I_AND:
-        case I_OR:
-            if ((st[sp - 1] != 0) != (in->op == I_AND)) {
-                st[sp - 1] = in->op == I_OR;
-                pc = in->a - 1;
-            } else
-                sp--;
-            break;
-        case I_JZ:
-            if (st[--sp] == 0)
-                pc = in->a - 1;
-            break;
-        case I_JMP:
-            pc = in->a - 1;
-            break;
-#define BIN(k)                                                                  \
-        case I_BIN + (k) - PP_E_ADD:                                            \
-            sp--;                                                               \
-            if (pp_expr_op2_i64((k), st[sp - 1], st[sp], &st[sp - 1]))          \
-                return -1;                                                      \
-            break;                                                              \
-        case I_BINK + (k) - PP_E_ADD:                                           \
-            if (pp_expr_op2_i64((k), st[sp - 1], in->v, &st[sp - 1]))           \
-                return -1;                                                      \
-            break;
-        BIN(PP_E_ADD) BIN(PP_E_MUL) BIN(PP_E_SUB) BIN(PP_E_DIV) BIN(PP_E_MOD) BIN(PP_E_FDIV)
-        BIN(PP_E_CDIV) BIN(PP_E_MIN) BIN(PP_E_MAX) BIN(PP_E_SHL) BIN(PP_E_SHR) BIN(PP_E_BAND)
-        BIN(PP_E_BOR) BIN(PP_E_BXOR) BIN(PP_E_LT)
-        BIN(PP_E_LE) BIN(PP_E_GT) BIN(PP_E_GE) BIN(PP_E_EQ) BIN(PP_E_NE)
-#undef BIN
-        default:        /* not emitted */
-            return -1;
-        }
+        /* the program's instructions are the context's (c->code is not
+         * const): remembered for the next evaluation */
+        c->code[pc].seen_names = sv->name;
+        c->code[pc].seen_at = i;
     }
+    if (!sv->known[i])
+        return -1;
+    st[sp++] = sv->val[i];
+    NEXT();
+}
+comm: {
+    int64_t rk, size;
+    if (pp_inst_comm_lookup(c, in->name, c->rank, &rk, &size))
+        return -1;
+    st[sp++] = in->a ? size : rk;
+    NEXT();
+}
+rank:
+    st[sp++] = c->rank;
+    NEXT();
+rankv: {
+    /* the rule is evaluated once per rank (the programs are the
+     * context's, and so is the cache: c->rankv is not const) */
+    struct rank_val *rv = &c->rankv[in->a];
+    if (rv->rank != c->rank) {
+        rv->rank = c->rank;
+        rv->ok = pp_prog_rank_value(c->m, c->pv, in->a, c->rank, c->P, c->single_rank, &rv->v) == 0;
+    }
+    if (!rv->ok)
+        return -1;
+    st[sp++] = rv->v;
+    NEXT();
+}
+neg:
+    if (st[sp - 1] == INT64_MIN)
+        return -1;
+    st[sp - 1] = -st[sp - 1];
+    NEXT();
+not:
+    st[sp - 1] = st[sp - 1] == 0;
+    NEXT();
+bnot:
+    st[sp - 1] = ~st[sp - 1];
+    NEXT();
+andor:
+    if ((st[sp - 1] != 0) != (in->op == I_AND)) {
+        st[sp - 1] = in->op == I_OR;
+        pc = in->a - 1;
+    } else
+        sp--;
+    NEXT();
+jz:
+    if (st[--sp] == 0)
+        pc = in->a - 1;
+    NEXT();
+jmp:
+    pc = in->a - 1;
+    NEXT();
+#define BIN(k)                                                                  \
+    bin_##k:                                                                    \
+    sp--;                                                                       \
+    if (pp_expr_op2_i64((k), st[sp - 1], st[sp], &st[sp - 1]))                  \
+        return -1;                                                              \
+    NEXT();                                                                     \
+    bink_##k:                                                                   \
+    if (pp_expr_op2_i64((k), st[sp - 1], in->v, &st[sp - 1]))                   \
+        return -1;                                                              \
+    NEXT();
+    BIN(PP_E_ADD) BIN(PP_E_MUL) BIN(PP_E_SUB) BIN(PP_E_DIV) BIN(PP_E_MOD) BIN(PP_E_FDIV)
+    BIN(PP_E_CDIV) BIN(PP_E_MIN) BIN(PP_E_MAX) BIN(PP_E_SHL) BIN(PP_E_SHR) BIN(PP_E_BAND)
+    BIN(PP_E_BOR) BIN(PP_E_BXOR) BIN(PP_E_LT) BIN(PP_E_LE) BIN(PP_E_GT) BIN(PP_E_GE)
+    BIN(PP_E_EQ) BIN(PP_E_NE)
+#undef BIN
+#undef NEXT
 }
 
 /* ---- the cache ---------------------------------------------------------- */
