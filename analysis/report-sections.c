@@ -293,7 +293,7 @@ static void scale_table(pp_rep_ctx *x, const pp_scale_table *tb)
                 pp_rep_cell_set(t, 1 + j, NULL, "%ld", tb->chi[j][k]);
             else if (tb->why[j] == PP_SCALE_LIMIT && tb->last[j] > 0 && k == 0)
                 pp_rep_cell_set(t, 1 + j, "", "over %ld (%s)", tb->last[j],
-                                tb->max_size > 0 && tb->last[j] >= tb->max_size ? "--max" : "the search's limit");
+                                !strcmp(pp_scale_limited_by(tb, j), "max") ? "--max" : "the search's limit");
             else
                 pp_rep_cell_set(t, 1 + j, "", "unreachable");
         }

@@ -84,11 +84,12 @@ static void print_notes(FILE *o, const pp_prog *m, const pp_scale_table *t)
                 snprintf(lim, sizeof lim, "%ld million actions", t->limit / 1000000);
             else
                 snprintf(lim, sizeof lim, "%ld actions", t->limit);
-            if (at[0] && t->max_size > 0 && t->last[j] >= t->max_size)
+            const char *by = pp_scale_limited_by(t, j);
+            if (at[0] && !strcmp(by, "max"))
                 fprintf(o, "%s, the largest size searched (--max)", at);
             else if (at[0])
                 fprintf(o, "%s, the largest size searched (the next would pass %s)", at,
-                        t->last[j] >= 500000000L ? "10^9" : lim);
+                        !strcmp(by, "size") ? "10^9" : lim);
             else
                 fprintf(o, "not searched: the recorded size passes %s", lim);
             if (!isnan(t->beyond[j]) && t->beyond[j] < 1e15) {
@@ -286,10 +287,7 @@ static void print_json(FILE *o, const pp_prog *m, const pp_scale_table *t, const
             /* what ended a search at its limit: --max, the sizes' own
              * limit (10^9), or the thread graph's actions */
             if (t->why[j] == PP_SCALE_LIMIT)
-                fprintf(o, ",\"limited_by\":\"%s\"",
-                        t->max_size > 0 && t->last[j] >= t->max_size ? "max"
-                        : t->last[j] >= 500000000L                   ? "size"
-                                                                     : "actions");
+                fprintf(o, ",\"limited_by\":\"%s\"", pp_scale_limited_by(t, j));
         }
         fprintf(o, "}");
     }

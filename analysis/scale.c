@@ -557,6 +557,13 @@ int pp_scale_compute(const pp_prog *m, const pp_vals *start, const pp_machine *m
     return rc;
 }
 
+const char *pp_scale_limited_by(const pp_scale_table *t, int j)
+{
+    if (t->max_size > 0 && t->last[j] >= t->max_size)
+        return "max";
+    return t->last[j] >= S_MAX / 2 ? "size" : "actions";
+}
+
 const char *pp_scale_why_name(pp_scale_why w)
 {
     static const char *const names[] = {"reached", "limit", "flat", "far", "one", "failed"};

@@ -56,6 +56,10 @@ typedef struct {
                              sizes puts the target; NAN: none            */
 } pp_scale_table;
 
+/* What ended P[j]'s search at its limit (PP_SCALE_LIMIT): "max" (--max),
+ * "size" (the sizes' own limit, 10^9) or "actions" (the thread graph's). */
+const char *pp_scale_limited_by(const pp_scale_table *t, int j);
+
 typedef void (*pp_progress_fn)(void *ctx, const char *what, int done, int total);
 
 /* The table along the path that starts at the values `start` (the

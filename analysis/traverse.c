@@ -81,7 +81,7 @@ static inline void pay_ahead(tctx *c, int t, const trav_thread *th)
     if (th->pc >= th->nact)
         return;
     pp_akind k = th->act[th->pc].kind;
-    if (!ends_segment(k) || c->th[t].seg_paid || (c->weight && k == PP_A_TEAM_WAIT))
+    if (!ends_segment(k) || th->seg_paid || (c->weight && k == PP_A_TEAM_WAIT))
         return;
     pay_segment(c, t);
 }
