@@ -55,10 +55,10 @@ int pp_trav_class_init(tctx *c)
 void pp_trav_class_free(tctx *c)
 {
     struct trav_class *k = c->cls;
-    free(c->weight);
-    c->weight = NULL;
     if (!k)
         return;
+    free(c->weight);
+    c->weight = NULL;
     free(k->seg);
     free(k->busy0);
     free(k->sync0);

@@ -120,6 +120,9 @@ typedef struct {
      * members it walks for (1: itself) */
     int *weight;
     struct trav_class *cls;
+    /* barrier phases walked once for the threads alike (trav-fold.c;
+     * NULL: off); it uses weight too */
+    struct trav_fold *fold;
     char *err;                /* where step() writes a model error         */
     size_t errlen;
 } tctx;
@@ -202,6 +205,27 @@ static inline int pp_trav_weight(const tctx *c, int t)
 {
     return __builtin_expect(c->weight != NULL, 0) ? c->weight[t] : 1;
 }
+
+/* traverse.c: the wake-up latency of a thread of a barrier or join kind
+ * (PP_SYNC_*) that waited `waited` until `at` (0 on the PRAM) */
+double pp_trav_wakeup_ns(const tctx *c, int kind, double waited, double at);
+
+/* trav-fold.c: a barrier's phase walked once for the waiters that
+ * resume together and run it alike.  init: on where `on` (not the full
+ * walk) and the walk allows it, else nothing; -1 out of memory.
+ * release: the barrier's waiters (the last came at tmax) resumed at
+ * release plus each one's wake-up (bc + the wake-up their own cost),
+ * the groups' first walking for the others (-1 out of memory); arrive:
+ * t reached a barrier: where it walked a phase for others, they arrive
+ * there too (added to waiters; -1 out of memory).  due: t, at its
+ * step, has walked its phase for others to an end that is not a
+ * barrier; end: they are made ready there, each on its own again. */
+int pp_trav_fold_init(tctx *c, int on);
+void pp_trav_fold_free(tctx *c);
+int pp_trav_fold_release(tctx *c, ilist *waiters, double tmax, int kind, double release, double bc);
+int pp_trav_fold_arrive(tctx *c, int t, ilist *waiters);
+int pp_trav_fold_due(const tctx *c, int t);
+void pp_trav_fold_end(tctx *c, int t);
 
 /* trav-mpi.c */
 int pp_trav_mpi_init(tctx *c);

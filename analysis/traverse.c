@@ -81,7 +81,7 @@ static inline void pay_ahead(tctx *c, int t, const trav_thread *th)
     if (th->pc >= th->nact)
         return;
     pp_akind k = th->act[th->pc].kind;
-    if (!ends_segment(k) || th->seg_paid || (c->weight && k == PP_A_TEAM_WAIT))
+    if (!ends_segment(k) || th->seg_paid || (c->cls && k == PP_A_TEAM_WAIT))
         return;
     pay_segment(c, t);
 }
@@ -207,7 +207,7 @@ void pp_trav_resume(tctx *c, int t, double at, double own, pp_trcat cat_own, pp_
  * iteration by iteration or as a run's multiple (docs/model.md, section
  * 4), which differ in the last bits; neither sleeps. */
 #define TIE_REL 1e-9
-static double wakeup_ns(const tctx *c, int kind, double waited, double at)
+double pp_trav_wakeup_ns(const tctx *c, int kind, double waited, double at)
 {
     if (!c->mach || waited <= TIE_REL * fabs(at))
         return 0;
@@ -281,6 +281,13 @@ static int step(tctx *c, int t)
     const trav_thread *th = &c->th[t];
     if (c->work)
         pp_trav_work_done(c, t);
+    if (__builtin_expect(c->fold != NULL, 0) && pp_trav_fold_due(c, t)) {
+        /* the phase t walked for others ends here: each goes on alone
+         * (trav-fold.c), t too, in the queue's order */
+        pp_trav_fold_end(c, t);
+        pp_trav_ready(c, t);
+        return 0;
+    }
     if (th->pc >= th->nact) {
         c->th[t].state = TS_DONE;
         pp_trav_work_set_active(c, -pp_trav_weight(c, t));
@@ -290,14 +297,14 @@ static int step(tctx *c, int t)
             done_with_team(c, t, c->teams[c->last_team[t]].end);
         for (int i = 0; i < c->joiners[t].n; i++) {
             int j = c->joiners[t].v[i];
-            double wk = wakeup_ns(c, PP_SYNC_PTHREAD, c->th[t].clock - c->th[j].blocked_at, c->th[t].clock);
+            double wk = pp_trav_wakeup_ns(c, PP_SYNC_PTHREAD, c->th[t].clock - c->th[j].blocked_at, c->th[t].clock);
             double own = c->mach ? pp_machine_join_ns(c->mach) + wk : 0;
             pp_trav_resume(c, j, c->th[t].clock + own, own, PP_TR_SYNC, PP_TR_WAIT);
         }
         return 0;
     }
     const pp_action *a = &th->act[th->pc];
-    if (__builtin_expect(c->weight != NULL, 0) && a->kind == PP_A_TEAM_WAIT && !c->th[t].seg_paid)
+    if (__builtin_expect(c->cls != NULL, 0) && a->kind == PP_A_TEAM_WAIT && !c->th[t].seg_paid)
         pp_trav_class_enter(c, t, a);
     if (c->seg_ns > 0 && ends_segment(a->kind)) {
         if (!c->th[t].seg_paid) {
@@ -361,7 +368,7 @@ static int step(tctx *c, int t)
             pp_trav_flow(c, PP_FL_FORK, tm->forker, tm->fork_time, t, at);
             if (tm->fork_time > now)
                 c->th[t].clock = tm->fork_time;
-            if (c->weight) {
+            if (c->cls) {
                 int w = pp_trav_class_weight(c, t);
                 pp_trav_work_set_active(c, w - c->weight[t]);
                 c->weight[t] = w;
@@ -370,7 +377,7 @@ static int step(tctx *c, int t)
             pp_trav_ready(c, t);
         } else {
             pp_trav_block(c, t);
-            if (c->weight)
+            if (c->cls)
                 c->weight[t] = pp_trav_class_weight(c, t);
             return ilist_push(&tm->waiters, t);
         }
@@ -379,7 +386,7 @@ static int step(tctx *c, int t)
     case PP_A_TEAM_DONE: {
         team_st *tm = &c->teams[a->key];
         tm->done_count += pp_trav_weight(c, t);
-        if (c->weight)
+        if (c->cls)
             pp_trav_class_leave(c, t);
         if (now > tm->done_max)
             tm->done_max = now;
@@ -470,16 +477,22 @@ static int step(tctx *c, int t)
         pp_trav_block(c, t);
         if (ilist_push(&o->waiters, t))
             return -1;
+        if (c->fold && pp_trav_fold_arrive(c, t, &o->waiters))
+            return -1;
         if (o->arrived >= a->n) {
             int kind = c->omp_key[a->key] ? PP_SYNC_OMP : PP_SYNC_PTHREAD;
             double bc = c->mach ? pp_machine_barrier_ns(c->mach, a->n, kind) : 0;
             double release = o->tmax + bc;
-            for (int i = 0; i < o->waiters.n; i++) {
-                int w = o->waiters.v[i];
-                double wk = wakeup_ns(c, kind, o->tmax - c->th[w].blocked_at, o->tmax);
-                /* the barrier cost and the wake-up are not waiting */
-                pp_trav_resume(c, w, release + wk, c->mach ? bc + wk : 0, PP_TR_SYNC, PP_TR_WAIT);
-            }
+            if (c->fold) {
+                if (pp_trav_fold_release(c, &o->waiters, o->tmax, kind, release, c->mach ? bc : 0))
+                    return -1;
+            } else
+                for (int i = 0; i < o->waiters.n; i++) {
+                    int w = o->waiters.v[i];
+                    double wk = pp_trav_wakeup_ns(c, kind, o->tmax - c->th[w].blocked_at, o->tmax);
+                    /* the barrier cost and the wake-up are not waiting */
+                    pp_trav_resume(c, w, release + wk, c->mach ? bc + wk : 0, PP_TR_SYNC, PP_TR_WAIT);
+                }
             o->waiters.n = 0;
             o->arrived = 0;
             o->tmax = 0;
@@ -650,6 +663,7 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
         !c.create_time || !c.done_time || !c.created || !c.last_team || !c.joiners ||
         !c.teams || !c.objs || !c.omp_key || !c.scale_of || !c.mscale_of ||
         (mach && pp_trav_work_init(&c, n)) || !out->mpi || pp_trav_queue_init(&c) || pp_trav_class_init(&c) ||
+        pp_trav_fold_init(&c, !pp_full_walk()) ||
         (m->pkind == PP_P_MPI && pp_trav_mpi_init(&c))) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
@@ -747,6 +761,7 @@ int pp_traverse_sink(const pp_prog *m, const pp_instance *in, const pp_machine *
     pp_trav_work_free(&c);
     pp_trav_mpi_free(&c);
     pp_trav_class_free(&c);
+    pp_trav_fold_free(&c);
     if (rc)
         pp_trav_free(out);
     return rc;

@@ -176,6 +176,7 @@ my @more = (      # docs/samples.md for the arguments; small sizes
     ['smooth',      'tests/programs/smooth.c',   'omp', '500 10'],
     ['relax',       'tests/programs/relax.c',    'omp', '500 10'],
     ['band_smooth', 'tests/programs/band_smooth.c', 'pthread', '300 4 {P}'],
+    ['shrink_bands', 'tests/programs/shrink_bands.c', 'pthread', '120 {P}'],
     ['mpi_blocks',  'tests/programs/mpi_blocks.c', 'mpi', '2002'],
     ['team_rows',   'tests/programs/team_rows.c', 'omp', '120 6 1'],
     ['phase_teams', 'tests/programs/phase_teams.c', 'omp', '96 5 2'],

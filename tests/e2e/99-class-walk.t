@@ -76,6 +76,14 @@ my @progs = (
     # OpenMP cells of three materials interleaved (a cell's by its index
     # modulo 3): runs of the cells 3 apart
     ['strided_cells',  'tests/programs/strided_cells.c', '3000 2',  'n=9000', 0],
+    # pthread workers between barriers (docs/model.md, "Barrier phases
+    # walked once"): the waiters a barrier releases together that run
+    # the same next phase are walked as one, weighted; 'fold': some
+    # phases are at P = 16.  ge_pthreads' column slices of two sizes per
+    # step; shrink_bands' slices, then fixed bands ending in a barrier
+    # of a mutex and a condition variable (the phase ends at the lock)
+    ['ge_pthreads',    'samples/ge_pthreads.c',          '48 3',    'N=192', 0, '', '', 'fold'],
+    ['shrink_bands',   'tests/programs/shrink_bands.c',  '120 3',   'n=300', 0, '', '', 'fold'],
 );
 # the last field: how the prediction's copies are walked (PP_INST_CLASSES,
 # docs/model.md): 'all' in their class's segment (at P = 16 every copy
@@ -101,12 +109,14 @@ sub both {
     }
     $walk_seen{all} ||= $walked_all;
     $walk_seen{any} += $walked;
+    $walk_seen{fold} += $1 while $err1 =~ /(\d+) barrier phases walked once for \d+ more threads alike/g;
     $err1 =~ s/^perfpred: P=\d+: \d+ of \d+ team members copied.*\n//mg;
+    $err1 =~ s/^perfpred: P=\d+: \d+ barrier phases walked once.*\n//mg;
     return ($rc1, $rc2, $j1, $j2, $copied, $members, $err1, $err2);
 }
 
 for my $p (@progs) {
-    my ($name, $src, $args, $set, $share, $refused, $walk) = @$p;
+    my ($name, $src, $args, $set, $share, $refused, $walk, $fold) = @$p;
     my $bin = "$tmp/$name";
     my ($rc, undef, $err) = run_in($tmp, "gcc -O2 -fopenmp -pthread $san -fplugin=$B/perfpred.so $src "
                                          . "-o $bin -L$B -l:libperfpred-rt.a -lm");
@@ -126,7 +136,7 @@ for my $p (@progs) {
     for my $s (@sets) {
         my $where = $s ? " ($s)" : '';
         my ($copied16, $members16, $compared) = (0, 0, 0);
-        my ($walk_all16, $walked16) = (0, 0);
+        my ($walk_all16, $walked16, $folded16) = (0, 0, 0);
         my $bad = '';
         for my $P (@P) {
             %walk_seen = ();
@@ -143,7 +153,8 @@ for my $p (@progs) {
                 $bad = "P=$P: $d";
                 last;
             }
-            ($copied16, $members16, $walk_all16, $walked16) = ($copied, $members, $walk_seen{all}, $walk_seen{any})
+            ($copied16, $members16, $walk_all16, $walked16, $folded16) =
+                ($copied, $members, $walk_seen{all}, $walk_seen{any}, $walk_seen{fold} // 0)
                 if $P == 16;
         }
         if (($walk // '') eq 'all') {
@@ -152,6 +163,8 @@ for my $p (@progs) {
             ok($copied16 > 0 && $walked16 == 0,
                "$name$where: at P = 16, copies ($copied16) but none walked in a segment: the smaller last team");
         }
+        ok($folded16 > 0, "$name$where: at P = 16, $folded16 barrier phases walked once for the threads alike")
+            if $fold;
         diag("$name$where: at P = 16, $copied16 of $members16 team members copied") if $ENV{PERFPRED_CLASS_DIAG};
         is($bad, '', "$name$where: predict the same with the classes and the full unrolling at P = @P");
         ok($compared >= 3, "$name$where: $compared of the points predicted (3 at least)");
