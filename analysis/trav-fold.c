@@ -1,49 +1,53 @@
-/* trav-fold.c - a barrier's phase walked once for the threads that run it
- * alike (docs/model.md, "Barrier phases walked once").
+/* trav-fold.c - a barrier's or a collective's phase walked once for the
+ * threads that run it alike (docs/model.md, "Barrier phases walked
+ * once").
  *
  * Threads that work between barriers (pthread workers in one long loop,
- * a hand-built barrier's parties) make, phase after phase, the same
- * actions as some of the others: the same slice, the same loops, then
- * the next barrier.  Which threads are alike changes from phase to phase
- * (a shrinking range splits the workers into two slice sizes, not always
- * the same two groups), so the instance cannot tell it once for a
- * thread's whole list, as it does for an OpenMP team's members
- * (trav-class.c); the walk can, at each release.
+ * a hand-built barrier's parties) and MPI ranks between collectives make,
+ * phase after phase, the same actions as some of the others: the same
+ * slice, the same loops, then the next barrier or call.  Which threads
+ * are alike changes from phase to phase (a shrinking range splits the
+ * workers into two slice sizes, not always the same two groups; a
+ * broadcast's tree releases the ranks at a few dozen distinct times), so
+ * the instance cannot tell it once for a thread's whole list, as it does
+ * for an OpenMP team's members (trav-class.c); the walk can, at each
+ * release.
  *
- * When a barrier releases its waiters, those that resume at the same
- * time and whose next phase holds the same actions (compared action by
- * action) form a group.  A phase is computations, loop marks and the
- * locks of a mutex of the thread's own, up to the first other action.
- * The group's first waiter walks the phase for all of them with their
- * weight: the running threads count it that many times (processor
- * sharing) and so does a barrier it reaches.  The others are parked:
- * resumed in their figures (their own wait and synchronisation at the
- * release, as they would be) but in no queue.  When the walker reaches
- * the phase's end, each parked thread is at its own action of that
- * place, at the walker's time and in its state, with what the phase
- * added to the walker's computation, synchronisation and waiting: at a
- * barrier it arrives with the walker; elsewhere all are made ready, the
- * walker too, and the queue orders them as it would have.
+ * When a barrier or a collective releases its threads, those that resume
+ * at the same time and whose next phase holds the same actions (compared
+ * action by action; found through a hash of the time and the actions)
+ * form a group.  A phase is computations, loop marks and the locks of a
+ * mutex of the thread's own, up to the first other action.  The group's
+ * first thread walks the phase for all of them with their weight: the
+ * running threads count it that many times (processor sharing) and so
+ * does a barrier it reaches.  The others are parked: resumed in their
+ * figures (their own wait and synchronisation at the release, as they
+ * would be) but in no queue.  When the walker reaches the phase's end,
+ * each parked thread is at its own action of that place, at the
+ * walker's time and in its state, with what the phase added to the
+ * walker's computation, synchronisation and waiting: at a barrier or a
+ * collective it arrives with the walker; elsewhere all are made ready,
+ * the walker too, and the queue orders them as it would have.
  *
  * In the full walk the members of a group move at the same times: the
  * same release, the same actions at the same rates (a computation's rate
  * follows the running threads and its share of memory traffic, the same
  * for each), the same fixed costs.  Nothing they do in the phase meets
  * another thread, so walking one of them for all gives every time the
- * full walk gives (tests/e2e/99-class-walk.t compares them,
- * PERFPRED_FULL_WALK=1 turning this off).  Off with a sink (the spans
- * are each thread's own), in MPI runs and where the instance has team
+ * full walk gives (tests/e2e/99-class-walk.t and 99-rank-classes.t
+ * compare them, PERFPRED_FULL_WALK=1 turning this off).  Off with a sink
+ * (the spans are each thread's own) and where the instance has team
  * segments (their weights are per segment).
  *
  * Copyright (C) 2026 perfpred developers.  GPL-3.0-or-later.
  */
 #include "trav-internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define GROUPS_MAX 16          /* groups looked for per release */
 
 struct trav_fold {
     int *head, *next;          /* a walker's parked threads: head[walker],
@@ -52,21 +56,25 @@ struct trav_fold {
     int *end;                  /* a walker's phase's last action + 1
                                   where it is not a barrier (-1: one)   */
     double *busy0, *sync0, *wait0; /* a walker's figures there           */
-    int *grp;                  /* scratch: per waiter, its group (-1)    */
-    int *plen;                 /* scratch: per waiter, its phase's length */
-    double *at, *own;          /* scratch: per waiter, when it resumes and
-                                  its own cost of the wait              */
+    /* scratch, per thread released: its group's first (an index; -1:
+     * none), its phase's length, when it resumes and its own cost of
+     * the wait, the threads; the groups' hash table (2^hbits slots) */
+    int *grp, *plen, *who;
+    double *at, *own;
     int cap;
+    int *slot;
+    int hbits;
+    ilist arrived;             /* pp_trav_fold_arrive_list's */
     unsigned char *own_key;    /* per object: one thread's own (a guess) */
     long phases, parked;       /* PERFPRED_CLASS_STATS                   */
 };
 
 int pp_trav_fold_init(tctx *c, int on)
 {
-    if (!on || c->sink || c->cls || c->m->pkind == PP_P_MPI)
+    if (!on || c->sink || c->cls)
         return 0;
     int n = c->in->nthreads;
-    int nbar = 0;
+    int nbar = c->m->pkind == PP_P_MPI && n > 2;
     for (int k = 0; k < c->in->nkeys && !nbar; k++)
         nbar = c->in->key_parties && c->in->key_parties[k] > 2;
     if (!nbar)
@@ -102,7 +110,7 @@ void pp_trav_fold_free(tctx *c)
     if (!f)
         return;
     if (getenv("PERFPRED_CLASS_STATS") && f->phases > 0)
-        fprintf(stderr, "perfpred: P=%d: %ld barrier phases walked once for %ld more threads alike\n", c->in->P, f->phases,
+        fprintf(stderr, "perfpred: P=%d: %ld phases after a barrier or collective walked once for %ld more threads alike\n", c->in->P, f->phases,
                 f->parked);
     free(c->weight);
     c->weight = NULL;
@@ -115,6 +123,9 @@ void pp_trav_fold_free(tctx *c)
     free(f->wait0);
     free(f->grp);
     free(f->plen);
+    free(f->who);
+    free(f->slot);
+    free(f->arrived.v);
     free(f->at);
     free(f->own);
     free(f->own_key);
@@ -165,6 +176,8 @@ static int same_phase(const tctx *c, int a, int b, int len)
     int xend = (unsigned)(ta->pc + len) >= ta->nact, yend = (unsigned)(tb->pc + len) >= tb->nact;
     if (xend != yend)
         return 0;
+    if (x == y)
+        return 1;               /* one list (ranks of a class share theirs) */
     for (int i = 0; i < len - xend; i++) {
         if (x[i].kind != y[i].kind || x[i].n != y[i].n || x[i].ns != y[i].ns)
             return 0;
@@ -180,82 +193,131 @@ static int grow(struct trav_fold *f, int n)
 {
     if (n <= f->cap)
         return 0;
-    int cap = n * 2;
+    int cap = n * 2, bits = 1;
+    while ((1 << bits) < 2 * cap)
+        bits++;
     int *g = realloc(f->grp, sizeof *g * (size_t)cap);
     if (g)
         f->grp = g;
     int *l = realloc(f->plen, sizeof *l * (size_t)cap);
     if (l)
         f->plen = l;
+    int *w = realloc(f->who, sizeof *w * (size_t)cap);
+    if (w)
+        f->who = w;
     double *x = realloc(f->at, sizeof *x * (size_t)cap);
     if (x)
         f->at = x;
     double *y = realloc(f->own, sizeof *y * (size_t)cap);
     if (y)
         f->own = y;
-    if (!g || !l || !x || !y)
+    int *h = realloc(f->slot, sizeof *h * ((size_t)1 << bits));
+    if (h)
+        f->slot = h;
+    if (!g || !l || !w || !x || !y || !h)
         return -1;
     f->cap = cap;
+    f->hbits = bits;
     return 0;
 }
 
-int pp_trav_fold_release(tctx *c, ilist *waiters, double tmax, int kind, double release, double bc)
+/* A hash of a phase's actions (len of them from x; a thread's own mutex
+ * counted as any) */
+static uint64_t phase_hash(const pp_action *x, int len)
+{
+    uint64_t h = 1469598103934665603u, u;
+    for (int i = 0; i < len; i++) {
+        memcpy(&u, &x[i].ns, sizeof u);
+        h = (h ^ ((uint64_t)x[i].kind << 32 | (uint32_t)x[i].n)) * 1099511628211u;
+        h = (h ^ u) * 1099511628211u;
+        if (x[i].kind != PP_A_LOCK && x[i].kind != PP_A_UNLOCK)
+            h = (h ^ ((uint64_t)(uint32_t)x[i].key << 32 | (uint32_t)x[i].comm)) * 1099511628211u;
+    }
+    return h;
+}
+
+/* ... with the time and the length: what makes a group */
+static unsigned group_hash(uint64_t ph, double at, int len)
+{
+    uint64_t h = ph, u;
+    memcpy(&u, &at, sizeof u);
+    h = (h ^ u) * 1099511628211u;
+    h = (h ^ (uint64_t)len) * 1099511628211u;
+    /* a multiply carries only upwards: the low bits (the slot's) from
+     * all of them (MurmurHash3's finaliser) */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdu;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53u;
+    h ^= h >> 33;
+    return (unsigned)h;
+}
+
+/* The threads who[0..n) released: thread who[i] at at[i], own[i] of its
+ * wait its own cost (cat_own), grouped and resumed. */
+static int release(tctx *c, int n, pp_trcat cat_own)
 {
     struct trav_fold *f = c->fold;
-    int n = waiters->n;
-    if (grow(f, n))
-        return -1;
+    const int *who = f->who;
     const double *at = f->at, *own = f->own;
-    /* each waiter's record and next actions are in no cache (at a
-     * hundred threads and more): asked for a few waiters ahead */
+    int bits = 1;
+    while ((1 << bits) < 2 * n)
+        bits++;
+    unsigned mask = (1u << bits) - 1;
+    memset(f->slot, -1, sizeof *f->slot * ((size_t)mask + 1));
+    /* each one's record and next actions are in no cache (at a hundred
+     * threads and more): asked for a few ahead */
     for (int i = 0; i < n && i < 16; i++)
-        __builtin_prefetch(&c->th[waiters->v[i]]);
+        __builtin_prefetch(&c->th[who[i]]);
+    const pp_action *last = NULL;   /* the previous one's phase, its hash */
+    int last_len = 0;
+    uint64_t last_ph = 0;
     for (int i = 0; i < n; i++) {
         if (i + 16 < n)
-            __builtin_prefetch(&c->th[waiters->v[i + 16]]);
+            __builtin_prefetch(&c->th[who[i + 16]]);
         if (i + 8 < n) {
-            const trav_thread *ahead = &c->th[waiters->v[i + 8]];
+            const trav_thread *ahead = &c->th[who[i + 8]];
             __builtin_prefetch(&ahead->act[ahead->pc + 1]);
         }
-        int w = waiters->v[i];
-        double wk = pp_trav_wakeup_ns(c, kind, tmax - c->th[w].blocked_at, tmax);
-        /* the barrier cost and the wake-up are not waiting */
-        f->at[i] = release + wk;
-        f->own[i] = c->mach ? bc + wk : 0;
-    }
-    /* the groups: each waiter against the first of each group so far */
-    int rep[GROUPS_MAX], size[GROUPS_MAX], ng = 0;
-    for (int i = 0; i < n; i++) {
-        int w = waiters->v[i];
+        int w = who[i];
         f->grp[i] = -1;
         f->plen[i] = phase_len(c, w);
         if (f->plen[i] == 0)
             continue;
-        int g = 0;
-        for (; g < ng; g++) {
-            int r = rep[g];
-            if (at[r] == at[i] && f->plen[r] == f->plen[i] && same_phase(c, waiters->v[r], w, f->plen[i]))
+        /* the group: the first in the slots from the hash's that holds
+         * the same; else a free slot, a new group */
+        const trav_thread *th = &c->th[w];
+        const pp_action *x = th->act + th->pc + 1;
+        if (x != last || f->plen[i] != last_len) {
+            last = x;
+            last_len = f->plen[i];
+            last_ph = phase_hash(x, f->plen[i] - ((unsigned)(th->pc + f->plen[i]) >= th->nact));
+        }
+        unsigned h = group_hash(last_ph, at[i], f->plen[i]) & mask;
+        for (;; h = (h + 1) & mask) {
+            int r = f->slot[h];
+            if (r < 0) {
+                f->slot[h] = i;
+                f->grp[i] = i;
                 break;
+            }
+            if (at[r] == at[i] && f->plen[r] == f->plen[i] && same_phase(c, who[r], w, f->plen[i])) {
+                f->grp[i] = r;
+                f->grp[r] = -2 - r;     /* a group of two or more */
+                break;
+            }
         }
-        if (g == ng) {
-            if (ng == GROUPS_MAX)
-                continue;
-            rep[ng] = i;
-            size[ng++] = 0;
-        }
-        f->grp[i] = g;
-        size[g]++;
     }
     for (int i = 0; i < n; i++) {
-        int w = waiters->v[i], g = f->grp[i];
-        if (g < 0 || size[g] == 1) {
-            pp_trav_resume(c, w, at[i], own[i], PP_TR_SYNC, PP_TR_WAIT);
+        int w = who[i], g = f->grp[i];
+        if (g == i || g == -1) {
+            pp_trav_resume(c, w, at[i], own[i], cat_own, PP_TR_WAIT);
             continue;
         }
-        int r = waiters->v[rep[g]];
-        if (w == r) {
+        if (g <= -2) {
             /* the walker: its figures once resumed (as pp_trav_resume
-             * adds them), from which the phase's are taken */
+             * adds them), from which the phase's are taken; its weight
+             * counted when its members are parked (they come after) */
             double from = c->th[w].blocked_at, to = at[i] > c->th[w].clock ? at[i] : c->th[w].clock;
             double o = own[i] > to - from ? to - from : own[i];
             const trav_thread *th = &c->th[w];
@@ -264,13 +326,14 @@ int pp_trav_fold_release(tctx *c, ilist *waiters, double tmax, int kind, double 
             f->wait0[w] = c->out->wait[w] + ((to - o) - from);
             f->start[w] = th->pc + 1;
             unsigned e = (unsigned)(th->pc + f->plen[i]);
-            f->end[w] = e < th->nact && th->act[e].kind == PP_A_BARRIER ? -1 : (int)e;
-            c->weight[w] = size[g];
+            f->end[w] = e < th->nact && (th->act[e].kind == PP_A_BARRIER || th->act[e].kind == PP_A_COLL)
+                            ? -1 : (int)e;
+            c->weight[w] = 1;
             f->phases++;
-            pp_trav_resume(c, w, at[i], own[i], PP_TR_SYNC, PP_TR_WAIT);
             continue;
         }
-        /* parked: resumed in its figures, walked by r */
+        /* parked: resumed in its figures, walked by the group's first */
+        int r = who[g];
         if (at[i] > c->th[w].clock)
             c->th[w].clock = at[i];
         double from = c->th[w].blocked_at, to = c->th[w].clock;
@@ -280,9 +343,51 @@ int pp_trav_fold_release(tctx *c, ilist *waiters, double tmax, int kind, double 
         c->th[w].pc++;
         f->next[w] = f->head[r];
         f->head[r] = w;
+        c->weight[r]++;
         f->parked++;
     }
+    /* the walkers, now of their weight */
+    for (int i = 0; i < n; i++)
+        if (f->grp[i] <= -2)
+            pp_trav_resume(c, who[i], at[i], own[i], cat_own, PP_TR_WAIT);
     return 0;
+}
+
+int pp_trav_fold_release(tctx *c, ilist *waiters, double tmax, int kind, double rel, double bc)
+{
+    struct trav_fold *f = c->fold;
+    int n = waiters->n;
+    if (grow(f, n))
+        return -1;
+    for (int i = 0; i < n; i++) {
+        int w = waiters->v[i];
+        double wk = pp_trav_wakeup_ns(c, kind, tmax - c->th[w].blocked_at, tmax);
+        /* the barrier cost and the wake-up are not waiting */
+        f->who[i] = w;
+        f->at[i] = rel + wk;
+        f->own[i] = c->mach ? bc + wk : 0;
+    }
+    return release(c, n, PP_TR_SYNC);
+}
+
+int pp_trav_fold_begin(tctx *c, int n)
+{
+    if (grow(c->fold, n))
+        return -1;
+    return 0;
+}
+
+void pp_trav_fold_add(tctx *c, int i, int t, double at, double own)
+{
+    struct trav_fold *f = c->fold;
+    f->who[i] = t;
+    f->at[i] = at;
+    f->own[i] = own;
+}
+
+int pp_trav_fold_resume(tctx *c, int n)
+{
+    return release(c, n, PP_TR_COMM);
 }
 
 /* Walker t's parked threads reach the end of the phase with it: at its
@@ -325,6 +430,15 @@ static int unpark(tctx *c, int t, ilist *waiters)
 int pp_trav_fold_arrive(tctx *c, int t, ilist *waiters)
 {
     return c->fold->head[t] < 0 ? 0 : unpark(c, t, waiters);
+}
+
+const ilist *pp_trav_fold_arrive_list(tctx *c, int t)
+{
+    struct trav_fold *f = c->fold;
+    f->arrived.n = 0;
+    if (f->head[t] >= 0 && unpark(c, t, &f->arrived))
+        return NULL;
+    return &f->arrived;
 }
 
 int pp_trav_fold_due(const tctx *c, int t)

@@ -226,6 +226,15 @@ int pp_trav_fold_release(tctx *c, ilist *waiters, double tmax, int kind, double 
 int pp_trav_fold_arrive(tctx *c, int t, ilist *waiters);
 int pp_trav_fold_due(const tctx *c, int t);
 void pp_trav_fold_end(tctx *c, int t);
+/* The same for a collective: arrive_list gives the threads t walked for
+ * (brought to their collective, blocked; NULL out of memory); the
+ * release is begin (room for n, -1 out of memory), add (the i-th: thread
+ * t resumes at `at`, own of its wait its own cost) and resume (the n
+ * added, grouped; -1 out of memory). */
+const ilist *pp_trav_fold_arrive_list(tctx *c, int t);
+int pp_trav_fold_begin(tctx *c, int n);
+void pp_trav_fold_add(tctx *c, int i, int t, double at, double own);
+int pp_trav_fold_resume(tctx *c, int n);
 
 /* trav-mpi.c */
 int pp_trav_mpi_init(tctx *c);

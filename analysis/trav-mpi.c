@@ -166,16 +166,21 @@ static pp_evkind site_kind(const tctx *c, const pp_action *a)
 /* Thread t leaves its current MPI action a at `leave`, having entered it
  * at `enter`; `own` of that is the network's cost to t (overheads, the
  * algorithm), the rest waiting. */
+static void call_figures(tctx *c, int t, const pp_action *a, double enter, double *leave, double *own)
+{
+    if (*leave < enter)
+        *leave = enter;
+    if (*own > *leave - enter)
+        *own = *leave - enter;
+    if (*own < 0)
+        *own = 0;
+    c->out->mpi[t] += *leave - enter;
+    c->out->mpi_kind[site_kind(c, a)] += *leave - enter;
+}
+
 static void leave_call(tctx *c, int t, const pp_action *a, double enter, double leave, double own)
 {
-    if (leave < enter)
-        leave = enter;
-    if (own > leave - enter)
-        own = leave - enter;
-    if (own < 0)
-        own = 0;
-    c->out->mpi[t] += leave - enter;
-    c->out->mpi_kind[site_kind(c, a)] += leave - enter;
+    call_figures(c, t, a, enter, &leave, &own);
     if (c->th[t].state == TS_BLOCKED)
         pp_trav_resume(c, t, leave, own, PP_TR_COMM, PP_TR_WAIT);
     else {
@@ -386,6 +391,28 @@ static int coll_arrive(tctx *c, int t, const pp_action *a)
         cs->bytes = a->ns;
     cs->arrived++;
     pp_trav_block(c, t);
+    if (c->fold) {
+        /* the ranks t walked its phase for arrive with it (trav-fold.c) */
+        const ilist *more = pp_trav_fold_arrive_list(c, t);
+        if (!more) {
+            snprintf(c->err, c->errlen, "out of memory");
+            return -1;
+        }
+        for (int i = 0; i < more->n; i++) {
+            int mt = more->v[i], mr = s->rank_of[mt];
+            if (s->c_act[mr]) {
+                char w[256];
+                snprintf(c->err, c->errlen, "rank %d enters a collective at %s while it is in another (two "
+                         "threads of a rank in collectives at once: the model follows one)", mr,
+                         pp_trav_site(c, a, w, sizeof w));
+                return -1;
+            }
+            s->c_arr[mr] = now;
+            s->c_thread[mr] = mt;
+            s->c_act[mr] = &c->th[mt].act[c->th[mt].pc];
+            cs->arrived++;
+        }
+    }
     if (cs->arrived < m->size)
         return 0;
     /* everyone is there: the algorithm gives each rank's release */
@@ -423,6 +450,10 @@ static int coll_arrive(tctx *c, int t, const pp_action *a)
     int batch = (long)m->size * __builtin_ctz((unsigned)c->nleaf) >= c->nleaf;
     if (batch)
         pp_trav_queue_batch(c, 1);
+    if (c->fold && pp_trav_fold_begin(c, m->size)) {
+        snprintf(c->err, c->errlen, "out of memory");
+        return -1;
+    }
     for (int i = 0; i < m->size; i++) {
         int w = member(s, a->comm, i);
         /* waiting: until the last rank came (at most the whole time) */
@@ -432,7 +463,18 @@ static int coll_arrive(tctx *c, int t, const pp_action *a)
             waited = rel - s->g_arr[i];
         const pp_action *ai = s->c_act[w];
         s->c_act[w] = NULL;
-        leave_call(c, s->c_thread[w], ai, s->g_arr[i], rel, rel - s->g_arr[i] - waited);
+        if (c->fold) {
+            /* every member is blocked here: leave_call's figures, then
+             * the release, the ranks alike grouped (trav-fold.c) */
+            double own = rel - s->g_arr[i] - waited;
+            call_figures(c, s->c_thread[w], ai, s->g_arr[i], &rel, &own);
+            pp_trav_fold_add(c, i, s->c_thread[w], rel, own);
+        } else
+            leave_call(c, s->c_thread[w], ai, s->g_arr[i], rel, rel - s->g_arr[i] - waited);
+    }
+    if (c->fold && pp_trav_fold_resume(c, m->size)) {
+        snprintf(c->err, c->errlen, "out of memory");
+        return -1;
     }
     if (batch)
         pp_trav_queue_batch(c, 0);

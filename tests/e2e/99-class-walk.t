@@ -109,9 +109,9 @@ sub both {
     }
     $walk_seen{all} ||= $walked_all;
     $walk_seen{any} += $walked;
-    $walk_seen{fold} += $1 while $err1 =~ /(\d+) barrier phases walked once for \d+ more threads alike/g;
+    $walk_seen{fold} += $1 while $err1 =~ /(\d+) phases after a barrier or collective walked once for \d+ more threads alike/g;
     $err1 =~ s/^perfpred: P=\d+: \d+ of \d+ team members copied.*\n//mg;
-    $err1 =~ s/^perfpred: P=\d+: \d+ barrier phases walked once.*\n//mg;
+    $err1 =~ s/^perfpred: P=\d+: \d+ phases after a barrier or collective walked once.*\n//mg;
     return ($rc1, $rc2, $j1, $j2, $copied, $members, $err1, $err2);
 }
 

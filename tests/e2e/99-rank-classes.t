@@ -62,7 +62,7 @@ for my $p (@progs) {
     my $rec = "$tmp/$name.ppr";
     ($rc, undef, $err) = run_in($tmp, "env PERFPRED_RECORD=$rec timeout -k 5 120 mpirun -np 4 $bin $args");
     is($rc, 0, "$name: recorded at 4 ranks") or do { diag($err); next };
-    my ($bad, $compared, $shared, $ranks) = ('', 0, 0, 0);
+    my ($bad, $compared, $shared, $ranks, $folded) = ('', 0, 0, 0, 0);
     for my $P (@$Ps) {
         my $cmd = "$pp predict $rec --machine $M --P $P --draws 0 --format json";
         my ($r1, $o1, $e1) = run_in($tmp, "PERFPRED_CLASS_STATS=1 $cmd");
@@ -78,7 +78,11 @@ for my $p (@progs) {
             $bad = "P=$P: $d";
             last;
         }
-        ($shared, $ranks) = (0, 0);
+        ($shared, $ranks, $folded) = (0, 0, 0);
+        # the walk's side (docs/model.md, "Barrier phases walked once"):
+        # the ranks a collective releases together, with the same
+        # actions up to their next MPI call, walked as one
+        $folded += $1 while $e1 =~ /P=$P: (\d+) phases after a barrier or collective walked once/g;
         while ($e1 =~ /P=$P: (\d+) of (\d+) ranks share/g) {
             $shared += $1;
             $ranks += $2;
@@ -89,6 +93,7 @@ for my $p (@progs) {
     $share{$name} = $ranks ? $shared / $ranks : 0;
     if ($least > 0) {
         ok($share{$name} >= $least, "$name: at P = $Ps->[-1], $shared of $ranks ranks share their class's actions");
+        ok($folded > 0, "$name: at P = $Ps->[-1], $folded phases after a collective walked once for the ranks alike");
     }
 }
 
