@@ -49,9 +49,12 @@
 #include <string.h>
 
 
+#define NEAR 16                /* groups looked for before the hash */
+
 struct trav_fold {
-    int *head, *next;          /* a walker's parked threads: head[walker],
-                                  next[member] (-1 ends)                 */
+    ilist *mem;                /* per walker: its parked threads, in the
+                                  release's order (an array: walked with
+                                  their records asked for ahead)        */
     int *start;                /* a walker's pc at its phase's start     */
     int *end;                  /* a walker's phase's last action + 1
                                   where it is not a barrier (-1: one)   */
@@ -84,22 +87,21 @@ int pp_trav_fold_init(tctx *c, int on)
         return -1;
     c->fold = f;
     c->weight = malloc(sizeof *c->weight * ((size_t)n + 1));
-    f->head = malloc(sizeof *f->head * ((size_t)n + 1));
-    f->next = malloc(sizeof *f->next * ((size_t)n + 1));
+    f->mem = calloc((size_t)n + 1, sizeof *f->mem);
     f->start = calloc((size_t)n + 1, sizeof *f->start);
     f->end = calloc((size_t)n + 1, sizeof *f->end);
     f->busy0 = calloc((size_t)n + 1, sizeof(double));
     f->sync0 = calloc((size_t)n + 1, sizeof(double));
     f->wait0 = calloc((size_t)n + 1, sizeof(double));
     f->own_key = calloc((size_t)c->in->nkeys + 1, 1);
-    if (!c->weight || !f->head || !f->next || !f->start || !f->end || !f->busy0 || !f->sync0 || !f->wait0 || !f->own_key)
+    if (!c->weight || !f->mem || !f->start || !f->end || !f->busy0 || !f->sync0 || !f->wait0 || !f->own_key)
         return -1;
     /* inst-events.c names an object it guesses per thread "guess:...@t" */
     for (int k = 0; k < c->in->nkeys; k++)
         f->own_key[k] = strncmp(c->in->keys[k], "guess:", 6) == 0;
     for (int t = 0; t <= n; t++) {
         c->weight[t] = 1;
-        f->head[t] = f->next[t] = -1;
+
     }
     return 0;
 }
@@ -114,8 +116,9 @@ void pp_trav_fold_free(tctx *c)
                 f->parked);
     free(c->weight);
     c->weight = NULL;
-    free(f->head);
-    free(f->next);
+    for (int t = 0; f->mem && t <= c->in->nthreads; t++)
+        free(f->mem[t].v);
+    free(f->mem);
     free(f->start);
     free(f->end);
     free(f->busy0);
@@ -269,6 +272,12 @@ static int release(tctx *c, int n, pp_trcat cat_own)
      * threads and more): asked for a few ahead */
     for (int i = 0; i < n && i < 16; i++)
         __builtin_prefetch(&c->th[who[i]]);
+    struct near {
+        double at;
+        const pp_action *x;
+        int len, i;
+    } near[NEAR];
+    int nnear = 0;
     const pp_action *last = NULL;   /* the previous one's phase, its hash */
     int last_len = 0;
     uint64_t last_ph = 0;
@@ -284,28 +293,44 @@ static int release(tctx *c, int n, pp_trcat cat_own)
         f->plen[i] = phase_len(c, w);
         if (f->plen[i] == 0)
             continue;
-        /* the group: the first in the slots from the hash's that holds
-         * the same; else a free slot, a new group */
+        /* the group: among the first groups made (a release makes a
+         * few dozen, mostly), held here; else the first in the hash's
+         * slots that holds the same; else a free slot, a new group */
         const trav_thread *th = &c->th[w];
         const pp_action *x = th->act + th->pc + 1;
-        if (x != last || f->plen[i] != last_len) {
-            last = x;
-            last_len = f->plen[i];
-            last_ph = phase_hash(x, f->plen[i] - ((unsigned)(th->pc + f->plen[i]) >= th->nact));
+        int len = f->plen[i], r = -1;
+        for (int k = 0; k < nnear; k++)
+            if (near[k].at == at[i] && near[k].len == len &&
+                (near[k].x == x || same_phase(c, who[near[k].i], w, len))) {
+                r = near[k].i;
+                break;
+            }
+        if (r < 0) {
+            if (x != last || len != last_len) {
+                last = x;
+                last_len = len;
+                last_ph = phase_hash(x, len - ((unsigned)(th->pc + len) >= th->nact));
+            }
+            unsigned h = group_hash(last_ph, at[i], len) & mask;
+            for (;; h = (h + 1) & mask) {
+                int q = f->slot[h];
+                if (q < 0) {
+                    f->slot[h] = i;
+                    break;
+                }
+                if (at[q] == at[i] && f->plen[q] == len && same_phase(c, who[q], w, len)) {
+                    r = q;
+                    break;
+                }
+            }
         }
-        unsigned h = group_hash(last_ph, at[i], f->plen[i]) & mask;
-        for (;; h = (h + 1) & mask) {
-            int r = f->slot[h];
-            if (r < 0) {
-                f->slot[h] = i;
-                f->grp[i] = i;
-                break;
-            }
-            if (at[r] == at[i] && f->plen[r] == f->plen[i] && same_phase(c, who[r], w, f->plen[i])) {
-                f->grp[i] = r;
-                f->grp[r] = -2 - r;     /* a group of two or more */
-                break;
-            }
+        if (r < 0) {
+            f->grp[i] = i;
+            if (nnear < NEAR)
+                near[nnear++] = (struct near){at[i], x, len, i};
+        } else {
+            f->grp[i] = r;
+            f->grp[r] = -2 - r;         /* a group of two or more */
         }
     }
     for (int i = 0; i < n; i++) {
@@ -341,8 +366,8 @@ static int release(tctx *c, int n, pp_trcat cat_own)
         c->out->sync[w] += o;
         c->out->wait[w] += (to - o) - from;
         c->th[w].pc++;
-        f->next[w] = f->head[r];
-        f->head[r] = w;
+        if (ilist_push(&f->mem[r], w))
+            return -1;
         c->weight[r]++;
         f->parked++;
     }
@@ -400,16 +425,26 @@ static int unpark(tctx *c, int t, ilist *waiters)
     int len = th->pc - f->start[t];
     double db = c->out->busy[t] - f->busy0[t], ds = c->out->sync[t] - f->sync0[t];
     double dw = c->out->wait[t] - f->wait0[t];
-    for (int m = f->head[t], nx; m >= 0; m = nx) {
-        nx = f->next[m];
-        f->next[m] = -1;
+    const ilist *ms = &f->mem[t];
+    pp_trav *out = c->out;
+    for (int k = 0; k < ms->n; k++) {
+        if (k + 8 < ms->n) {
+            /* scattered over the threads (every so many ranks): each
+             * array's line asked for ahead */
+            int a = ms->v[k + 8];
+            __builtin_prefetch(&c->th[a], 1);
+            __builtin_prefetch(&out->busy[a], 1);
+            __builtin_prefetch(&out->sync[a], 1);
+            __builtin_prefetch(&out->wait[a], 1);
+        }
+        int m = ms->v[k];
         trav_thread *mt = &c->th[m];
         mt->pc += len;
         mt->clock = th->clock;
         mt->seg_paid = th->seg_paid;
-        c->out->busy[m] += db;
-        c->out->sync[m] += ds;
-        c->out->wait[m] += dw;
+        out->busy[m] += db;
+        out->sync[m] += ds;
+        out->wait[m] += dw;
         if (waiters) {
             mt->blocked_at = th->blocked_at;
             if (ilist_push(waiters, m))
@@ -421,7 +456,13 @@ static int unpark(tctx *c, int t, ilist *waiters)
             pp_trav_ready(c, m);
         }
     }
-    f->head[t] = -1;
+    f->mem[t].n = 0;
+    if (f->mem[t].cap > 4096) {
+        /* a big group's list goes: kept by every thread that ever
+         * walked one, they would add up to many times the threads */
+        free(f->mem[t].v);
+        f->mem[t] = (ilist){0, 0, NULL};
+    }
     f->end[t] = -1;
     c->weight[t] = 1;
     return 0;
@@ -429,14 +470,14 @@ static int unpark(tctx *c, int t, ilist *waiters)
 
 int pp_trav_fold_arrive(tctx *c, int t, ilist *waiters)
 {
-    return c->fold->head[t] < 0 ? 0 : unpark(c, t, waiters);
+    return c->fold->mem[t].n == 0 ? 0 : unpark(c, t, waiters);
 }
 
 const ilist *pp_trav_fold_arrive_list(tctx *c, int t)
 {
     struct trav_fold *f = c->fold;
     f->arrived.n = 0;
-    if (f->head[t] >= 0 && unpark(c, t, &f->arrived))
+    if (f->mem[t].n > 0 && unpark(c, t, &f->arrived))
         return NULL;
     return &f->arrived;
 }
@@ -444,7 +485,7 @@ const ilist *pp_trav_fold_arrive_list(tctx *c, int t)
 int pp_trav_fold_due(const tctx *c, int t)
 {
     const struct trav_fold *f = c->fold;
-    return f->head[t] >= 0 && c->th[t].pc == f->end[t];
+    return f->mem[t].n > 0 && c->th[t].pc == f->end[t];
 }
 
 void pp_trav_fold_end(tctx *c, int t)

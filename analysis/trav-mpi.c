@@ -399,6 +399,14 @@ static int coll_arrive(tctx *c, int t, const pp_action *a)
             return -1;
         }
         for (int i = 0; i < more->n; i++) {
+            if (i + 8 < more->n) {
+                /* scattered ranks: their lines asked for ahead */
+                int at = more->v[i + 8], ar = s->rank_of[at];
+                __builtin_prefetch(&s->c_act[ar], 1);
+                __builtin_prefetch(&s->c_arr[ar], 1);
+                __builtin_prefetch(&s->c_thread[ar], 1);
+                __builtin_prefetch(&c->th[at]);
+            }
             int mt = more->v[i], mr = s->rank_of[mt];
             if (s->c_act[mr]) {
                 char w[256];
