@@ -48,25 +48,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #define NEAR 16                /* groups looked for before the hash */
 
+/* A thread walking a phase for others (a few at a time: a record
+ * each, not arrays over the threads, which at 10^6 ranks are 8 MB per
+ * double) */
+typedef struct {
+    ilist mem;                 /* its parked threads, in the release's
+                                  order (an array: walked with their
+                                  records asked for ahead)              */
+    int start;                 /* its pc at the phase's start            */
+    int end;                   /* the phase's end where it is not a
+                                  barrier or a collective (-1: one)     */
+    double busy0, sync0, wait0;/* its figures there                      */
+    int next_free;             /* in the free list                       */
+} walker;
+
 struct trav_fold {
-    ilist *mem;                /* per walker: its parked threads, in the
-                                  release's order (an array: walked with
-                                  their records asked for ahead)        */
-    int *start;                /* a walker's pc at its phase's start     */
-    int *end;                  /* a walker's phase's last action + 1
-                                  where it is not a barrier (-1: one)   */
-    double *busy0, *sync0, *wait0; /* a walker's figures there           */
-    /* scratch, per thread released: its group's first (an index; -1:
-     * none), its phase's length, when it resumes and its own cost of
-     * the wait, the threads; the groups' hash table (2^hbits slots) */
+    int *wslot;                /* per thread: its walker record, or -1   */
+    walker *wk;
+    int nwk, capwk, free_wk;   /* the records, the first free one (-1)   */
+    /* scratch, per thread released (cap of them): its group (release's
+     * note), its phase's length, the thread, when it resumes and its
+     * own cost of the wait; the groups' hash table (room for 4 cap) */
     int *grp, *plen, *who;
     double *at, *own;
     int cap;
     int *slot;
-    int hbits;
     ilist arrived;             /* pp_trav_fold_arrive_list's */
     unsigned char *own_key;    /* per object: one thread's own (a guess) */
     long phases, parked;       /* PERFPRED_CLASS_STATS                   */
@@ -87,21 +95,17 @@ int pp_trav_fold_init(tctx *c, int on)
         return -1;
     c->fold = f;
     c->weight = malloc(sizeof *c->weight * ((size_t)n + 1));
-    f->mem = calloc((size_t)n + 1, sizeof *f->mem);
-    f->start = calloc((size_t)n + 1, sizeof *f->start);
-    f->end = calloc((size_t)n + 1, sizeof *f->end);
-    f->busy0 = calloc((size_t)n + 1, sizeof(double));
-    f->sync0 = calloc((size_t)n + 1, sizeof(double));
-    f->wait0 = calloc((size_t)n + 1, sizeof(double));
+    f->wslot = malloc(sizeof *f->wslot * ((size_t)n + 1));
+    f->free_wk = -1;
     f->own_key = calloc((size_t)c->in->nkeys + 1, 1);
-    if (!c->weight || !f->mem || !f->start || !f->end || !f->busy0 || !f->sync0 || !f->wait0 || !f->own_key)
+    if (!c->weight || !f->wslot || !f->own_key)
         return -1;
     /* inst-events.c names an object it guesses per thread "guess:...@t" */
     for (int k = 0; k < c->in->nkeys; k++)
         f->own_key[k] = strncmp(c->in->keys[k], "guess:", 6) == 0;
     for (int t = 0; t <= n; t++) {
         c->weight[t] = 1;
-
+        f->wslot[t] = -1;
     }
     return 0;
 }
@@ -112,18 +116,14 @@ void pp_trav_fold_free(tctx *c)
     if (!f)
         return;
     if (getenv("PERFPRED_CLASS_STATS") && f->phases > 0)
-        fprintf(stderr, "perfpred: P=%d: %ld phases after a barrier or collective walked once for %ld more threads alike\n", c->in->P, f->phases,
-                f->parked);
+        fprintf(stderr, "perfpred: P=%d: %ld phases after a barrier or collective walked once for %ld more "
+                "threads alike\n", c->in->P, f->phases, f->parked);
     free(c->weight);
     c->weight = NULL;
-    for (int t = 0; f->mem && t <= c->in->nthreads; t++)
-        free(f->mem[t].v);
-    free(f->mem);
-    free(f->start);
-    free(f->end);
-    free(f->busy0);
-    free(f->sync0);
-    free(f->wait0);
+    for (int k = 0; k < f->nwk; k++)
+        free(f->wk[k].mem.v);
+    free(f->wk);
+    free(f->wslot);
     free(f->grp);
     free(f->plen);
     free(f->who);
@@ -196,7 +196,10 @@ static int grow(struct trav_fold *f, int n)
 {
     if (n <= f->cap)
         return 0;
-    int cap = n * 2, bits = 1;
+    /* a barrier's or a communicator's size is the same each time: the
+     * first is taken as it is (at 10^6 ranks, each int of room per
+     * thread is 4 MB) */
+    int cap = f->cap == 0 ? n : n > 2 * f->cap ? n : 2 * f->cap, bits = 1;
     while ((1 << bits) < 2 * cap)
         bits++;
     int *g = realloc(f->grp, sizeof *g * (size_t)cap);
@@ -220,8 +223,27 @@ static int grow(struct trav_fold *f, int n)
     if (!g || !l || !w || !x || !y || !h)
         return -1;
     f->cap = cap;
-    f->hbits = bits;
     return 0;
+}
+
+/* A free walker record's index, or -1 out of memory */
+static int new_walker(struct trav_fold *f)
+{
+    if (f->free_wk >= 0) {
+        int k = f->free_wk;
+        f->free_wk = f->wk[k].next_free;
+        return k;
+    }
+    if (f->nwk == f->capwk) {
+        int cap = f->capwk ? 2 * f->capwk : 16;
+        walker *w = realloc(f->wk, sizeof *w * (size_t)cap);
+        if (!w)
+            return -1;
+        f->wk = w;
+        f->capwk = cap;
+    }
+    f->wk[f->nwk].mem = (ilist){0, 0, NULL};
+    return f->nwk++;
 }
 
 /* A hash of a phase's actions (len of them from x; a thread's own mutex
@@ -257,7 +279,9 @@ static unsigned group_hash(uint64_t ph, double at, int len)
 }
 
 /* The threads who[0..n) released: thread who[i] at at[i], own[i] of its
- * wait its own cost (cat_own), grouped and resumed. */
+ * wait its own cost (cat_own), grouped and resumed.  grp[i]: -1, not to
+ * be grouped (nothing to walk); i, the first of its group, alone so far;
+ * r < i, in r's group; -2 - i, the first of a group of two or more. */
 static int release(tctx *c, int n, pp_trcat cat_own)
 {
     struct trav_fold *f = c->fold;
@@ -346,13 +370,18 @@ static int release(tctx *c, int n, pp_trcat cat_own)
             double from = c->th[w].blocked_at, to = at[i] > c->th[w].clock ? at[i] : c->th[w].clock;
             double o = own[i] > to - from ? to - from : own[i];
             const trav_thread *th = &c->th[w];
-            f->busy0[w] = c->out->busy[w];
-            f->sync0[w] = c->out->sync[w] + o;
-            f->wait0[w] = c->out->wait[w] + ((to - o) - from);
-            f->start[w] = th->pc + 1;
+            int k = new_walker(f);
+            if (k < 0)
+                return -1;
+            walker *wr = &f->wk[k];
+            f->wslot[w] = k;
+            wr->busy0 = c->out->busy[w];
+            wr->sync0 = c->out->sync[w] + o;
+            wr->wait0 = c->out->wait[w] + ((to - o) - from);
+            wr->start = th->pc + 1;
             unsigned e = (unsigned)(th->pc + f->plen[i]);
-            f->end[w] = e < th->nact && (th->act[e].kind == PP_A_BARRIER || th->act[e].kind == PP_A_COLL)
-                            ? -1 : (int)e;
+            wr->end = e < th->nact && (th->act[e].kind == PP_A_BARRIER || th->act[e].kind == PP_A_COLL)
+                          ? -1 : (int)e;
             c->weight[w] = 1;
             f->phases++;
             continue;
@@ -366,7 +395,7 @@ static int release(tctx *c, int n, pp_trcat cat_own)
         c->out->sync[w] += o;
         c->out->wait[w] += (to - o) - from;
         c->th[w].pc++;
-        if (ilist_push(&f->mem[r], w))
+        if (ilist_push(&f->wk[f->wslot[r]].mem, w))
             return -1;
         c->weight[r]++;
         f->parked++;
@@ -422,22 +451,24 @@ static int unpark(tctx *c, int t, ilist *waiters)
 {
     struct trav_fold *f = c->fold;
     const trav_thread *th = &c->th[t];
-    int len = th->pc - f->start[t];
-    double db = c->out->busy[t] - f->busy0[t], ds = c->out->sync[t] - f->sync0[t];
-    double dw = c->out->wait[t] - f->wait0[t];
-    const ilist *ms = &f->mem[t];
+    int k = f->wslot[t];
+    walker *wr = &f->wk[k];
+    int len = th->pc - wr->start;
+    double db = c->out->busy[t] - wr->busy0, ds = c->out->sync[t] - wr->sync0;
+    double dw = c->out->wait[t] - wr->wait0;
+    const ilist *ms = &wr->mem;
     pp_trav *out = c->out;
-    for (int k = 0; k < ms->n; k++) {
-        if (k + 8 < ms->n) {
+    for (int i = 0; i < ms->n; i++) {
+        if (i + 8 < ms->n) {
             /* scattered over the threads (every so many ranks): each
              * array's line asked for ahead */
-            int a = ms->v[k + 8];
+            int a = ms->v[i + 8];
             __builtin_prefetch(&c->th[a], 1);
             __builtin_prefetch(&out->busy[a], 1);
             __builtin_prefetch(&out->sync[a], 1);
             __builtin_prefetch(&out->wait[a], 1);
         }
-        int m = ms->v[k];
+        int m = ms->v[i];
         trav_thread *mt = &c->th[m];
         mt->pc += len;
         mt->clock = th->clock;
@@ -456,28 +487,30 @@ static int unpark(tctx *c, int t, ilist *waiters)
             pp_trav_ready(c, m);
         }
     }
-    f->mem[t].n = 0;
-    if (f->mem[t].cap > 4096) {
-        /* a big group's list goes: kept by every thread that ever
-         * walked one, they would add up to many times the threads */
-        free(f->mem[t].v);
-        f->mem[t] = (ilist){0, 0, NULL};
+    wr->mem.n = 0;
+    if (wr->mem.cap > 4096) {
+        /* a big group's list goes: kept by every record that ever held
+         * one, they would add up to many times the threads */
+        free(wr->mem.v);
+        wr->mem = (ilist){0, 0, NULL};
     }
-    f->end[t] = -1;
+    wr->next_free = f->free_wk;
+    f->free_wk = k;
+    f->wslot[t] = -1;
     c->weight[t] = 1;
     return 0;
 }
 
 int pp_trav_fold_arrive(tctx *c, int t, ilist *waiters)
 {
-    return c->fold->mem[t].n == 0 ? 0 : unpark(c, t, waiters);
+    return c->fold->wslot[t] < 0 ? 0 : unpark(c, t, waiters);
 }
 
 const ilist *pp_trav_fold_arrive_list(tctx *c, int t)
 {
     struct trav_fold *f = c->fold;
     f->arrived.n = 0;
-    if (f->mem[t].n > 0 && unpark(c, t, &f->arrived))
+    if (f->wslot[t] >= 0 && unpark(c, t, &f->arrived))
         return NULL;
     return &f->arrived;
 }
@@ -485,7 +518,7 @@ const ilist *pp_trav_fold_arrive_list(tctx *c, int t)
 int pp_trav_fold_due(const tctx *c, int t)
 {
     const struct trav_fold *f = c->fold;
-    return f->mem[t].n > 0 && c->th[t].pc == f->end[t];
+    return f->wslot[t] >= 0 && c->th[t].pc == f->wk[f->wslot[t]].end;
 }
 
 void pp_trav_fold_end(tctx *c, int t)
