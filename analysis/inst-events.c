@@ -106,25 +106,67 @@ static long object_key_slow(ictx *c, const frame *fr, const pp_devent *ev, int f
     return pp_inst_intern(c, buf);
 }
 
-/* A condition variable's or semaphore's key: its object's, in a name
- * space of its own, SPACE (a struct's mutex and cond var have the same
- * (addr NAME) when the plugin drops the field). */
-static long cond_key(ictx *c, const frame *fr, const pp_expr *o, const char *space)
+/* The run's one shared address of event ev of fr's function, where the
+ * model could not name its object and the caller did not bind it
+ * (model-lockobj.c), or NULL */
+static const char *run_key(const frame *fr, const pp_devent *ev)
 {
-    long k = pp_inst_obj_key(c, fr, o);
-    if (k < 0)
-        return -1;
+    const pp_mfunc *mf = fr->mf;
+    const char *rk = mf->ev_runkey ? mf->ev_runkey[ev - mf->d->events] : NULL;
+    return rk && arg_key(fr, ev->obj) < 0 ? rk : NULL;
+}
+
+/* A condition variable's or semaphore's key (event ev's object o): its
+ * object's, in a name space of its own, SPACE (a struct's mutex and cond
+ * var have the same (addr NAME) when the plugin drops the field). */
+static long cond_key(ictx *c, const frame *fr, const pp_devent *ev, const pp_expr *o, const char *space)
+{
     char buf[320];
-    snprintf(buf, sizeof buf, "%s:%s", space, c->in->keys[k]);
+    const char *rk = ev ? run_key(fr, ev) : NULL;
+    if (rk)
+        snprintf(buf, sizeof buf, "%s:%s", space, rk);
+    else {
+        long k = pp_inst_obj_key(c, fr, o);
+        if (k < 0)
+            return -1;
+        snprintf(buf, sizeof buf, "%s:%s", space, c->in->keys[k]);
+    }
     return pp_inst_intern(c, buf);
+}
+
+/* The key of the mutex a cond_wait (event w) releases: its object's, or,
+ * where the model cannot name it, the run's address of a lock in the
+ * same function on the same expression (the lock the thread took before
+ * it waits), so that the wait releases the mutex the lock took. */
+static long cond_mutex_key(ictx *c, const frame *fr, const pp_devent *w)
+{
+    const pp_expr *o = w->mutex;
+    if (!(o && o->kind == PP_E_ADDR && o->name) && arg_key(fr, o) < 0 && fr->mf->ev_runkey) {
+        char *want = o ? pp_expr_to_sexpr(o) : NULL;
+        const pp_dfunc *d = fr->mf->d;
+        for (int i = 0; want && i < d->nevents; i++) {
+            const pp_devent *ev = &d->events[i];
+            if (ev->kind != PP_EV_LOCK || !fr->mf->ev_runkey[i] || !ev->obj)
+                continue;
+            char *have = pp_expr_to_sexpr(ev->obj);
+            int same = have && strcmp(have, want) == 0;
+            free(have);
+            if (same) {
+                free(want);
+                return pp_inst_intern(c, fr->mf->ev_runkey[i]);
+            }
+        }
+        free(want);
+    }
+    return pp_inst_obj_key(c, fr, o);
 }
 
 int pp_inst_condbar(ictx *c, int t, frame *fr, int k)
 {
     c->cur_t = t;
     const pp_devent *w = &fr->mf->d->events[fr->mf->cb_wait[k]];
-    long mu = pp_inst_obj_key(c, fr, w->mutex);
-    long cv = cond_key(c, fr, w->obj, "cond");
+    long mu = cond_mutex_key(c, fr, w);
+    long cv = cond_key(c, fr, w, w->obj, "cond");
     if (mu < 0 || cv < 0)
         return -1;
     c->nbarriers++;
@@ -489,8 +531,8 @@ int pp_inst_graph_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     case PP_EV_COND_WAIT: {
         /* outside a hand-built barrier (those never get here): release
          * the mutex, wait for a wake-up, take the mutex again */
-        long mu = pp_inst_obj_key(c, fr, ev->mutex);
-        long cv = cond_key(c, fr, ev->obj, "cond");
+        long mu = cond_mutex_key(c, fr, ev);
+        long cv = cond_key(c, fr, ev, ev->obj, "cond");
         if (mu < 0 || cv < 0 || pp_inst_sync_action(c, t, PP_A_UNLOCK, mu, 0, fr->fi, ev->id) ||
             pp_inst_sync_action(c, t, PP_A_COND_WAIT, cv, 0, fr->fi, ev->id))
             return -1;
@@ -498,14 +540,14 @@ int pp_inst_graph_event(ictx *c, int t, frame *fr, const pp_devent *ev, int idx)
     }
     case PP_EV_COND_SIGNAL:
     case PP_EV_COND_BROADCAST: {
-        long cv = cond_key(c, fr, ev->obj, "cond");
+        long cv = cond_key(c, fr, ev, ev->obj, "cond");
         if (cv < 0)
             return -1;
         return pp_inst_sync_action(c, t, PP_A_COND_WAKE, cv, ev->kind == PP_EV_COND_SIGNAL, fr->fi, ev->id);
     }
     case PP_EV_SEM_WAIT:
     case PP_EV_SEM_POST: {
-        long s = cond_key(c, fr, ev->obj, "sem");
+        long s = cond_key(c, fr, NULL, ev->obj, "sem");
         if (s < 0)
             return -1;
         return pp_inst_sync_action(c, t, ev->kind == PP_EV_SEM_WAIT ? PP_A_SEM_WAIT : PP_A_SEM_POST, s, 0,

@@ -1,8 +1,10 @@
-/* model-lockobj.c - the identity of a lock the plugin could not name, from
- * the run: a mutex reached through a pointer (a thread's start argument,
- * `pthread_mutex_lock(&q->lock)` with `q = arg`) has no expression the
- * model can evaluate, but the record gives the address every lock and
- * unlock event used (docs/record-format.md, `obj`).  A site whose events,
+/* model-lockobj.c - the identity of a lock or a condition variable the
+ * plugin could not name, from the run: a mutex reached through a pointer
+ * (a thread's start argument, `pthread_mutex_lock(&q->lock)` with
+ * `q = arg`; a hand-built barrier's gate held in each worker's struct)
+ * has no expression the model can evaluate, but the record gives the
+ * address every lock and unlock, cond_wait, signal and broadcast event
+ * used (docs/record-format.md, `obj`; a cond_wait's is its cond var).  A site whose events,
  * in every record where it ran, all used one address, and that two
  * threads or more reached, locks one object shared by the threads; sites
  * of one record at the same address lock the same one.  Such a site gets
@@ -17,15 +19,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Is event i of f a lock or unlock whose object the model cannot name? */
+/* Is event i of f a lock or unlock, a condition variable's wait or wake,
+ * whose object the model cannot name? */
 static int unnamed_lock(const pp_devent *ev)
 {
-    if (ev->kind != PP_EV_LOCK && ev->kind != PP_EV_UNLOCK)
+    if (ev->kind != PP_EV_LOCK && ev->kind != PP_EV_UNLOCK && ev->kind != PP_EV_COND_WAIT &&
+        ev->kind != PP_EV_COND_SIGNAL && ev->kind != PP_EV_COND_BROADCAST)
         return 0;
     if (ev->callee && strncmp(ev->callee, "GOMP_", 5) == 0)
         return 0;
     const pp_expr *o = ev->obj;
     return !(o && o->kind == PP_E_ADDR && o->name) && !(o && o->kind == PP_E_CRITICAL);
+}
+
+static int is_cond(pp_evkind k)
+{
+    return k == PP_EV_COND_WAIT || k == PP_EV_COND_SIGNAL || k == PP_EV_COND_BROADCAST;
+}
+
+/* Does site `site` of f count as evidence for event ev (index i)?  Its
+ * own site; for a condition variable, also the function's other waits
+ * and wakes on the same expression: a hand-built barrier's last thread
+ * broadcasts where the others wait, so with unequal work one thread may
+ * be the only one ever to wait, and another the only one to broadcast. */
+static int same_object(const pp_dfunc *d, int i, int site, char **text)
+{
+    const pp_devent *ev = &d->events[i];
+    if (site == ev->id)
+        return 1;
+    if (!is_cond(ev->kind) || !text[i])
+        return 0;
+    for (int j = 0; j < d->nevents; j++)
+        if (d->events[j].id == site)
+            return is_cond(d->events[j].kind) && text[j] && strcmp(text[j], text[i]) == 0;
+    return 0;
 }
 
 int pp_model_run_locks(pp_prog *m)
@@ -36,8 +63,14 @@ int pp_model_run_locks(pp_prog *m)
         if (!d->nevents)
             continue;
         mf->ev_runkey = calloc((size_t)d->nevents, sizeof *mf->ev_runkey);
-        if (!mf->ev_runkey)
+        char **text = calloc((size_t)d->nevents, sizeof *text);
+        if (!mf->ev_runkey || !text) {
+            free(text);
             return -1;
+        }
+        for (int i = 0; i < d->nevents; i++)
+            if (is_cond(d->events[i].kind) && d->events[i].obj)
+                text[i] = pp_expr_to_sexpr(d->events[i].obj);
         for (int i = 0; i < d->nevents; i++) {
             const pp_devent *ev = &d->events[i];
             if (!unnamed_lock(ev))
@@ -50,7 +83,8 @@ int pp_model_run_locks(pp_prog *m)
                 int seen = 0, thread = -1;
                 for (long e = 0; e < r->nevents && ok; e++) {
                     const pp_rev *rv = &r->events[e];
-                    if (rv->func < 0 || rv->func >= r->nfuncs || m->fmap[ri][rv->func] != f || rv->site != ev->id)
+                    if (rv->func < 0 || rv->func >= r->nfuncs || m->fmap[ri][rv->func] != f ||
+                        !same_object(d, i, rv->site, text))
                         continue;
                     if (!seen) {
                         addr = rv->obj;
@@ -71,9 +105,16 @@ int pp_model_run_locks(pp_prog *m)
                 continue;
             char buf[64];
             snprintf(buf, sizeof buf, "run:%d:%llx", first_rec, (unsigned long long)first_addr);
-            if (!(mf->ev_runkey[i] = strdup(buf)))
+            if (!(mf->ev_runkey[i] = strdup(buf))) {
+                for (int j = 0; j < d->nevents; j++)
+                    free(text[j]);
+                free(text);
                 return -1;
+            }
         }
+        for (int j = 0; j < d->nevents; j++)
+            free(text[j]);
+        free(text);
     }
     return 0;
 }

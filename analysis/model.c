@@ -88,8 +88,9 @@ static void lock_notes(pp_prog *m)
                 continue;
             if (obj_known(m, f, ev->obj, 0))
                 continue;
-            if (m->funcs[f].ev_runkey && m->funcs[f].ev_runkey[i] && ev->kind != PP_EV_COND_WAIT) {
-                /* the run named it: every thread used one address (model-lockobj.c) */
+            if (m->funcs[f].ev_runkey && m->funcs[f].ev_runkey[i]) {
+                /* the run named it: every thread used one address (model-lockobj.c); a
+                 * cond_wait's mutex is then the lock's of the same expression */
                 continue;
             }
             char *txt = ev->obj ? pp_expr_to_sexpr(ev->obj) : NULL;
