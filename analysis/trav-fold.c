@@ -192,6 +192,10 @@ static int same_phase(const tctx *c, int a, int b, int len)
     return 1;
 }
 
+/* p (an lvalue) with room for n of its elements: 0, or -1 out of
+ * memory (p kept); q, a void * of the caller's, holds the new block */
+#define RESIZE(p, n, q) ((q) = realloc((p), sizeof *(p) * (size_t)(n)), (q) ? ((p) = (q), 0) : -1)
+
 static int grow(struct trav_fold *f, int n)
 {
     if (n <= f->cap)
@@ -202,25 +206,9 @@ static int grow(struct trav_fold *f, int n)
     int cap = f->cap == 0 ? n : n > 2 * f->cap ? n : 2 * f->cap, bits = 1;
     while ((1 << bits) < 2 * cap)
         bits++;
-    int *g = realloc(f->grp, sizeof *g * (size_t)cap);
-    if (g)
-        f->grp = g;
-    int *l = realloc(f->plen, sizeof *l * (size_t)cap);
-    if (l)
-        f->plen = l;
-    int *w = realloc(f->who, sizeof *w * (size_t)cap);
-    if (w)
-        f->who = w;
-    double *x = realloc(f->at, sizeof *x * (size_t)cap);
-    if (x)
-        f->at = x;
-    double *y = realloc(f->own, sizeof *y * (size_t)cap);
-    if (y)
-        f->own = y;
-    int *h = realloc(f->slot, sizeof *h * ((size_t)1 << bits));
-    if (h)
-        f->slot = h;
-    if (!g || !l || !w || !x || !y || !h)
+    void *q;
+    if (RESIZE(f->grp, cap, q) || RESIZE(f->plen, cap, q) || RESIZE(f->who, cap, q) || RESIZE(f->at, cap, q) ||
+        RESIZE(f->own, cap, q) || RESIZE(f->slot, (size_t)1 << bits, q))
         return -1;
     f->cap = cap;
     return 0;

@@ -430,7 +430,7 @@ $src{gatestruct} = <<'C';
 struct gate {
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    int count, parties;
+    int left, parties;
     unsigned long round;
 };
 
@@ -444,14 +444,15 @@ struct worker {
 static void gate_pass(struct gate *g)
 {
     pthread_mutex_lock(&g->mu);
-    unsigned long r = g->round;
-    if (++g->count == g->parties) {
-        g->count = 0;
-        g->round++;
-        pthread_cond_broadcast(&g->cv);
-    } else {
-        while (r == g->round)
+    unsigned long mine = g->round;
+    if (--g->left > 0) {
+        do
             pthread_cond_wait(&g->cv, &g->mu);
+        while (g->round == mine);
+    } else {
+        g->left = g->parties;
+        g->round = mine + 1;
+        pthread_cond_broadcast(&g->cv);
     }
     pthread_mutex_unlock(&g->mu);
 }
@@ -479,7 +480,7 @@ int main(int argc, char **argv)
     struct gate *g = malloc(sizeof *g);
     pthread_mutex_init(&g->mu, NULL);
     pthread_cond_init(&g->cv, NULL);
-    g->count = 0;
+    g->left = nt;
     g->parties = nt;
     g->round = 0;
     struct worker ws[64];
