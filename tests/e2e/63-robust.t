@@ -9,11 +9,12 @@
 # bounds inside the fit (an active set), T1 with --cost-quantile mean is
 # the recorded work (the default; within 10%: the fit is least squares
 # with a weak prior; in a sanitizer build, whose segments hold its event
-# overhead, the median of the three records within 25% and each within
+# overhead, the median of five records within 25% and each within
 # 50%, with 2048 particles: at 1024 the sanitized run's work is 15 ms, T1
 # came 12% under it and, once in three runs on a loaded host, 29% under;
-# at 2048 it is 5% under, and a loaded CI runner once put one record of
-# three past 25%).
+# at 2048 it is 5% under, a loaded CI runner once put one record of
+# three past 25%, and a 2-core VM once two of three, 39% under, where
+# five runs of the check after gave 8-10% under: five records, not three).
 # --cost-quantile 0.25 (the quiet level: the 0.25 quantile of the
 # segments' slowdown against that fit) scales every cost by the level
 # show reports, so T1 scales by it too.
@@ -58,7 +59,8 @@ sub recorded_cpu {
 
 my $npart = $ENV{SANITIZE} ? 2048 : 1024;
 my @dev;   # (T1 - the recorded work) / the recorded work, per record
-for my $run (1 .. 3) {
+my $records = $ENV{SANITIZE} ? 5 : 3;
+for my $run (1 .. $records) {
     my $rec = "$tmp/md.$run.ppr";
     system("PERFPRED_RECORD=$rec $tmp/md $npart 20 2 >/dev/null") == 0 or BAIL_OUT('md run');
     my $cpu = recorded_cpu($rec);
@@ -72,7 +74,7 @@ for my $run (1 .. 3) {
     # check is against the 25-70% the old fit added, not 10%)
     # (a sanitized run on a loaded host has one record in three whose
     # segments carry a burst of the runtime's overhead: there each record
-    # is held to 50% and the median of the three to 25%)
+    # is held to 50% and the median of the five to 25%)
     my $tol = $ENV{SANITIZE} ? 0.50 : 0.10;
     my $dev = $cpu > 0 ? ($t1 - $cpu) / $cpu : 9;
     push @dev, $dev;
@@ -93,8 +95,9 @@ for my $run (1 .. 3) {
 SKIP: {
     skip('the median is checked in a sanitizer build', 1) unless $ENV{SANITIZE};
     my @s = sort { $a <=> $b } @dev;
-    ok(@s == 3 && abs($s[1]) < 0.25, sprintf('the median record: T1 within 25%% of the recorded work (%+.1f%%)',
-                                             ($s[1] // 9) * 100));
+    my $mid = $s[$#s / 2];
+    ok(@s == $records && abs($mid) < 0.25,
+       sprintf('the median record of %d: T1 within 25%% of the recorded work (%+.1f%%)', $records, ($mid // 9) * 100));
 }
 like(scalar `$pp predict $tmp/md.1.ppr --cost-quantile 1.5 2>&1`, qr/--cost-quantile: '1.5' is not a quantile/,
      'a bad --cost-quantile is refused');
