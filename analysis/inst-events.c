@@ -135,30 +135,16 @@ static long cond_key(ictx *c, const frame *fr, const pp_devent *ev, const pp_exp
 }
 
 /* The key of the mutex a cond_wait (event w) releases: its object's, or,
- * where the model cannot name it, the run's address of a lock in the
- * same function on the same expression (the lock the thread took before
- * it waits), so that the wait releases the mutex the lock took. */
+ * where the model cannot name it and the caller did not bind it, the
+ * run's address of the lock of the same function on the same expression
+ * (mf->ev_mutex_lock, model-lockobj.c). */
 static long cond_mutex_key(ictx *c, const frame *fr, const pp_devent *w)
 {
-    const pp_expr *o = w->mutex;
-    if (!(o && o->kind == PP_E_ADDR && o->name) && arg_key(fr, o) < 0 && fr->mf->ev_runkey) {
-        char *want = o ? pp_expr_to_sexpr(o) : NULL;
-        const pp_dfunc *d = fr->mf->d;
-        for (int i = 0; want && i < d->nevents; i++) {
-            const pp_devent *ev = &d->events[i];
-            if (ev->kind != PP_EV_LOCK || !fr->mf->ev_runkey[i] || !ev->obj)
-                continue;
-            char *have = pp_expr_to_sexpr(ev->obj);
-            int same = have && strcmp(have, want) == 0;
-            free(have);
-            if (same) {
-                free(want);
-                return pp_inst_intern(c, fr->mf->ev_runkey[i]);
-            }
-        }
-        free(want);
-    }
-    return pp_inst_obj_key(c, fr, o);
+    const pp_mfunc *mf = fr->mf;
+    int l = mf->ev_mutex_lock ? mf->ev_mutex_lock[w - mf->d->events] : -1;
+    if (l >= 0 && arg_key(fr, w->mutex) < 0)
+        return pp_inst_intern(c, mf->ev_runkey[l]);
+    return pp_inst_obj_key(c, fr, w->mutex);
 }
 
 int pp_inst_condbar(ictx *c, int t, frame *fr, int k)

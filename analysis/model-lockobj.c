@@ -55,6 +55,38 @@ static int same_object(const pp_dfunc *d, int i, int site, char **text)
     return 0;
 }
 
+/* mf->ev_mutex_lock: for each cond_wait whose mutex the plugin could not
+ * name, the lock of the same function on the same expression that the
+ * run named (the lock the thread took before it waits), so that the wait
+ * releases what the lock took.  -1 out of memory. */
+static int cond_mutexes(pp_mfunc *mf, char **text)
+{
+    const pp_dfunc *d = mf->d;
+    if (d->nevents <= 0)
+        return 0;
+    mf->ev_mutex_lock = malloc(sizeof *mf->ev_mutex_lock * (size_t)d->nevents);
+    if (!mf->ev_mutex_lock)
+        return -1;
+    for (int i = 0; i < d->nevents; i++) {
+        mf->ev_mutex_lock[i] = -1;
+        const pp_expr *o = d->events[i].mutex;
+        if (d->events[i].kind != PP_EV_COND_WAIT || !o || (o->kind == PP_E_ADDR && o->name))
+            continue;
+        char *want = pp_expr_to_sexpr(o);
+        for (int j = 0; want && j < d->nevents && mf->ev_mutex_lock[i] < 0; j++) {
+            if (d->events[j].kind != PP_EV_LOCK || !mf->ev_runkey[j] || !d->events[j].obj)
+                continue;
+            char *have = text[j] ? text[j] : pp_expr_to_sexpr(d->events[j].obj);
+            if (have && strcmp(have, want) == 0)
+                mf->ev_mutex_lock[i] = j;
+            if (have != text[j])
+                free(have);
+        }
+        free(want);
+    }
+    return 0;
+}
+
 int pp_model_run_locks(pp_prog *m)
 {
     for (int f = 0; f < m->nfuncs; f++) {
@@ -111,6 +143,12 @@ int pp_model_run_locks(pp_prog *m)
                 free(text);
                 return -1;
             }
+        }
+        if (cond_mutexes(mf, text)) {
+            for (int j = 0; j < d->nevents; j++)
+                free(text[j]);
+            free(text);
+            return -1;
         }
         for (int j = 0; j < d->nevents; j++)
             free(text[j]);

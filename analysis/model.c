@@ -602,6 +602,7 @@ void pp_prog_free(pp_prog *m)
         for (int i = 0; mf->ev_runkey && i < mf->d->nevents; i++)
             free(mf->ev_runkey[i]);
         free(mf->ev_runkey);
+        free(mf->ev_mutex_lock);
     }
     pp_model_thread_values_free(m);
     free(m->funcs);

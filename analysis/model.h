@@ -196,10 +196,14 @@ typedef struct {
     int *cb_of_event, *cb_of_loop;
     int ncb;
     int *cb_wait;
-    /* per event: the key of the lock object the run shows its threads
-     * shared, for a lock or unlock the plugin could not name (NULL:
-     * none; model-lockobj.c) */
+    /* per event: the key of the object the run shows its threads
+     * shared, for a lock, unlock or condition variable's event the plugin
+     * could not name (NULL: none; model-lockobj.c) */
     char **ev_runkey;
+    /* per event: for a cond_wait whose mutex the plugin could not name,
+     * the lock event of the same function on the same expression that
+     * has a run key (its index; -1: none; model-lockobj.c) */
+    int *ev_mutex_lock;
 } pp_mfunc;
 
 /* A value the recorded threads set differently (model-thread-values.c). */
